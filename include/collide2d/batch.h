@@ -1,0 +1,94 @@
+/// @file collide2d/batch.h
+/// The batch layer: the scalar queries over structure-of-arrays inputs, run by the active
+/// SIMD backend (see collide2d/backend.h). Every result equals, byte for byte, what the scalar
+/// function returns for that pair, on every backend and architecture.
+///
+/// Rules shared by every batch call:
+/// - Any count may be 0, and its arrays may then be NULL.
+/// - Arrays need no particular alignment.
+/// - A NULL array or output that is needed gives C2D_ERROR_NULL and writes nothing.
+/// - A count above UINT32_MAX gives C2D_ERROR_TOO_LARGE and writes nothing.
+/// - No heap allocation and no global state but the backend choice: calls on separate
+///   outputs may run on several threads at once.
+#ifndef COLLIDE2D_BATCH_H
+#define COLLIDE2D_BATCH_H
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Circles as parallel arrays: circle i is (x[i], y[i]) with radius radius[i].
+typedef struct c2d_circle_soa {
+    const float *x, *y, *radius;
+    size_t count;
+} c2d_circle_soa;
+
+/// Capsules as parallel arrays: capsule i has axis (ax[i], ay[i])-(bx[i], by[i]), radius[i].
+typedef struct c2d_capsule_soa {
+    const float *ax, *ay, *bx, *by, *radius;
+    size_t count;
+} c2d_capsule_soa;
+
+/// One contact found by a batch call, with the indices of its pair.
+typedef struct c2d_pair_contact {
+    uint32_t circle, capsule;
+    c2d_contact contact;
+} c2d_pair_contact;
+
+/// A circle's earliest hit in c2d_batch_sweep(): `capsule` is C2D_NONE when there is none
+/// (and `toi` is then all zeros).
+typedef struct c2d_circle_toi {
+    uint32_t capsule;
+    c2d_toi toi;
+} c2d_circle_toi;
+
+/// "No capsule": the index a c2d_circle_toi holds when its circle hits nothing.
+#define C2D_NONE UINT32_MAX
+
+/// Result of the batch and backend calls.
+typedef enum c2d_status {
+    C2D_OK = 0,            ///< Done.
+    C2D_ERROR_NULL,        ///< A needed pointer was NULL; nothing was written.
+    C2D_ERROR_INDEX,       ///< A pair index was out of range; nothing was written, *count = 0.
+    C2D_ERROR_TRUNCATED,   ///< More results exist than `capacity`; the first `capacity` were written.
+    C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
+    C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written.
+} c2d_status;
+
+/// A short English description of `s` (never NULL; "unknown status" for other values).
+C2D_API const char *c2d_status_string(c2d_status s);
+
+/// Tests every circle against every capsule and reports each overlapping pair's
+/// c2d_collide_circle_capsule() contact, ordered by capsule index, then circle index.
+/// `*count` receives the total found; the first min(total, capacity) are written to `out`
+/// and nothing past them. Returns C2D_ERROR_TRUNCATED when total > capacity.
+/// `out` may be NULL when `capacity` is 0; `count` must not be NULL.
+C2D_API c2d_status c2d_batch_collide(const c2d_circle_soa *circles,
+                                     const c2d_capsule_soa *capsules, c2d_pair_contact *out,
+                                     size_t capacity, size_t *count);
+
+/// Tests the listed pairs (circle_index[i], capsule_index[i]) for i < pair_count, e.g. from a
+/// broad phase, and reports the overlapping ones in input order, as c2d_batch_collide() does.
+/// Any index out of range gives C2D_ERROR_INDEX, writes nothing and sets `*count = 0`.
+C2D_API c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles,
+                                           const c2d_capsule_soa *capsules,
+                                           const uint32_t *circle_index,
+                                           const uint32_t *capsule_index, size_t pair_count,
+                                           c2d_pair_contact *out, size_t capacity,
+                                           size_t *count);
+
+/// For each circle i moving by (move_x[i], move_y[i]), its earliest
+/// c2d_sweep_circle_capsule() hit over all (static) capsules; ties go to the lowest capsule
+/// index. `out` has circles->count entries; a circle without a hit gets capsule = C2D_NONE
+/// and an all-zero toi.
+C2D_API c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x,
+                                   const float *move_y, const c2d_capsule_soa *capsules,
+                                   c2d_circle_toi *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

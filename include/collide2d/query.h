@@ -1,0 +1,96 @@
+/// @file collide2d/query.h
+/// The scalar reference layer: one function per query. These functions define every answer
+/// of the library; the batch layer returns the same bytes.
+///
+/// Conventions shared by every function here:
+/// - Touching counts: a distance exactly equal to the radius sum is an overlap.
+/// - Normals are unit vectors pointing from the second shape toward the first (the circle).
+/// - Where the circle's centre lies exactly on the second shape's axis (distance 0), the normal
+///   is the axis' left perpendicular `(-(b-a).y, (b-a).x) / |b-a|`; where the axis also has
+///   zero length, or two circles share a centre, it is `(0, 1)`.
+/// - `out` is written only when the function returns true.
+///
+/// Bad input (the contract, identical on every backend and architecture):
+/// - Nothing crashes and nothing is read or written but the arguments and `*out`.
+/// - A NaN coordinate or radius gives no hit (false), in every query.
+/// - A negative radius gives no hit (false): a shape with a negative radius is empty.
+///   (-0 is a radius of 0.)
+/// - A zero-length segment or capsule behaves as a point or a circle at `a`.
+/// - Infinite or huge values (beyond about 1e19, where squares overflow) give a defined,
+///   repeatable answer but not a meaningful one; the normal of a reported contact is never
+///   NaN and its depth is never negative or NaN. Use c2d_validate_circles() and
+///   c2d_validate_capsules() to reject such input once per frame.
+#ifndef COLLIDE2D_QUERY_H
+#define COLLIDE2D_QUERY_H
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The point of segment `s` closest to `p`: `a + t(b-a)` with
+/// `t = clamp(dot(p-a, b-a) / dot(b-a, b-a), 0, 1)`. A zero-length segment gives `a`
+/// (the clamp sends the NaN quotient 0/0 to 0). A NaN `p` gives an endpoint.
+C2D_API c2d_vec2 c2d_closest_point_on_segment(c2d_vec2 p, c2d_segment s);
+
+/// True when the circles overlap or touch: `|ca-cb|^2 <= (ra+rb)^2`.
+C2D_API bool c2d_overlap_circles(c2d_circle a, c2d_circle b);
+
+/// True when the circle overlaps or touches the segment: `|c - closest|^2 <= r^2`.
+C2D_API bool c2d_overlap_circle_segment(c2d_circle c, c2d_segment s);
+
+/// True when the circle overlaps or touches the capsule: `|c - closest(axis)|^2 <= (r+R)^2`,
+/// the segment test on a circle inflated by the capsule's radius.
+C2D_API bool c2d_overlap_circle_capsule(c2d_circle c, c2d_capsule k);
+
+/// True when `p` lies inside or on the capsule: `|p - closest(axis)|^2 <= R^2`.
+C2D_API bool c2d_point_in_capsule(c2d_vec2 p, c2d_capsule k);
+
+/// The capsule whose axis is centred on `center`, along `unit_axis`, `length` long:
+/// endpoints `center - unit_axis*length/2` and `center + unit_axis*length/2`.
+/// `unit_axis` is used as given (not normalised).
+C2D_API c2d_capsule c2d_capsule_from_axis(c2d_vec2 center, c2d_vec2 unit_axis, float length,
+                                          float radius);
+
+/// Contact of two circles. On overlap (touching counts) writes `*out`: normal from b's centre
+/// toward a's, depth `ra+rb-|ca-cb|`, point on b's surface. Returns whether they overlap.
+C2D_API bool c2d_collide_circles(c2d_circle a, c2d_circle b, c2d_contact *out);
+
+/// Contact of a circle and a segment: the capsule contact with radius 0, so `point` is the
+/// segment's point closest to the centre.
+C2D_API bool c2d_collide_circle_segment(c2d_circle c, c2d_segment s, c2d_contact *out);
+
+/// Contact of a circle and a capsule. On overlap writes `*out`: normal from the capsule's axis
+/// toward the circle's centre, depth `r+R-dist`, point on the capsule's surface
+/// (closest axis point + normal*R). Returns whether they overlap.
+C2D_API bool c2d_collide_circle_capsule(c2d_circle c, c2d_capsule k, c2d_contact *out);
+
+/// First touch of circle `a` moving by `move_a` and circle `b` moving by `move_b`, both
+/// linearly over t in [0, 1]. Overlap at the start is a hit at t = 0. With `s = ca-cb`,
+/// `v = move_a-move_b`, `c = s.s - (ra+rb)^2`, `b = v.s`: no hit when moving apart or
+/// tangentially (`b >= 0`) or when `b^2 - (v.v)c < 0`; otherwise
+/// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. On a hit writes `*out`: normal
+/// from b toward a at time t, point on b's surface at time t.
+C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b,
+                               c2d_toi *out);
+
+/// First touch of circle `c` moving by `move` and the static capsule `k` (no tunnelling).
+/// Overlap at the start is a hit at t = 0; otherwise the earliest touch of the two end
+/// circles (radius R) and of the two sides (the axis offset by +-(r+R)) within the axis span.
+/// Ties between features go to the side, then the end circle at a, then at b.
+C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out);
+
+/// Resolves a collision with an impulse along `normal` (unit, from b toward a).
+/// `vn = dot(va - vb, normal)`; when separating (`vn >= 0`), when both bodies are static
+/// (`inv_mass` sum 0) or when any input is NaN, nothing changes and 0 is returned. Otherwise
+/// `e = sqrt(ea*eb)`, `j = -(1+e)*vn / (inv_a+inv_b)`, `va += j*inv_a*n`, `vb -= j*inv_b*n`,
+/// and `j` is returned. NULL bodies return 0. Restitution is used as given (a negative product
+/// gives e = NaN, which is treated as no change).
+C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

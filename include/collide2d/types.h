@@ -1,0 +1,77 @@
+/// @file collide2d/types.h
+/// Value types shared by every part of libcollide2d, and the export macro.
+#ifndef COLLIDE2D_TYPES_H
+#define COLLIDE2D_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(COLLIDE2D_BUILDING_SHARED)
+#define C2D_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define C2D_API __attribute__((visibility("default")))
+#else
+#define C2D_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A point or a direction in the plane.
+typedef struct c2d_vec2 {
+    float x, y;
+} c2d_vec2;
+
+/// A solid disc: every point within `radius` of `center`.
+typedef struct c2d_circle {
+    c2d_vec2 center;
+    float radius;
+} c2d_circle;
+
+/// The closed line segment from `a` to `b` (a capsule of radius 0).
+typedef struct c2d_segment {
+    c2d_vec2 a, b;
+} c2d_segment;
+
+/// A capsule (stadium): every point within `radius` of the segment `a`–`b`, its axis.
+typedef struct c2d_capsule {
+    c2d_vec2 a, b;
+    float radius;
+} c2d_capsule;
+
+/// A contact between a circle (the first shape) and a second shape.
+typedef struct c2d_contact {
+    /// Unit vector pointing from the second shape TOWARD THE FIRST (the circle).
+    c2d_vec2 normal;
+    /// Overlap, >= 0: moving the circle by `normal * depth` separates the shapes.
+    float depth;
+    /// The point of the second shape's surface closest to the circle's centre.
+    c2d_vec2 point;
+} c2d_contact;
+
+/// The first touch of a moving circle against another shape.
+typedef struct c2d_toi {
+    /// Fraction of the motion, in [0, 1], at first touch; 0 when overlapping at the start.
+    float t;
+    /// Unit vector at time `t`, from the second shape toward the first (moving) circle.
+    c2d_vec2 normal;
+    /// At time `t`, the point of the second shape's surface closest to the circle's centre.
+    c2d_vec2 point;
+} c2d_toi;
+
+/// The part of a rigid body that an impulse changes and depends on.
+typedef struct c2d_body {
+    c2d_vec2 velocity;
+    /// 1 / mass; 0 makes the body static (infinite mass).
+    float inv_mass;
+    /// Coefficient of restitution in [0, 1]; a pair combines theirs as sqrt(ea * eb).
+    float restitution;
+} c2d_body;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

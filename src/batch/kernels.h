@@ -1,0 +1,55 @@
+/* The batch layer's backends: one table of kernels per backend. batch.c checks every argument
+ * before it calls a kernel, so kernels see valid pointers and counts <= UINT32_MAX. */
+#ifndef C2D_BATCH_KERNELS_H
+#define C2D_BATCH_KERNELS_H
+
+#include "collide2d/batch.h"
+#include "scalar/reference.h"
+
+typedef struct c2d_kernels {
+    /* All pairs, capsule-major; writes the first `capacity` contacts, returns the total. */
+    size_t (*collide)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
+                      c2d_pair_contact *out, size_t capacity);
+    /* Listed pairs (indices already checked), input order; as collide. */
+    size_t (*collide_pairs)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
+                            const uint32_t *circle_index, const uint32_t *capsule_index,
+                            size_t pair_count, c2d_pair_contact *out, size_t capacity);
+    /* Earliest hit per circle; writes all circles->count entries of out. */
+    void (*sweep)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                  const c2d_capsule_soa *capsules, c2d_circle_toi *out);
+} c2d_kernels;
+
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_sse2;
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx2;
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx512;
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_neon;
+
+/* Appends one contact: written only while below capacity, always counted. */
+static inline void c2d_emit(c2d_pair_contact *out, size_t capacity, size_t *total,
+                            uint32_t circle, uint32_t capsule, const c2d_contact *contact) {
+    if (*total < capacity) {
+        out[*total].circle = circle;
+        out[*total].capsule = capsule;
+        out[*total].contact = *contact;
+    }
+    (*total)++;
+}
+
+/* Records capsule k's sweep hit for a circle if it is the earliest so far. Capsules arrive in
+ * increasing index order, so keeping only strictly earlier hits sends ties to the lowest. */
+static inline void c2d_keep_earliest(c2d_circle_toi *slot, uint32_t capsule, const c2d_toi *toi) {
+    if (slot->capsule == C2D_NONE || toi->t < slot->toi.t) {
+        slot->capsule = capsule;
+        slot->toi = *toi;
+    }
+}
+
+/* Sets every entry to "no hit": capsule C2D_NONE, toi all zeros. */
+static inline void c2d_clear_tois(c2d_circle_toi *out, size_t n) {
+    const c2d_circle_toi none = {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
+    for (size_t i = 0; i < n; i++)
+        out[i] = none;
+}
+
+#endif

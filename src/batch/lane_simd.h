@@ -1,0 +1,117 @@
+/* SIMD lanes for src/core/segment_formula.h and the kernels, over SIMDe.
+ *
+ * The kernel source is compiled once per backend with that backend's compiler flags and
+ * C2D_LANES set to 4, 8 or 16. SIMDe turns the x86 intrinsics into native instructions on x86
+ * and into NEON on AArch64 (4 lanes). Only IEEE +, -, *, /, compares, and min/max with x86
+ * semantics are used: no FMA, no reciprocal or square-root estimates. */
+#ifndef C2D_BATCH_LANE_SIMD_H
+#define C2D_BATCH_LANE_SIMD_H
+
+#include <stdint.h>
+
+#if C2D_LANES == 16
+#include <simde/x86/avx512.h>
+
+typedef simde__m512 lane_t;
+typedef simde__mmask16 mask_t;
+
+#define lane_add simde_mm512_add_ps
+#define lane_sub simde_mm512_sub_ps
+#define lane_mul simde_mm512_mul_ps
+#define lane_div simde_mm512_div_ps
+#define lane_min simde_mm512_min_ps
+#define lane_max simde_mm512_max_ps
+#define lane_abs simde_mm512_abs_ps
+#define lane_splat simde_mm512_set1_ps
+#define lane_load simde_mm512_loadu_ps
+#define lane_le(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_LE_OQ)
+#define lane_ge(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_GE_OQ)
+/* NOT (|a| <= b): true for NaN as well as for a larger magnitude. */
+#define lane_not_le(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_NLE_UQ)
+#define mask_and(a, b) ((mask_t)((a) & (b)))
+#define mask_or(a, b) ((mask_t)((a) | (b)))
+#define mask_bits(m) ((uint32_t)(m))
+#define mask_any(m) ((m) != 0)
+#define lane_select(m, yes, no) simde_mm512_mask_blend_ps((m), (no), (yes))
+
+/* base[idx[0..15]]: two 8-lane hardware gathers (SIMDe 0.7 has no 16-lane one). Indices are
+ * below 2^31 (the kernels check), as the signed 32-bit gather offsets need. */
+static inline lane_t lane_gather(const float *base, const uint32_t *idx) {
+    const simde__m256 lo =
+        simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)idx), 4);
+    const simde__m256 hi =
+        simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)(idx + 8)), 4);
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(lo), hi, 1);
+}
+
+#elif C2D_LANES == 8
+#include <simde/x86/avx2.h>
+
+typedef simde__m256 lane_t;
+typedef simde__m256 mask_t;
+
+#define lane_add simde_mm256_add_ps
+#define lane_sub simde_mm256_sub_ps
+#define lane_mul simde_mm256_mul_ps
+#define lane_div simde_mm256_div_ps
+#define lane_min simde_mm256_min_ps
+#define lane_max simde_mm256_max_ps
+#define lane_abs(a) simde_mm256_and_ps((a), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff)))
+#define lane_splat simde_mm256_set1_ps
+#define lane_load simde_mm256_loadu_ps
+#define lane_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LE_OQ)
+#define lane_ge(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_GE_OQ)
+#define lane_not_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_NLE_UQ)
+#define mask_and simde_mm256_and_ps
+#define mask_or simde_mm256_or_ps
+#define mask_bits(m) ((uint32_t)simde_mm256_movemask_ps(m))
+#define mask_any(m) (!simde_mm256_testz_ps((m), (m)))
+#define lane_select(m, yes, no) simde_mm256_blendv_ps((no), (yes), (m))
+
+static inline lane_t lane_gather(const float *base, const uint32_t *idx) {
+    return simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const void *)idx), 4);
+}
+
+#elif C2D_LANES == 4
+#include <simde/x86/sse2.h>
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#include <simde/arm/neon/maxv.h>
+#include <simde/arm/neon/reinterpret.h>
+#endif
+
+typedef simde__m128 lane_t;
+typedef simde__m128 mask_t;
+
+#define lane_add simde_mm_add_ps
+#define lane_sub simde_mm_sub_ps
+#define lane_mul simde_mm_mul_ps
+#define lane_div simde_mm_div_ps
+#define lane_min simde_mm_min_ps
+#define lane_max simde_mm_max_ps
+#define lane_abs(a) simde_mm_and_ps((a), simde_mm_castsi128_ps(simde_mm_set1_epi32(0x7fffffff)))
+#define lane_splat simde_mm_set1_ps
+#define lane_load simde_mm_loadu_ps
+#define lane_le simde_mm_cmple_ps
+#define lane_ge simde_mm_cmpge_ps
+#define lane_not_le simde_mm_cmpnle_ps
+#define mask_and simde_mm_and_ps
+#define mask_or simde_mm_or_ps
+#define mask_bits(m) ((uint32_t)simde_mm_movemask_ps(m))
+#define lane_select(m, yes, no) simde_mm_or_ps(simde_mm_and_ps((m), (yes)), simde_mm_andnot_ps((m), (no)))
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+/* movemask has no NEON instruction (SIMDe builds it from several); the any-lane test that
+ * guards every rare hit is one horizontal max instead. */
+#define mask_any(m) (simde_vmaxvq_u32(simde_vreinterpretq_u32_f32(simde__m128_to_neon_f32(m))) != 0)
+#else
+#define mask_any(m) (mask_bits(m) != 0)
+#endif
+
+static inline lane_t lane_gather(const float *base, const uint32_t *idx) {
+    return simde_mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
+}
+
+#else
+#error "C2D_LANES must be 4, 8 or 16"
+#endif
+
+#endif

@@ -1,0 +1,24 @@
+/* Collision response: one impulse along the contact normal, with restitution. */
+#include <math.h>
+
+#include "scalar/reference.h"
+
+float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal) {
+    if (!a || !b)
+        return 0.0f;
+    const float vn = (a->velocity.x - b->velocity.x) * normal.x +
+                     (a->velocity.y - b->velocity.y) * normal.y;
+    const float inv_sum = a->inv_mass + b->inv_mass;
+    if (!(vn < 0.0f) || !(inv_sum > 0.0f)) /* separating, resting, both static, or NaN */
+        return 0.0f;
+    const float e = sqrtf(a->restitution * b->restitution);
+    const float j = -(1.0f + e) * vn / inv_sum;
+    if (j != j) /* NaN restitution, or a negative product of restitutions */
+        return 0.0f;
+    const float ja = j * a->inv_mass, jb = j * b->inv_mass;
+    a->velocity.x += ja * normal.x;
+    a->velocity.y += ja * normal.y;
+    b->velocity.x -= jb * normal.x;
+    b->velocity.y -= jb * normal.y;
+    return j;
+}

@@ -1,0 +1,102 @@
+/* Workload generation for tests, benchmarks and examples: see workload.h. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "workload.h"
+
+uint64_t c2d_rng_next(c2d_rng *rng) {
+    uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+float c2d_rng_unit(c2d_rng *rng) { return (float)(c2d_rng_next(rng) >> 40) * 0x1p-24f; }
+
+float c2d_rng_range(c2d_rng *rng, float lo, float hi) { return lo + (hi - lo) * c2d_rng_unit(rng); }
+
+c2d_vec2 c2d_rng_direction(c2d_rng *rng) {
+    for (;;) {
+        const float x = c2d_rng_range(rng, -1.0f, 1.0f), y = c2d_rng_range(rng, -1.0f, 1.0f);
+        const float len2 = x * x + y * y;
+        if (len2 > 1e-4f && len2 <= 1.0f) { /* inside the disc, away from its centre */
+            const float len = sqrtf(len2);
+            const c2d_vec2 d = {x / len, y / len};
+            return d;
+        }
+    }
+}
+
+static float *floats(size_t n) { return malloc((n ? n : 1) * sizeof(float)); }
+
+int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint64_t seed) {
+    float **arrays[] = {&w->x, &w->y, &w->radius, &w->move_x, &w->move_y};
+    float **capsule_arrays[] = {&w->ax, &w->ay, &w->bx, &w->by, &w->capsule_radius};
+    int failed = 0;
+    for (size_t i = 0; i < 5; i++)
+        failed |= !(*arrays[i] = floats(n_circles));
+    for (size_t i = 0; i < 5; i++)
+        failed |= !(*capsule_arrays[i] = floats(n_capsules));
+    if (failed) {
+        c2d_workload_free(w);
+        return -1;
+    }
+    c2d_rng rng = {seed};
+    for (size_t i = 0; i < n_circles; i++) {
+        w->x[i] = c2d_rng_range(&rng, 0.0f, 100.0f);
+        w->y[i] = c2d_rng_range(&rng, 0.0f, 100.0f);
+        w->radius[i] = c2d_rng_range(&rng, 0.05f, 0.25f);
+        w->move_x[i] = c2d_rng_range(&rng, -2.0f, 2.0f);
+        w->move_y[i] = c2d_rng_range(&rng, -2.0f, 2.0f);
+    }
+    for (size_t k = 0; k < n_capsules; k++) {
+        w->ax[k] = c2d_rng_range(&rng, 0.0f, 100.0f);
+        w->ay[k] = c2d_rng_range(&rng, 0.0f, 100.0f);
+        const c2d_vec2 d = c2d_rng_direction(&rng);
+        const float length = c2d_rng_range(&rng, 0.5f, 5.0f);
+        w->bx[k] = w->ax[k] + d.x * length;
+        w->by[k] = w->ay[k] + d.y * length;
+        w->capsule_radius[k] = c2d_rng_range(&rng, 0.05f, 0.5f);
+    }
+    const c2d_circle_soa circles = {w->x, w->y, w->radius, n_circles};
+    const c2d_capsule_soa capsules = {w->ax, w->ay, w->bx, w->by, w->capsule_radius, n_capsules};
+    w->circles = circles;
+    w->capsules = capsules;
+    return 0;
+}
+
+void c2d_workload_free(c2d_workload *w) {
+    float **all[] = {&w->x,  &w->y,  &w->radius, &w->move_x, &w->move_y,
+                     &w->ax, &w->ay, &w->bx,     &w->by,     &w->capsule_radius};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        free(*all[i]);
+        *all[i] = NULL;
+    }
+}
+
+int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t **circle_index,
+                       uint32_t **capsule_index) {
+    *circle_index = malloc((n ? n : 1) * sizeof(uint32_t));
+    *capsule_index = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!*circle_index || !*capsule_index || w->circles.count == 0 || w->capsules.count == 0) {
+        free(*circle_index);
+        free(*capsule_index);
+        *circle_index = *capsule_index = NULL;
+        return -1;
+    }
+    c2d_rng rng = {seed};
+    for (size_t i = 0; i < n; i++) {
+        (*circle_index)[i] = (uint32_t)(c2d_rng_next(&rng) % w->circles.count);
+        (*capsule_index)[i] = (uint32_t)(c2d_rng_next(&rng) % w->capsules.count);
+    }
+    return 0;
+}
+
+uint64_t c2d_fnv1a(uint64_t h, const void *bytes, size_t n) {
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}

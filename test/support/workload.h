@@ -1,0 +1,50 @@
+/* The workloads of DESIGN.md section 6, generated from a fixed seed with no libm call but
+ * sqrtf (correctly rounded everywhere), so they are the same bytes on every machine. Shared by
+ * the tests, the benchmarks and the examples. */
+#ifndef C2D_TEST_WORKLOAD_H
+#define C2D_TEST_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "collide2d.h"
+
+/* splitmix64: small, fast, and the same sequence on every platform. */
+typedef struct c2d_rng {
+    uint64_t state;
+} c2d_rng;
+
+uint64_t c2d_rng_next(c2d_rng *rng);
+/* Uniform in [0, 1): 24 random bits scaled by 2^-24 (exact in float). */
+float c2d_rng_unit(c2d_rng *rng);
+/* Uniform in [lo, hi], computed as lo + (hi - lo) * unit. */
+float c2d_rng_range(c2d_rng *rng, float lo, float hi);
+/* A uniform direction on the circle: a random vector in the unit disc, normalised. */
+c2d_vec2 c2d_rng_direction(c2d_rng *rng);
+
+/* One generated scene: circles (with moves for W3) and capsules, as structure-of-arrays. */
+typedef struct c2d_workload {
+    float *x, *y, *radius, *move_x, *move_y; /* circles */
+    float *ax, *ay, *bx, *by, *capsule_radius;
+    c2d_circle_soa circles;
+    c2d_capsule_soa capsules;
+} c2d_workload;
+
+/* The seed every workload uses unless a test asks for another. */
+#define C2D_WORKLOAD_SEED UINT64_C(0x5eed2d2d2d2d2d2d)
+
+/* W1 with n_circles circles and n_capsules capsules (W1: 4096 and 256; W4 varies n_circles):
+ * centres uniform in [0,100]^2, radii in [0.05,0.25]; capsules from a uniform first endpoint,
+ * a uniform direction, length in [0.5,5], radius in [0.05,0.5]; moves (W3) in [-2,2]^2.
+ * Returns 0, or -1 when out of memory. */
+int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint64_t seed);
+void c2d_workload_free(c2d_workload *w);
+
+/* W2: n random (circle, capsule) index pairs over a workload's sets. Returns 0 or -1. */
+int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t **circle_index,
+                       uint32_t **capsule_index);
+
+/* FNV-1a, 64 bits, over n bytes, continuing from h (start with C2D_FNV_OFFSET). */
+#define C2D_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+uint64_t c2d_fnv1a(uint64_t h, const void *bytes, size_t n);
+
+#endif
