@@ -27,11 +27,13 @@ c2d_circle_census c2d_circle_census_of(const c2d_circle_soa *circles) {
     return census;
 }
 
-/* Rounds the box half-extent h about centre c (double) to floats that still contain it. */
-static void round_out(double c, double h, float *cf, float *hf) {
-    *cf = (float)c;
-    h += fabs(c - (double)*cf);
-    *hf = (float)(h * (1.0 + COLLIDE_RELATIVE_SLACK));
+/* Float centre and half-extent of an interval [lo, hi] given in double, rounded outward:
+ * the half-extent covers both ends from the rounded centre, and double -> float rounding
+ * (at most 2^-24 relative) is covered by growing it by 2^-20 first. */
+static void round_out(double lo, double hi, float *c, float *h) {
+    *c = (float)(0.5 * (lo + hi));
+    const double half = fmax(hi - (double)*c, (double)*c - lo);
+    *h = (float)(half * (1.0 + COLLIDE_RELATIVE_SLACK));
 }
 
 c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules, size_t k, float max_radius,
@@ -47,8 +49,8 @@ c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules, size_t k, flo
     const double slack =
         COLLIDE_RELATIVE_SLACK * ((double)m + (double)max_radius) + ABSOLUTE_SLACK;
     const double grow = (double)R + (double)max_radius + slack;
-    round_out(0.5 * ((double)ax + bx), 0.5 * fabs((double)bx - ax) + grow, &box->cx, &box->hx);
-    round_out(0.5 * ((double)ay + by), 0.5 * fabs((double)by - ay) + grow, &box->cy, &box->hy);
+    round_out(fmin(ax, bx) - grow, fmax(ax, bx) + grow, &box->cx, &box->hx);
+    round_out(fmin(ay, by) - grow, fmax(ay, by) + grow, &box->cy, &box->hy);
     return C2D_PLAN_BOX;
 }
 

@@ -35,8 +35,10 @@ typedef enum c2d_capsule_plan {
     C2D_PLAN_EXACT  /* infinite or huge: the exact test for every circle */
 } c2d_capsule_plan;
 
-/* A circle whose centre is p can overlap the capsule only if |px - cx| <= hx and
- * |py - cy| <= hy (computed in float): the half-extents include the largest circle radius. */
+/* A circle can overlap the capsule only if its centre p has |px - cx| <= hx and
+ * |py - cy| <= hy (computed in float): the capsule's bounding box grown by the largest circle
+ * radius and by slack for rounding. Float rounding of |p - c| is monotone, so a box that
+ * holds every accepted centre in exact arithmetic also holds it in float. */
 typedef struct c2d_collide_box {
     float cx, cy, hx, hy;
 } c2d_collide_box;

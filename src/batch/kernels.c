@@ -56,7 +56,13 @@ static void refine_contacts(uint32_t bits, size_t first, const c2d_circle_soa *c
 }
 
 /* Box-culled pass of one tame capsule over every circle. The box already includes the largest
- * circle radius, so the pass reads only the centres. */
+ * circle radius, so the pass reads only the centres. |x - c| <= h (sub, and, compare) runs
+ * faster than lo <= x <= h (two compares): AVX-512 compares into mask registers issue on
+ * fewer ports than subtractions. */
+static inline mask_t in_box(lane_t x, lane_t y, lane_t cx, lane_t cy, lane_t hx, lane_t hy) {
+    return mask_and(lane_le(lane_abs(lane_sub(x, cx)), hx), lane_le(lane_abs(lane_sub(y, cy)), hy));
+}
+
 static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
                           const c2d_collide_box *box, collide_out *o) {
     const lane_t cx = lane_splat(box->cx), cy = lane_splat(box->cy);
@@ -64,17 +70,23 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
     const float *const xs = c->x, *const ys = c->y;
     const size_t n = c->count;
     size_t i = 0;
+    /* two vectors per step, one branch for both: hits are rare */
+    for (; i + 2 * W <= n; i += 2 * W) {
+        const mask_t near0 = in_box(lane_load(xs + i), lane_load(ys + i), cx, cy, hx, hy);
+        const mask_t near1 = in_box(lane_load(xs + i + W), lane_load(ys + i + W), cx, cy, hx, hy);
+        if (mask_any(mask_or(near0, near1))) {
+            refine_contacts(mask_bits(near0), i, c, k, capsule, o);
+            refine_contacts(mask_bits(near1), i + W, c, k, capsule, o);
+        }
+    }
     for (; i + W <= n; i += W) {
-        const lane_t x = lane_load(xs + i), y = lane_load(ys + i);
-        const mask_t near = mask_and(lane_le(lane_abs(lane_sub(x, cx)), hx),
-                                     lane_le(lane_abs(lane_sub(y, cy)), hy));
+        const mask_t near = in_box(lane_load(xs + i), lane_load(ys + i), cx, cy, hx, hy);
         if (mask_any(near))
             refine_contacts(mask_bits(near), i, c, k, capsule, o);
     }
     if (i < n) { /* NaN padding is never inside a box */
-        const lane_t x = load_tail(xs + i, n - i, NAN), y = load_tail(ys + i, n - i, NAN);
-        const mask_t near = mask_and(lane_le(lane_abs(lane_sub(x, cx)), hx),
-                                     lane_le(lane_abs(lane_sub(y, cy)), hy));
+        const mask_t near =
+            in_box(load_tail(xs + i, n - i, NAN), load_tail(ys + i, n - i, NAN), cx, cy, hx, hy);
         refine_contacts(mask_bits(near) & first_lanes(n - i), i, c, k, capsule, o);
     }
 }

@@ -1,0 +1,50 @@
+# Installs missing Debian packages (sourced by the scripts in scripts/).
+#
+#   need_packages PKG...   installs the packages that are not installed yet, as root with
+#                          apt-get; otherwise prints the apt-get line and exits 1.
+#   need_arm64             adds the arm64 architecture (for libcmocka-dev:arm64 and
+#                          libbenchmark-dev:arm64) when it is missing.
+# Set C2D_NO_INSTALL=1 to only check.
+
+c2d_missing_packages() {
+    local p missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    echo "${missing[@]}"
+}
+
+c2d_apt_updated=0
+need_packages() {
+    local missing
+    missing=$(c2d_missing_packages "$@")
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ] || [ "${C2D_NO_INSTALL:-0}" = 1 ]; then
+        echo "missing packages; install them with:" >&2
+        echo "  sudo apt-get install -y $missing" >&2
+        exit 1
+    fi
+    echo "installing: $missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if [ "$c2d_apt_updated" = 0 ]; then
+        apt-get update -qq >&2
+        c2d_apt_updated=1
+    fi
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >&2
+}
+
+need_arm64() {
+    dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+    if [ "$(id -u)" != 0 ] || [ "${C2D_NO_INSTALL:-0}" = 1 ]; then
+        echo "the arm64 architecture is missing; add it with:" >&2
+        echo "  sudo dpkg --add-architecture arm64 && sudo apt-get update" >&2
+        exit 1
+    fi
+    dpkg --add-architecture arm64
+    c2d_apt_updated=0
+}
+
+# Packages every build needs.
+C2D_BUILD_PACKAGES="meson ninja-build pkg-config gcc libc6-dev libsimde-dev"
