@@ -11,22 +11,6 @@
 #define COLLIDE_RELATIVE_SLACK 9.5367431640625e-07 /* 2^-20 */
 #define ABSOLUTE_SLACK 8.673617379884035e-19       /* 2^-60 */
 
-c2d_circle_census c2d_circle_census_of(const c2d_circle_soa *circles) {
-    c2d_circle_census census = {true, 0.0f};
-    bool wild = false;
-    float max_radius = 0.0f;
-    for (size_t i = 0; i < circles->count; i++) {
-        const float r = circles->radius[i];
-        wild |= fabsf(circles->x[i]) > C2D_TAME_LIMIT;
-        wild |= fabsf(circles->y[i]) > C2D_TAME_LIMIT;
-        wild |= fabsf(r) > C2D_TAME_LIMIT;
-        max_radius = r > max_radius ? r : max_radius;
-    }
-    census.tame = !wild;
-    census.max_radius = max_radius;
-    return census;
-}
-
 /* Float centre and half-extent of an interval [lo, hi] given in double, rounded outward:
  * the half-extent covers both ends from the rounded centre, and double -> float rounding
  * (at most 2^-24 relative) is covered by growing it by 2^-20 first. */

@@ -18,15 +18,14 @@
  * overflow, so the float error bounds behind the boxes hold. 2^40. */
 #define C2D_TAME_LIMIT 1099511627776.0f
 
-/* Which circles the collide kernel may cull with boxes: tame is false when some coordinate or
- * radius exceeds C2D_TAME_LIMIT in magnitude (infinities included; NaN never hits, so it
- * does not count). max_radius is the largest radius (NaN ignored, at least 0). */
+/* Which circles the collide kernel may cull with boxes (computed by the kernel): tame is
+ * false when some coordinate or radius exceeds C2D_TAME_LIMIT in magnitude (infinities
+ * included; NaN never hits, so it does not count). max_radius is the largest radius (NaN
+ * ignored, at least 0). */
 typedef struct c2d_circle_census {
     bool tame;
     float max_radius;
 } c2d_circle_census;
-
-C2D_INTERNAL c2d_circle_census c2d_circle_census_of(const c2d_circle_soa *circles);
 
 /* How the collide kernel treats one capsule. */
 typedef enum c2d_capsule_plan {

@@ -113,12 +113,40 @@ static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
     }
 }
 
+/* The circle census of cull.h, a vector at a time: the largest magnitude of any coordinate or
+ * radius, and the largest radius. lane_max(v, acc) keeps acc when v is NaN (x86 semantics),
+ * so NaN is ignored, as the census wants. */
+static c2d_circle_census circle_census(const c2d_circle_soa *c) {
+    lane_t magnitude = lane_splat(0.0f), radius = lane_splat(0.0f);
+    const size_t n = c->count;
+    for (size_t i = 0; i < n; i += W) {
+        const size_t lanes = n - i < W ? n - i : W;
+        const lane_t x = lanes == W ? lane_load(c->x + i) : load_tail(c->x + i, lanes, 0.0f);
+        const lane_t y = lanes == W ? lane_load(c->y + i) : load_tail(c->y + i, lanes, 0.0f);
+        const lane_t r =
+            lanes == W ? lane_load(c->radius + i) : load_tail(c->radius + i, lanes, 0.0f);
+        magnitude = lane_max(lane_abs(x), magnitude);
+        magnitude = lane_max(lane_abs(y), magnitude);
+        magnitude = lane_max(lane_abs(r), magnitude);
+        radius = lane_max(r, radius);
+    }
+    float m[W], r[W];
+    lane_store(m, magnitude);
+    lane_store(r, radius);
+    c2d_circle_census census = {true, 0.0f};
+    for (size_t j = 0; j < W; j++) {
+        census.tame &= m[j] <= C2D_TAME_LIMIT;
+        census.max_radius = r[j] > census.max_radius ? r[j] : census.max_radius;
+    }
+    return census;
+}
+
 static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                       c2d_pair_contact *out, size_t capacity) {
     collide_out o = {out, capacity, 0};
     if (circles->count == 0)
         return 0;
-    const c2d_circle_census census = c2d_circle_census_of(circles);
+    const c2d_circle_census census = circle_census(circles);
     for (size_t k = 0; k < capsules->count; k++) {
         c2d_collide_box box;
         const c2d_capsule_plan plan =

@@ -24,6 +24,7 @@ typedef simde__mmask16 mask_t;
 #define lane_abs simde_mm512_abs_ps
 #define lane_splat simde_mm512_set1_ps
 #define lane_load simde_mm512_loadu_ps
+#define lane_store simde_mm512_storeu_ps
 #define lane_le(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_LE_OQ)
 #define lane_ge(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_GE_OQ)
 /* NOT (|a| <= b): true for NaN as well as for a larger magnitude. */
@@ -59,6 +60,7 @@ typedef simde__m256 mask_t;
 #define lane_abs(a) simde_mm256_and_ps((a), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff)))
 #define lane_splat simde_mm256_set1_ps
 #define lane_load simde_mm256_loadu_ps
+#define lane_store simde_mm256_storeu_ps
 #define lane_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LE_OQ)
 #define lane_ge(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_GE_OQ)
 #define lane_not_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_NLE_UQ)
@@ -91,6 +93,7 @@ typedef simde__m128 mask_t;
 #define lane_abs(a) simde_mm_and_ps((a), simde_mm_castsi128_ps(simde_mm_set1_epi32(0x7fffffff)))
 #define lane_splat simde_mm_set1_ps
 #define lane_load simde_mm_loadu_ps
+#define lane_store simde_mm_storeu_ps
 #define lane_le simde_mm_cmple_ps
 #define lane_ge simde_mm_cmpge_ps
 #define lane_not_le simde_mm_cmpnle_ps
