@@ -12,7 +12,7 @@
 ///
 /// Bad input (the contract, identical on every backend and architecture):
 /// - Nothing crashes and nothing is read or written but the arguments and `*out`.
-/// - A NaN coordinate or radius gives no hit (false), in every query.
+/// - A NaN coordinate, radius or move gives no hit (false), in every query.
 /// - A negative radius gives no hit (false): a shape with a negative radius is empty.
 ///   (-0 is a radius of 0.)
 /// - A zero-length segment or capsule behaves as a point or a circle at `a`.
@@ -69,8 +69,10 @@ C2D_API bool c2d_collide_circle_capsule(c2d_circle c, c2d_capsule k, c2d_contact
 /// First touch of circle `a` moving by `move_a` and circle `b` moving by `move_b`, both
 /// linearly over t in [0, 1]. Overlap at the start is a hit at t = 0. With `s = ca-cb`,
 /// `v = move_a-move_b`, `c = s.s - (ra+rb)^2`, `b = v.s`: no hit when moving apart or
-/// tangentially (`b >= 0`) or when `b^2 - (v.v)c < 0`; otherwise
-/// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. On a hit writes `*out`: normal
+/// tangentially (`b >= 0`) or when the discriminant `b^2 - (v.v)c < 0`; otherwise
+/// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. The discriminant is evaluated as
+/// `(v.v)(ra+rb)^2 - (v x s)^2`, equal in exact arithmetic and free of the cancellation that
+/// the textbook form suffers for long moves and small radii. On a hit writes `*out`: normal
 /// from b toward a at time t, point on b's surface at time t.
 C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b,
                                c2d_toi *out);
@@ -85,8 +87,9 @@ C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k
 /// `vn = dot(va - vb, normal)`; when separating (`vn >= 0`), when both bodies are static
 /// (`inv_mass` sum 0) or when any input is NaN, nothing changes and 0 is returned. Otherwise
 /// `e = sqrt(ea*eb)`, `j = -(1+e)*vn / (inv_a+inv_b)`, `va += j*inv_a*n`, `vb -= j*inv_b*n`,
-/// and `j` is returned. NULL bodies return 0. Restitution is used as given (a negative product
-/// gives e = NaN, which is treated as no change).
+/// and `j` is returned. NULL bodies, a negative or infinite `inv_mass`, and restitutions whose
+/// product is negative (e would be NaN) also change nothing and return 0. Restitution is
+/// otherwise used as given (above 1 adds energy).
 C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
 /* Collision response: one impulse along the contact normal, with restitution. */
+#include <float.h>
 #include <math.h>
 
 #include "scalar/reference.h"
@@ -10,6 +11,9 @@ float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal) {
                      (a->velocity.y - b->velocity.y) * normal.y;
     const float inv_sum = a->inv_mass + b->inv_mass;
     if (!(vn < 0.0f) || !(inv_sum > 0.0f)) /* separating, resting, both static, or NaN */
+        return 0.0f;
+    /* A negative or infinite inverse mass has no meaning (infinite makes 0 * inf = NaN). */
+    if (!(a->inv_mass >= 0.0f && b->inv_mass >= 0.0f && inv_sum <= FLT_MAX))
         return 0.0f;
     const float e = sqrtf(a->restitution * b->restitution);
     const float j = -(1.0f + e) * vn / inv_sum;

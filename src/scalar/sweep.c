@@ -9,7 +9,10 @@
  * v and radius sum rs. Solves |s + t v| = rs: with c = s.s - rs^2 and b = v.s, the smaller root
  * is (-b - sqrt(b^2 - (v.v)c)) / (v.v), written here as c / (-b + sqrt(b^2 - (v.v)c)): the same
  * number without the cancellation of -b - sqrt(...) and without dividing by v.v, which may be
- * 0. Every comparison is written so that NaN fails it: NaN input gives no hit. */
+ * 0. The discriminant b^2 - (v.v)c is computed as (v.v)rs^2 - (v x s)^2, equal in exact
+ * arithmetic (Lagrange's identity), because b^2 and (v.v)c cancel catastrophically when the
+ * motion is long and the radii small: (v x s)^2 / (v.v) is the squared miss distance, so
+ * this form loses nothing. Every comparison is written so that NaN fails it. */
 static bool circles_first_touch(float sx, float sy, float vx, float vy, float rs, float *t) {
     const float c = (sx * sx + sy * sy) - rs * rs;
     if (c < 0.0f) { /* overlapping at the start */
@@ -19,7 +22,8 @@ static bool circles_first_touch(float sx, float sy, float vx, float vy, float rs
     const float b = vx * sx + vy * sy;
     if (!(b < 0.0f)) /* moving apart, tangentially, or not at all */
         return false;
-    const float disc = b * b - (vx * vx + vy * vy) * c;
+    const float cross = vx * sy - vy * sx;
+    const float disc = (vx * vx + vy * vy) * (rs * rs) - cross * cross;
     if (!(disc >= 0.0f)) /* the paths never come within rs */
         return false;
     const float root = c / (-b + sqrtf(disc));
@@ -34,9 +38,12 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
     if (!(a.radius >= 0.0f && b.radius >= 0.0f))
         return false;
     const float rs = a.radius + b.radius;
+    const float sx = a.center.x - b.center.x, sy = a.center.y - b.center.y;
+    const float vx = move_a.x - move_b.x, vy = move_a.y - move_b.y;
+    if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
+        return false;
     float t;
-    if (!circles_first_touch(a.center.x - b.center.x, a.center.y - b.center.y,
-                             move_a.x - move_b.x, move_a.y - move_b.y, rs, &t))
+    if (!circles_first_touch(sx, sy, vx, vy, rs, &t))
         return false;
     if (!out)
         return true;
@@ -69,7 +76,9 @@ static void keep_earlier(first_touch *best, float t, c2d_vec2 normal, c2d_vec2 p
 
 /* A side of the capsule: the axis line offset by rs toward the circle's side. The circle's
  * signed distance h + t*vn reaches rs at t = (|h| - rs) / -vn (moving toward it); the hit
- * counts only where the centre then projects inside the axis span [0, |b-a|]. */
+ * counts only where the centre then projects inside the axis span [0, |b-a|]. A centre
+ * already within rs of the line (|h| < rs, by rounding when the start test said "apart")
+ * touches at t = 0: moving in, it must not pass through. */
 static void touch_side(float px, float py, float mx, float my, float rs, float ax, float ay,
                        float bx, float by, float R, first_touch *best) {
     const c2d_vec2 none = {NAN, NAN};
@@ -80,9 +89,9 @@ static void touch_side(float px, float py, float mx, float my, float rs, float a
     const float vn = mx * -u.y + my * u.x;
     const float side = h >= 0.0f ? 1.0f : -1.0f;
     const float hs = side * h, vs = side * vn;
-    if (!(hs >= rs && vs < 0.0f))
+    if (!(vs < 0.0f))
         return;
-    const float t = (hs - rs) / -vs;
+    const float t = lane_max((hs - rs) / -vs, 0.0f);
     if (!(t <= 1.0f))
         return;
     const float cx = px + t * mx, cy = py + t * my;
@@ -118,6 +127,8 @@ bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax
 
     float cx, cy, qx, qy;
     const float d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
+    if (d2 != d2 || mx != mx || my != my) /* NaN anywhere: no hit (an end may be finite) */
+        return false;
     if (d2 < rs * rs) { /* overlapping at the start */
         const c2d_vec2 n = c2d_unit_or(qx, qy, axis_normal);
         const c2d_vec2 point = {cx + n.x * R, cy + n.y * R};
