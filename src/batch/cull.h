@@ -4,11 +4,13 @@
  * every pair the exact test accepts, then runs the exact scalar-reference code only for the
  * lanes inside it. The boxes only decide which lanes get the exact test, never the answer, so
  * they are computed here once per call or capsule (in double, with generous slack) and need
- * not be bit-identical between backends. */
+ * not be bit-identical between backends. Everything here is inline: the kernels plan every
+ * capsule once per call, and a call per capsule was a visible cost for small circle sets. */
 #ifndef C2D_BATCH_CULL_H
 #define C2D_BATCH_CULL_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stddef.h>
 
 #include "collide2d/batch.h"
@@ -42,11 +44,6 @@ typedef struct c2d_collide_box {
     float cx, cy, hx, hy;
 } c2d_collide_box;
 
-/* Plans capsule k of `capsules` against circles whose radii are at most max_radius, and for
- * C2D_PLAN_BOX fills *box. */
-C2D_INTERNAL c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules, size_t k,
-                                               float max_radius, c2d_collide_box *box);
-
 /* The sweep kernel's boxes: an axis-aligned box that contains everything a sweep can touch,
  * [lo_x, hi_x] x [lo_y, hi_y]; infinite when the inputs are not tame (or NaN). */
 typedef struct c2d_sweep_boxes {
@@ -56,10 +53,6 @@ typedef struct c2d_sweep_boxes {
 /* Capsules per c2d_sweep_boxes. */
 #define C2D_SWEEP_CHUNK 256
 
-/* Fills boxes->*[j] for capsules first .. first+n-1 (n <= C2D_SWEEP_CHUNK). */
-C2D_INTERNAL void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size_t first, size_t n,
-                                          c2d_sweep_boxes *boxes);
-
 /* Slack of the sweep boxes. The time of impact comes from a square root of a difference of
  * squares: an error of eps (2^-24) relative to |s|^2 in that difference moves a grazing hit by
  * up to about sqrt(eps)|s| = 2^-12 |s|, where |s| is bounded by the motion plus the radii. So
@@ -67,5 +60,79 @@ C2D_INTERNAL void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size_
  * are not amplified, 2^-16; both are far above the errors they cover. */
 #define C2D_SWEEP_SIZE_SLACK 0.00390625f       /* 2^-8 */
 #define C2D_SWEEP_POSITION_SLACK 1.52587890625e-05f /* 2^-16 */
+
+
+/* Relative slack of the collide boxes, 2^-20. The exact test can accept a centre at most
+ * (r+R)(1 + 3.5 eps) from an axis point that float rounding may have moved 3 eps max|coord|
+ * past the axis ends (eps = 2^-24); 2^-20 of the magnitudes covers both with room to spare.
+ * The absolute 2^-60 covers underflow: squares below 2^-126 lose absolute precision
+ * (about 2^-149), which moves a distance by at most 2^-74. */
+#define C2D_COLLIDE_RELATIVE_SLACK 9.5367431640625e-07 /* 2^-20 */
+#define C2D_ABSOLUTE_SLACK 8.673617379884035e-19       /* 2^-60 */
+
+/* max and min of values known not to be NaN (libm's fmax is a call, not an instruction). */
+static inline double c2d_dmax(double a, double b) { return a > b ? a : b; }
+static inline double c2d_dmin(double a, double b) { return a < b ? a : b; }
+
+/* Float centre and half-extent of an interval [lo, hi] given in double, rounded outward:
+ * the half-extent covers both ends from the rounded centre, and double -> float rounding
+ * (at most 2^-24 relative) is covered by growing it by 2^-20 first. */
+static inline void c2d_round_out(double lo, double hi, float *c, float *h) {
+    *c = (float)(0.5 * (lo + hi));
+    const double half = c2d_dmax(hi - (double)*c, (double)*c - lo);
+    *h = (float)(half * (1.0 + C2D_COLLIDE_RELATIVE_SLACK));
+}
+
+/* Plans capsule k of `capsules` against circles whose radii are at most max_radius, and for
+ * C2D_PLAN_BOX fills *box. */
+static inline c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules, size_t k,
+                                                float max_radius, c2d_collide_box *box) {
+    const double ax = capsules->ax[k], ay = capsules->ay[k];
+    const double bx = capsules->bx[k], by = capsules->by[k];
+    const double R = capsules->radius[k];
+    if (ax != ax || ay != ay || bx != bx || by != by || !(R >= 0.0))
+        return C2D_PLAN_SKIP;
+    const double m = c2d_dmax(c2d_dmax(fabs(ax), fabs(ay)), c2d_dmax(c2d_dmax(fabs(bx), fabs(by)), R));
+    if (!(m <= C2D_TAME_LIMIT))
+        return C2D_PLAN_EXACT;
+    const double slack = C2D_COLLIDE_RELATIVE_SLACK * (m + max_radius) + C2D_ABSOLUTE_SLACK;
+    const double grow = R + max_radius + slack;
+    c2d_round_out(c2d_dmin(ax, bx) - grow, c2d_dmax(ax, bx) + grow, &box->cx, &box->hx);
+    c2d_round_out(c2d_dmin(ay, by) - grow, c2d_dmax(ay, by) + grow, &box->cy, &box->hy);
+    return C2D_PLAN_BOX;
+}
+
+/* Fills boxes->*[j] for capsules first .. first+n-1 (n <= C2D_SWEEP_CHUNK). A capsule with a
+ * NaN never hits (the exact sweep says so) and gets an empty box; an infinite or huge one
+ * gets an infinite box, so every circle goes to the exact sweep. */
+static inline void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size_t first,
+                                           size_t n, c2d_sweep_boxes *boxes) {
+    for (size_t j = 0; j < n; j++) {
+        const size_t k = first + j;
+        const double ax = capsules->ax[k], ay = capsules->ay[k];
+        const double bx = capsules->bx[k], by = capsules->by[k];
+        const double R = capsules->radius[k];
+        if (ax != ax || ay != ay || bx != bx || by != by || R != R) {
+            boxes->lo_x[j] = boxes->lo_y[j] = INFINITY;
+            boxes->hi_x[j] = boxes->hi_y[j] = -INFINITY;
+            continue;
+        }
+        const double m =
+            c2d_dmax(c2d_dmax(fabs(ax), fabs(ay)), c2d_dmax(c2d_dmax(fabs(bx), fabs(by)), fabs(R)));
+        if (!(m <= C2D_TAME_LIMIT)) {
+            boxes->lo_x[j] = boxes->lo_y[j] = -INFINITY;
+            boxes->hi_x[j] = boxes->hi_y[j] = INFINITY;
+            continue;
+        }
+        const double size = fabs(bx - ax) + fabs(by - ay) + fabs(R);
+        const double grow = fabs(R) + C2D_SWEEP_SIZE_SLACK * size + C2D_SWEEP_POSITION_SLACK * m +
+                            C2D_ABSOLUTE_SLACK;
+        /* double -> float rounds by at most 2^-24 relative, far inside the position slack */
+        boxes->lo_x[j] = (float)(c2d_dmin(ax, bx) - grow);
+        boxes->hi_x[j] = (float)(c2d_dmax(ax, bx) + grow);
+        boxes->lo_y[j] = (float)(c2d_dmin(ay, by) - grow);
+        boxes->hi_y[j] = (float)(c2d_dmax(ay, by) + grow);
+    }
+}
 
 #endif

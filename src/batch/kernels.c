@@ -165,10 +165,8 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k,
                             const uint32_t *ci, const uint32_t *ki, size_t pair_count,
                             c2d_pair_contact *out, size_t capacity) {
     collide_out o = {out, capacity, 0};
-    /* Hardware gathers take signed 32-bit offsets: larger sets go one pair at a time. */
-    const bool gatherable = c->count <= INT32_MAX && k->count <= INT32_MAX;
     size_t p = 0;
-    for (; gatherable && p + W <= pair_count; p += W) {
+    for (; p + W <= pair_count; p += W) {
         const uint32_t *cip = ci + p, *kip = ki + p;
         const mask_t hit = capsule_overlap(
             lane_gather(c->x, cip), lane_gather(c->y, cip), lane_gather(c->radius, cip),

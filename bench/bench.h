@@ -1,0 +1,60 @@
+/* Shared by the benchmark bodies: the workloads of DESIGN.md section 6 (built once, on first
+ * use), the backend list, and the checks every body makes. */
+#ifndef C2D_BENCH_H
+#define C2D_BENCH_H
+
+#include <stdint.h>
+
+#include "collide2d.h"
+#include "gbench.h"
+#include "workload.h"
+
+/* The capsules of every workload (W1: 4096 circles x 256 capsules). */
+enum { BENCH_W1_CIRCLES = 4096, BENCH_CAPSULES = 256 };
+/* W2: random (circle, capsule) index pairs over the W1 sets. */
+#define BENCH_W2_PAIRS ((size_t)1 << 20)
+
+/* One benchmark's parameters, given to gb_register() as `arg` (static storage). */
+typedef struct bench_case {
+    c2d_backend backend; /* C2D_BACKEND_AUTO: a plain loop over the scalar functions */
+} bench_case;
+
+/* The registration options main() parsed. */
+typedef struct bench_options {
+    double slow_min_time; /* > 0: the min time of the slowest benchmarks (scalar W3, W4) */
+} bench_options;
+
+/* The W1-style workload with n circles and 256 capsules (seeded with C2D_WORKLOAD_SEED),
+ * built on first use and kept; NULL when out of memory. */
+const c2d_workload *bench_workload(size_t n_circles);
+/* The W2 pair lists over bench_workload(4096); false when out of memory. */
+bool bench_pairs(const uint32_t **circle_index, const uint32_t **capsule_index);
+
+/* The name of a case's backend in benchmark names: c2d_backend_name() or "scalar_loop". */
+const char *bench_case_name(const bench_case *c);
+
+/* Makes the case's backend active; on failure skips the benchmark and returns false. */
+bool bench_select(gb_state *st, const bench_case *c);
+
+/* Reports the run: items_per_second counts `pairs_per_iteration` circle-capsule pairs an
+ * iteration; "pairs" and "hits" (contacts or hit circles) are per frame, "checksum" is a 32-bit
+ * fold of FNV-1a over the frame's output bytes (equal on every backend: the same bytes). */
+void bench_report(gb_state *st, double pairs_per_iteration, size_t hits, const void *output,
+                  size_t output_bytes);
+
+/* Registers `fn` for case `c` as "workload/backend" (times in microseconds, with the min and
+ * max aggregates beside the median); the caller may add an argument. */
+gb_benchmark *bench_register(const char *workload, gb_function fn, const bench_case *c);
+
+/* The cases: every available backend, the x86 SSE4.1 alias included, plus the plain loop. */
+extern const bench_case bench_scalar_loop;
+/* The available backends, in the order AUTO picks last to first (scalar first); returns how
+ * many were written to `out` (at most C2D_BACKEND_COUNT). */
+size_t bench_backends(const bench_case **out);
+
+/* Registration, one per workload file. */
+void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
+void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
+void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
+
+#endif
