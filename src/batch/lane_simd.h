@@ -27,8 +27,9 @@ typedef simde__mmask16 mask_t;
 #define lane_store simde_mm512_storeu_ps
 #define lane_le(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_LE_OQ)
 #define lane_ge(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_GE_OQ)
-/* NOT (|a| <= b): true for NaN as well as for a larger magnitude. */
-#define lane_not_le(a, b) simde_mm512_cmp_ps_mask((a), (b), SIMDE_CMP_NLE_UQ)
+/* NOT (a <= b): true for NaN as well as for a > b. Written as the complement of lane_le on
+ * every width, because SIMDe 0.7's portable cmpnle is cmpgt, false for NaN. */
+#define lane_not_le(a, b) ((mask_t)~lane_le((a), (b)))
 #define mask_and(a, b) ((mask_t)((a) & (b)))
 #define mask_or(a, b) ((mask_t)((a) | (b)))
 #define mask_bits(m) ((uint32_t)(m))
@@ -53,7 +54,7 @@ typedef simde__m256 mask_t;
 #define lane_store simde_mm256_storeu_ps
 #define lane_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LE_OQ)
 #define lane_ge(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_GE_OQ)
-#define lane_not_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_NLE_UQ)
+#define lane_not_le(a, b) simde_mm256_xor_ps(lane_le((a), (b)), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(-1)))
 #define mask_and simde_mm256_and_ps
 #define mask_or simde_mm256_or_ps
 #define mask_bits(m) ((uint32_t)simde_mm256_movemask_ps(m))
@@ -82,7 +83,7 @@ typedef simde__m128 mask_t;
 #define lane_store simde_mm_storeu_ps
 #define lane_le simde_mm_cmple_ps
 #define lane_ge simde_mm_cmpge_ps
-#define lane_not_le simde_mm_cmpnle_ps
+#define lane_not_le(a, b) simde_mm_xor_ps(lane_le((a), (b)), simde_mm_castsi128_ps(simde_mm_set1_epi32(-1)))
 #define mask_and simde_mm_and_ps
 #define mask_or simde_mm_or_ps
 #define mask_bits(m) ((uint32_t)simde_mm_movemask_ps(m))

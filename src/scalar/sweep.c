@@ -9,27 +9,34 @@
  * v and radius sum rs. Solves |s + t v| = rs: with c = s.s - rs^2 and b = v.s, the smaller root
  * is (-b - sqrt(b^2 - (v.v)c)) / (v.v), written here as c / (-b + sqrt(b^2 - (v.v)c)): the same
  * number without the cancellation of -b - sqrt(...) and without dividing by v.v, which may be
- * 0. The discriminant b^2 - (v.v)c is computed as (v.v)rs^2 - (v x s)^2, equal in exact
- * arithmetic (Lagrange's identity), because b^2 and (v.v)c cancel catastrophically when the
- * motion is long and the radii small: (v x s)^2 / (v.v) is the squared miss distance, so
- * this form loses nothing. Every comparison is written so that NaN fails it. */
-static bool circles_first_touch(float sx, float sy, float vx, float vy, float rs, float *t) {
-    const float c = (sx * sx + sy * sy) - rs * rs;
-    if (c < 0.0f) { /* overlapping at the start */
+ * 0. Every comparison is written so that NaN fails it.
+ *
+ * Two choices keep the root exact enough for every input:
+ * - The discriminant b^2 - (v.v)c is computed as (v.v)rs^2 - (v x s)^2, equal in exact
+ *   arithmetic (Lagrange's identity): b^2 and (v.v)c cancel catastrophically when the motion
+ *   is long and the radii small, while (v x s)^2 / (v.v) is the squared miss distance.
+ * - The arithmetic is double. The discriminant is a product of four lengths: in float it
+ *   overflows from lengths of about 1e9.5 (a false hit at t = 0) and underflows below about
+ *   1e-9.5 (a false hit where the paths miss). Four finite floats multiply to a finite double
+ *   without underflow, so in double neither can happen. */
+static bool circles_first_touch(double sx, double sy, double vx, double vy, double rs,
+                                float *t) {
+    const double c = (sx * sx + sy * sy) - rs * rs;
+    if (c < 0.0) { /* overlapping at the start */
         *t = 0.0f;
         return true;
     }
-    const float b = vx * sx + vy * sy;
-    if (!(b < 0.0f)) /* moving apart, tangentially, or not at all */
+    const double b = vx * sx + vy * sy;
+    if (!(b < 0.0)) /* moving apart, tangentially, or not at all */
         return false;
-    const float cross = vx * sy - vy * sx;
-    const float disc = (vx * vx + vy * vy) * (rs * rs) - cross * cross;
-    if (!(disc >= 0.0f)) /* the paths never come within rs */
+    const double cross = vx * sy - vy * sx;
+    const double disc = (vx * vx + vy * vy) * (rs * rs) - cross * cross;
+    if (!(disc >= 0.0)) /* the paths never come within rs */
         return false;
-    const float root = c / (-b + sqrtf(disc));
-    if (!(root <= 1.0f)) /* touches only after the motion ends */
+    const double root = c / (-b + sqrt(disc));
+    if (!(root <= 1.0)) /* touches only after the motion ends */
         return false;
-    *t = root;
+    *t = (float)root; /* root <= 1, so the float is too */
     return true;
 }
 
@@ -37,13 +44,12 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
                        c2d_toi *out) {
     if (!(a.radius >= 0.0f && b.radius >= 0.0f))
         return false;
-    const float rs = a.radius + b.radius;
-    const float sx = a.center.x - b.center.x, sy = a.center.y - b.center.y;
-    const float vx = move_a.x - move_b.x, vy = move_a.y - move_b.y;
+    const double sx = (double)a.center.x - b.center.x, sy = (double)a.center.y - b.center.y;
+    const double vx = (double)move_a.x - move_b.x, vy = (double)move_a.y - move_b.y;
     if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
         return false;
     float t;
-    if (!circles_first_touch(sx, sy, vx, vy, rs, &t))
+    if (!circles_first_touch(sx, sy, vx, vy, (double)a.radius + b.radius, &t))
         return false;
     if (!out)
         return true;
@@ -107,10 +113,10 @@ static void touch_side(float px, float py, float mx, float my, float rs, float a
 }
 
 /* An end circle of the capsule: centre e, radius R, static. */
-static void touch_end(float px, float py, float mx, float my, float rs, float ex, float ey,
+static void touch_end(float px, float py, float mx, float my, double rs, float ex, float ey,
                       float R, c2d_vec2 axis_normal, first_touch *best) {
     float t;
-    if (!circles_first_touch(px - ex, py - ey, mx, my, rs, &t))
+    if (!circles_first_touch((double)px - ex, (double)py - ey, mx, my, rs, &t))
         return;
     const c2d_vec2 n = c2d_unit_or((px + t * mx) - ex, (py + t * my) - ey, axis_normal);
     const c2d_vec2 point = {ex + n.x * R, ey + n.y * R};
@@ -135,8 +141,9 @@ bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax
         keep_earlier(&best, 0.0f, n, point);
     } else {
         touch_side(px, py, mx, my, rs, ax, ay, bx, by, R, &best);
-        touch_end(px, py, mx, my, rs, ax, ay, R, axis_normal, &best);
-        touch_end(px, py, mx, my, rs, bx, by, R, axis_normal, &best);
+        const double rs_exact = (double)r + R; /* as c2d_sweep_circles() sums it */
+        touch_end(px, py, mx, my, rs_exact, ax, ay, R, axis_normal, &best);
+        touch_end(px, py, mx, my, rs_exact, bx, by, R, axis_normal, &best);
     }
     if (!best.hit)
         return false;

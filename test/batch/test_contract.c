@@ -1,0 +1,177 @@
+/* The bad-input rules of collide2d/query.h, through the batch layer on every backend (and the
+ * scalar function it must equal): a NaN coordinate or radius gives no hit, a negative radius
+ * gives no hit, a radius of -0 is a radius of 0. Each rule is tried on pairs that hit when the
+ * input is good: overlapping at the start, and sweeping into a side and into either end.
+ * Every violation is listed before the test fails. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "batch_check.h"
+
+/* circle x, y, r, move x, y; capsule ax, ay, bx, by, R */
+typedef struct pair_case {
+    const char *name;
+    float v[10];
+} pair_case;
+
+enum { X, Y, RADIUS, MX, MY, AX, AY, BX, BY, CAPSULE_RADIUS };
+static const char *const slot_names[] = {"x", "y", "r", "move x", "move y",
+                                         "ax", "ay", "bx", "by", "R"};
+
+static const pair_case good_cases[] = {
+    {"overlapping at the start", {0.5f, 0.2f, 0.5f, 1.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"sweeping into the side", {1.0f, 3.0f, 0.5f, 0.0f, -4.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"sweeping into end a", {-3.0f, 0.0f, 0.5f, 4.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"sweeping into end b", {5.0f, 0.0f, 0.5f, -4.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"overlapping end b, moving away", {2.5f, 0.1f, 0.25f, 3.0f, 1.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+};
+enum { N_CASES = sizeof good_cases / sizeof good_cases[0] };
+
+/* Hits of one case: [0] c2d_collide_circle_capsule, [1] c2d_sweep_circle_capsule (the scalar
+ * layer), [2] c2d_batch_collide, [3] c2d_batch_collide_pairs, [4] c2d_batch_sweep (the active
+ * backend). */
+static void hits_of(const float *v, bool hit[5]) {
+    const c2d_circle c = {{v[X], v[Y]}, v[RADIUS]};
+    const c2d_vec2 move = {v[MX], v[MY]};
+    const c2d_capsule k = {{v[AX], v[AY]}, {v[BX], v[BY]}, v[CAPSULE_RADIUS]};
+    c2d_contact contact;
+    c2d_toi toi;
+    hit[0] = c2d_collide_circle_capsule(c, k, &contact);
+    hit[1] = c2d_sweep_circle_capsule(c, move, k, &toi);
+    const c2d_circle_soa cs = {&v[X], &v[Y], &v[RADIUS], 1};
+    const c2d_capsule_soa ks = {&v[AX], &v[AY], &v[BX], &v[BY], &v[CAPSULE_RADIUS], 1};
+    c2d_pair_contact out[1];
+    size_t count = 99;
+    assert_true(c2d_batch_collide(&cs, &ks, out, 1, &count) == C2D_OK);
+    hit[2] = count != 0;
+    const uint32_t zero = 0;
+    count = 99;
+    assert_true(c2d_batch_collide_pairs(&cs, &ks, &zero, &zero, 1, out, 1, &count) == C2D_OK);
+    hit[3] = count != 0;
+    c2d_circle_toi t;
+    assert_int_equal(c2d_batch_sweep(&cs, &v[MX], &v[MY], &ks, &t), C2D_OK);
+    hit[4] = t.capsule != C2D_NONE;
+}
+
+static const char *const query_names[5] = {"c2d_collide_circle_capsule",
+                                           "c2d_sweep_circle_capsule", "c2d_batch_collide",
+                                           "c2d_batch_collide_pairs", "c2d_batch_sweep"};
+
+/* Checks that no query hits when slot `slot` of each good case holds `value`; returns the
+ * number of violations (each printed). */
+static int expect_no_hit(size_t slot, float value, const char *what) {
+    int violations = 0;
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    for (size_t k = 0; k < N_CASES; k++) {
+        float v[10];
+        memcpy(v, good_cases[k].v, sizeof v);
+        bool good[5];
+        use_backend(C2D_BACKEND_SCALAR);
+        hits_of(v, good);
+        assert_true(good[1] && good[4]); /* the good case hits */
+        v[slot] = value;
+        for (size_t b = 0; b < nb; b++) {
+            use_backend(list[b]);
+            bool hit[5];
+            hits_of(v, hit);
+            for (size_t q = 0; q < 5; q++) {
+                if (!hit[q] || (q < 2 && b > 0)) /* the scalar layer: reported once */
+                    continue;
+                fprintf(stderr, "%s %s (%s = %a) in case \"%s\" gives a hit",
+                        query_names[q], what, slot_names[slot], (double)value,
+                        good_cases[k].name);
+                if (q >= 2)
+                    fprintf(stderr, " on backend %s", c2d_backend_name(list[b]));
+                fprintf(stderr, "\n  circle (%a, %a) r %a move (%a, %a); capsule (%a, %a)-(%a, %a) "
+                                "R %a\n",
+                        (double)v[X], (double)v[Y], (double)v[RADIUS], (double)v[MX],
+                        (double)v[MY], (double)v[AX], (double)v[AY], (double)v[BX],
+                        (double)v[BY], (double)v[CAPSULE_RADIUS]);
+                violations++;
+            }
+        }
+    }
+    return violations;
+}
+
+static float from_bits(uint32_t bits) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* NaN in a circle's position or radius: no hit from any query. */
+static void nan_circle_gives_no_hit(void **state) {
+    (void)state;
+    const float nans[] = {NAN, -NAN, from_bits(0x7fa12345u)};
+    const size_t slots[] = {X, Y, RADIUS};
+    int violations = 0;
+    for (size_t s = 0; s < 3; s++)
+        for (size_t n = 0; n < 3; n++)
+            violations += expect_no_hit(slots[s], nans[n], "with a NaN circle");
+    assert_int_equal(violations, 0);
+}
+
+/* NaN in a capsule's endpoints or radius: no hit from any query. */
+static void nan_capsule_gives_no_hit(void **state) {
+    (void)state;
+    const float nans[] = {NAN, -NAN, from_bits(0x7fa12345u)};
+    const size_t slots[] = {AX, AY, BX, BY, CAPSULE_RADIUS};
+    int violations = 0;
+    for (size_t s = 0; s < 5; s++)
+        for (size_t n = 0; n < 3; n++)
+            violations += expect_no_hit(slots[s], nans[n], "with a NaN capsule");
+    assert_int_equal(violations, 0);
+}
+
+/* A negative radius (however small or large) is an empty shape. */
+static void negative_radius_gives_no_hit(void **state) {
+    (void)state;
+    const float negatives[] = {-1.0f, -FLT_MIN, -0x1p-149f, -1e30f, -INFINITY, -FLT_MAX};
+    int violations = 0;
+    for (size_t n = 0; n < sizeof negatives / sizeof negatives[0]; n++) {
+        violations += expect_no_hit(RADIUS, negatives[n], "with a negative radius");
+        violations += expect_no_hit(CAPSULE_RADIUS, negatives[n], "with a negative radius");
+    }
+    assert_int_equal(violations, 0);
+}
+
+/* -0 is a radius of 0: the same hits as +0 from every query and backend. */
+static void negative_zero_radius_is_zero(void **state) {
+    (void)state;
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    for (size_t k = 0; k < N_CASES; k++)
+        for (size_t slot = RADIUS; slot <= CAPSULE_RADIUS; slot += CAPSULE_RADIUS - RADIUS) {
+            for (size_t b = 0; b < nb; b++) {
+                use_backend(list[b]);
+                float v[10];
+                memcpy(v, good_cases[k].v, sizeof v);
+                v[slot] = 0.0f;
+                bool plus[5], minus[5];
+                hits_of(v, plus);
+                v[slot] = -0.0f;
+                hits_of(v, minus);
+                assert_memory_equal(plus, minus, sizeof plus);
+            }
+        }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nan_circle_gives_no_hit),
+        cmocka_unit_test(nan_capsule_gives_no_hit),
+        cmocka_unit_test(negative_radius_gives_no_hit),
+        cmocka_unit_test(negative_zero_radius_is_zero),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
