@@ -8,8 +8,7 @@
  * answer is therefore the scalar layer's by construction; the vector part only decides which
  * lanes are worth asking. Lanes that pass are visited with a bit-scan loop over the mask,
  * which for about one hit in a thousand pairs is cheaper than any compaction. */
-#include <limits.h>
-#include <string.h>
+#include <math.h>
 
 #include "batch/lane_simd.h"
 #include "core/segment_formula.h"
@@ -161,6 +160,18 @@ static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *caps
 
 /* ---- c2d_batch_collide_pairs ------------------------------------------------------------ */
 
+/* The exact contact of listed pair q, if any. */
+static inline void refine_pair(size_t q, const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                               const uint32_t *ci, const uint32_t *ki, collide_out *o) {
+    const uint32_t i = ci[q], j = ki[q];
+    c2d_contact contact;
+    if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j],
+                            k->by[j], k->radius[j], &contact))
+        c2d_emit(o->out, o->capacity, &o->total, i, j, &contact);
+}
+
+/* Pairs arrive in any order, so there is no box to share: each vector of pairs gathers its
+ * circles and capsules and runs the exact overlap formula; hits get their contact. */
 static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k,
                             const uint32_t *ci, const uint32_t *ki, size_t pair_count,
                             c2d_pair_contact *out, size_t capacity) {
@@ -172,24 +183,12 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k,
             lane_gather(c->x, cip), lane_gather(c->y, cip), lane_gather(c->radius, cip),
             lane_gather(k->ax, kip), lane_gather(k->ay, kip), lane_gather(k->bx, kip),
             lane_gather(k->by, kip), lane_gather(k->radius, kip));
-        if (!mask_any(hit))
-            continue;
-        for (uint32_t bits = mask_bits(hit); bits; bits &= bits - 1) {
-            const size_t q = p + lowest_bit(bits);
-            const uint32_t i = ci[q], j = ki[q];
-            c2d_contact contact;
-            if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j],
-                                    k->by[j], k->radius[j], &contact))
-                c2d_emit(o.out, o.capacity, &o.total, i, j, &contact);
-        }
+        if (mask_any(hit))
+            for (uint32_t bits = mask_bits(hit); bits; bits &= bits - 1)
+                refine_pair(p + lowest_bit(bits), c, k, ci, ki, &o);
     }
-    for (; p < pair_count; p++) { /* the tail: fewer pairs than a vector */
-        const uint32_t i = ci[p], j = ki[p];
-        c2d_contact contact;
-        if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j],
-                                k->by[j], k->radius[j], &contact))
-            c2d_emit(o.out, o.capacity, &o.total, i, j, &contact);
-    }
+    for (; p < pair_count; p++) /* the tail: fewer pairs than a vector */
+        refine_pair(p, c, k, ci, ki, &o);
     return o.total;
 }
 
