@@ -87,8 +87,9 @@ C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k
 /// `vn = dot(va - vb, normal)`; when separating (`vn >= 0`), when both bodies are static
 /// (`inv_mass` sum 0) or when any input is NaN, nothing changes and 0 is returned. Otherwise
 /// `e = sqrt(ea*eb)`, `j = -(1+e)*vn / (inv_a+inv_b)`, `va += j*inv_a*n`, `vb -= j*inv_b*n`,
-/// and `j` is returned. NULL bodies, a negative or infinite `inv_mass`, and restitutions whose
-/// product is negative (e would be NaN) also change nothing and return 0. Restitution is
+/// and `j` is returned. NULL bodies, a negative or infinite `inv_mass`, restitutions whose
+/// product is negative (e would be NaN), and an impulse too large for a float (from huge
+/// velocities) also change nothing and return 0: velocities never become NaN. Restitution is
 /// otherwise used as given (above 1 adds energy).
 C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
 

@@ -17,9 +17,11 @@ float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal) {
         return 0.0f;
     const float e = sqrtf(a->restitution * b->restitution);
     const float j = -(1.0f + e) * vn / inv_sum;
-    if (j != j) /* NaN restitution, or a negative product of restitutions */
-        return 0.0f;
     const float ja = j * a->inv_mass, jb = j * b->inv_mass;
+    /* NaN (NaN restitution, a negative product of restitutions) or beyond float range (huge
+     * velocities): an impulse of inf would write inf * 0 = NaN into the velocities. */
+    if (!(j <= FLT_MAX && ja <= FLT_MAX && jb <= FLT_MAX))
+        return 0.0f;
     a->velocity.x += ja * normal.x;
     a->velocity.y += ja * normal.y;
     b->velocity.x -= jb * normal.x;
