@@ -1,9 +1,8 @@
 /* Minimal reproductions of the library bugs found by the hardening work (README.md in this
  * directory). Usage: known_bugs N (N = 1..4). Exit status 1 while bug N reproduces, 0 when it
- * does not. Bugs 1 (fixed in 367005b), 2 and 3 (fixed in d6126e0) are guarded: their tests
- * must pass. Bug 4 is open: Meson registers it with should_fail : true, so the suite stays
- * green while it is open and reports an unexpected pass once it is fixed; then set its
- * should_fail to false and the test guards the fix. */
+ * does not. All four are fixed (2 and 3 in d6126e0, 1 in 367005b, 4 in 9a33359): the tests
+ * guard the fixes. A new bug found later goes here the same way, registered with
+ * should_fail : true until it is fixed. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -96,12 +95,12 @@ static bool bug3(void) {
                       (c2d_capsule){{0.0f, 0.0f}, {1.0f, 0.0f}, 1.0f}, false);
 }
 
-/* Bug 4: c2d_apply_impulse: huge finite velocities overflow j to inf, and j * inv_mass * n
+/* Bug 4 (fixed in 9a33359): c2d_apply_impulse: huge finite velocities overflow j to inf, and j * inv_mass * n
  * then writes NaN into both bodies' velocities, including a static body's (inv_mass 0:
  * inf * 0 = NaN) and the component along which the normal is 0. (The infinite-inverse-mass
  * half, j = 0 with NaN velocities, was fixed in d6126e0 and is checked here too.) */
 static bool bug4(void) {
-    puts("bug 4: c2d_apply_impulse writes NaN velocities when j overflows");
+    puts("bug 4 (fixed): c2d_apply_impulse writes NaN velocities when j overflows");
     bool bad = false;
     c2d_body a = {{-1.0f, 0.5f}, INFINITY, 0.5f}, b = {{1.0f, 0.0f}, 0.5f, 0.8f};
     float j = c2d_apply_impulse(&a, &b, (c2d_vec2){1.0f, 0.0f});
