@@ -42,8 +42,7 @@ static void run_collide(gb_state *st, const bench_case *c, size_t n_circles) {
         gb_skip_with_error(st, "out of memory");
         return;
     }
-    if (!bench_select(st, c))
-        return;
+    if (!bench_select(st, c)) return;
     /* A first frame sizes the output (and warms caches); every frame then fits exactly. */
     c2d_status status;
     const size_t capacity = collide_frame(c, w, NULL, 0, &status);
@@ -67,7 +66,9 @@ static void run_collide(gb_state *st, const bench_case *c, size_t n_circles) {
     free(out);
 }
 
-static void bm_w1(gb_state *st, const void *arg) { run_collide(st, arg, BENCH_W1_CIRCLES); }
+static void bm_w1(gb_state *st, const void *arg) {
+    run_collide(st, arg, BENCH_W1_CIRCLES);
+}
 
 static void bm_w4(gb_state *st, const void *arg) {
     run_collide(st, arg, (size_t)gb_range(st, 0));

@@ -14,13 +14,10 @@ static size_t workload_count;
 
 const c2d_workload *bench_workload(size_t n_circles) {
     for (size_t i = 0; i < workload_count; i++)
-        if (workloads[i].n_circles == n_circles)
-            return &workloads[i].w;
-    if (workload_count == MAX_WORKLOADS)
-        return NULL;
+        if (workloads[i].n_circles == n_circles) return &workloads[i].w;
+    if (workload_count == MAX_WORKLOADS) return NULL;
     c2d_workload *w = &workloads[workload_count].w;
-    if (c2d_workload_make(w, n_circles, BENCH_CAPSULES, C2D_WORKLOAD_SEED) != 0)
-        return NULL;
+    if (c2d_workload_make(w, n_circles, BENCH_CAPSULES, C2D_WORKLOAD_SEED) != 0) return NULL;
     workloads[workload_count++].n_circles = n_circles;
     return w;
 }
@@ -74,12 +71,11 @@ const bench_case bench_scalar_loop = {C2D_BACKEND_AUTO};
 
 size_t bench_backends(const bench_case **out) {
     static const bench_case cases[] = {
-        {C2D_BACKEND_SCALAR}, {C2D_BACKEND_SSE2}, {C2D_BACKEND_SSE41},
+        {C2D_BACKEND_SCALAR}, {C2D_BACKEND_SSE2},   {C2D_BACKEND_SSE41},
         {C2D_BACKEND_AVX2},   {C2D_BACKEND_AVX512}, {C2D_BACKEND_NEON},
     };
     size_t n = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (c2d_backend_available(cases[i].backend))
-            out[n++] = &cases[i];
+        if (c2d_backend_available(cases[i].backend)) out[n++] = &cases[i];
     return n;
 }

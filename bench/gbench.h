@@ -61,11 +61,11 @@ void gb_skip_with_error(gb_state *state, const char *message);
 
 /* How a user counter is reported (benchmark::Counter::Flags). */
 typedef enum gb_counter_flags {
-    GB_COUNTER_DEFAULT = 0,              /* the value as given */
-    GB_COUNTER_RATE = 1 << 0,            /* divided by the run's duration */
+    GB_COUNTER_DEFAULT = 0,                  /* the value as given */
+    GB_COUNTER_RATE = 1 << 0,                /* divided by the run's duration */
     GB_COUNTER_ITERATION_INVARIANT = 1 << 2, /* a per-iteration value: times the iterations */
-    GB_COUNTER_AVG_ITERATIONS = 1 << 3,  /* divided by the iterations */
-    GB_COUNTER_INVERT = 1 << 4           /* inverted last (1/x) */
+    GB_COUNTER_AVG_ITERATIONS = 1 << 3,      /* divided by the iterations */
+    GB_COUNTER_INVERT = 1 << 4               /* inverted last (1/x) */
 } gb_counter_flags;
 
 /* Sets user counter `name` (State::counters[name]); `flags` is a sum of gb_counter_flags. */
@@ -75,8 +75,12 @@ void gb_set_counter(gb_state *state, const char *name, double value, unsigned fl
  * them cannot be optimised away; gb_clobber_memory() makes it assume all memory is read and
  * written (benchmark::DoNotOptimize / ClobberMemory). */
 #if defined(__GNUC__) || defined(__clang__)
-static inline void gb_do_not_optimize(const void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
-static inline void gb_clobber_memory(void) { __asm__ volatile("" : : : "memory"); }
+static inline void gb_do_not_optimize(const void *p) {
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+static inline void gb_clobber_memory(void) {
+    __asm__ volatile("" : : : "memory");
+}
 #else
 void gb_do_not_optimize(const void *p);
 void gb_clobber_memory(void);

@@ -30,8 +30,7 @@ static bool parse_options(int *argc, char **argv, bench_options *o) {
                 return false;
             }
         } else {
-            if (strcmp(argv[i], "--help") == 0)
-                fputs(usage, stdout);
+            if (strcmp(argv[i], "--help") == 0) fputs(usage, stdout);
             argv[kept++] = argv[i];
         }
     }
@@ -43,10 +42,8 @@ static bool parse_options(int *argc, char **argv, bench_options *o) {
 static void add_context(void) {
     char backends[128] = "";
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++) {
-        if (!c2d_backend_available((c2d_backend)b))
-            continue;
-        if (backends[0])
-            strncat(backends, ",", sizeof backends - strlen(backends) - 1);
+        if (!c2d_backend_available((c2d_backend)b)) continue;
+        if (backends[0]) strncat(backends, ",", sizeof backends - strlen(backends) - 1);
         strncat(backends, c2d_backend_name((c2d_backend)b), sizeof backends - strlen(backends) - 1);
     }
     gb_add_context("c2d_backends", backends);
@@ -72,8 +69,7 @@ int main(int argc, char **argv) {
     bench_register_pairs(&options);
     bench_register_sweep(&options);
     add_context();
-    if (gb_initialize(&argc, argv) != 0)
-        return 2;
+    if (gb_initialize(&argc, argv) != 0) return 2;
     gb_run();
     gb_shutdown();
     return 0;

@@ -14,8 +14,7 @@ static size_t pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32
         const c2d_capsule pin = {{w->ax[k], w->ay[k]}, {w->bx[k], w->by[k]}, w->capsule_radius[k]};
         c2d_contact contact;
         if (c2d_collide_circle_capsule(ball, pin, &contact)) {
-            if (total < capacity)
-                out[total] = (c2d_pair_contact){i, k, contact};
+            if (total < capacity) out[total] = (c2d_pair_contact){i, k, contact};
             total++;
         }
     }
@@ -44,8 +43,7 @@ static void bm_w2(gb_state *st, const void *arg) {
         gb_skip_with_error(st, "out of memory");
         return;
     }
-    if (!bench_select(st, c))
-        return;
+    if (!bench_select(st, c)) return;
     c2d_status status;
     const size_t capacity = pairs_frame(c, w, ci, ki, NULL, 0, &status);
     c2d_pair_contact *out = malloc((capacity ? capacity : 1) * sizeof *out);

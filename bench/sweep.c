@@ -11,8 +11,7 @@ static void bm_w3(gb_state *st, const void *arg) {
         gb_skip_with_error(st, "out of memory");
         return;
     }
-    if (!bench_select(st, c))
-        return;
+    if (!bench_select(st, c)) return;
     const size_t n = w->circles.count;
     c2d_circle_toi *out = malloc(n * sizeof *out);
     if (!out) {
@@ -25,8 +24,7 @@ static void bm_w3(gb_state *st, const void *arg) {
         return;
     }
     while (gb_keep_running(st)) {
-        c2d_status status =
-            c2d_batch_sweep(&w->circles, w->move_x, w->move_y, &w->capsules, out);
+        c2d_status status = c2d_batch_sweep(&w->circles, w->move_x, w->move_y, &w->capsules, out);
         gb_do_not_optimize(&status);
         gb_do_not_optimize(out);
     }

@@ -18,8 +18,7 @@ static const char *const backend_names[C2D_BACKEND_COUNT] = {
 static const c2d_kernels *const built[C2D_BACKEND_COUNT] = {
     [C2D_BACKEND_SCALAR] = &c2d_kernels_scalar,
 #ifdef C2D_HAVE_SSE2
-    [C2D_BACKEND_SSE2] = &c2d_kernels_sse2,
-    [C2D_BACKEND_SSE41] = &c2d_kernels_sse2,
+    [C2D_BACKEND_SSE2] = &c2d_kernels_sse2,     [C2D_BACKEND_SSE41] = &c2d_kernels_sse2,
 #endif
 #ifdef C2D_HAVE_AVX2
     [C2D_BACKEND_AVX2] = &c2d_kernels_avx2,
@@ -36,13 +35,17 @@ static bool cpu_runs(c2d_backend b) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init(); /* idempotent; needed before __builtin_cpu_supports in early code */
     switch (b) {
-    case C2D_BACKEND_SSE2: return __builtin_cpu_supports("sse2");
-    case C2D_BACKEND_SSE41: return __builtin_cpu_supports("sse4.1");
-    case C2D_BACKEND_AVX2: return __builtin_cpu_supports("avx2");
+    case C2D_BACKEND_SSE2:
+        return __builtin_cpu_supports("sse2");
+    case C2D_BACKEND_SSE41:
+        return __builtin_cpu_supports("sse4.1");
+    case C2D_BACKEND_AVX2:
+        return __builtin_cpu_supports("avx2");
     case C2D_BACKEND_AVX512:
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                __builtin_cpu_supports("avx512vl");
-    default: return b == C2D_BACKEND_SCALAR;
+    default:
+        return b == C2D_BACKEND_SCALAR;
     }
 #else
     /* AArch64: Advanced SIMD (NEON) is part of the base architecture. */
@@ -51,28 +54,23 @@ static bool cpu_runs(c2d_backend b) {
 }
 
 bool c2d_backend_available(c2d_backend b) {
-    if (b == C2D_BACKEND_AUTO)
-        return true;
-    if ((unsigned)b >= C2D_BACKEND_COUNT || !built[b])
-        return false;
+    if (b == C2D_BACKEND_AUTO) return true;
+    if ((unsigned)b >= C2D_BACKEND_COUNT || !built[b]) return false;
     return cpu_runs(b);
 }
 
 static c2d_backend best_available(void) {
-    static const c2d_backend preference[] = {C2D_BACKEND_AVX512, C2D_BACKEND_AVX2,
-                                             C2D_BACKEND_NEON, C2D_BACKEND_SSE41,
-                                             C2D_BACKEND_SSE2};
+    static const c2d_backend preference[] = {C2D_BACKEND_AVX512, C2D_BACKEND_AVX2, C2D_BACKEND_NEON,
+                                             C2D_BACKEND_SSE41, C2D_BACKEND_SSE2};
     for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
-        if (c2d_backend_available(preference[i]))
-            return preference[i];
+        if (c2d_backend_available(preference[i])) return preference[i];
     return C2D_BACKEND_SCALAR;
 }
 
 /* COLLIDE2D_BACKEND=<name>, if it names an available backend; else AUTO. */
 static c2d_backend from_environment(void) {
     const char *name = getenv("COLLIDE2D_BACKEND");
-    if (!name)
-        return C2D_BACKEND_AUTO;
+    if (!name) return C2D_BACKEND_AUTO;
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
         if (strcmp(name, backend_names[b]) == 0 && c2d_backend_available((c2d_backend)b))
             return (c2d_backend)b;
@@ -84,11 +82,9 @@ static _Atomic int active = C2D_BACKEND_AUTO;
 
 c2d_backend c2d_backend_active(void) {
     int b = atomic_load_explicit(&active, memory_order_acquire);
-    if (b != C2D_BACKEND_AUTO)
-        return (c2d_backend)b;
+    if (b != C2D_BACKEND_AUTO) return (c2d_backend)b;
     c2d_backend chosen = from_environment();
-    if (chosen == C2D_BACKEND_AUTO)
-        chosen = best_available();
+    if (chosen == C2D_BACKEND_AUTO) chosen = best_available();
     int expected = C2D_BACKEND_AUTO;
     if (atomic_compare_exchange_strong_explicit(&active, &expected, (int)chosen,
                                                 memory_order_acq_rel, memory_order_acquire))
@@ -97,8 +93,7 @@ c2d_backend c2d_backend_active(void) {
 }
 
 c2d_status c2d_backend_select(c2d_backend b) {
-    if (!c2d_backend_available(b))
-        return C2D_ERROR_UNSUPPORTED;
+    if (!c2d_backend_available(b)) return C2D_ERROR_UNSUPPORTED;
     atomic_store_explicit(&active, (int)(b == C2D_BACKEND_AUTO ? best_available() : b),
                           memory_order_release);
     return C2D_OK;
@@ -108,4 +103,6 @@ const char *c2d_backend_name(c2d_backend b) {
     return (unsigned)b < C2D_BACKEND_COUNT ? backend_names[b] : "unknown";
 }
 
-const c2d_kernels *c2d_active_kernels(void) { return built[c2d_backend_active()]; }
+const c2d_kernels *c2d_active_kernels(void) {
+    return built[c2d_backend_active()];
+}

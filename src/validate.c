@@ -4,14 +4,10 @@
 #include "collide2d/validate.h"
 
 static c2d_defect defect_of(float v, bool is_radius) {
-    if (v != v)
-        return C2D_DEFECT_NAN;
-    if (isinf(v))
-        return C2D_DEFECT_INFINITE;
-    if (is_radius && v < 0.0f)
-        return C2D_DEFECT_NEGATIVE_RADIUS;
-    if (fabsf(v) > C2D_MAX_MAGNITUDE)
-        return C2D_DEFECT_HUGE;
+    if (v != v) return C2D_DEFECT_NAN;
+    if (isinf(v)) return C2D_DEFECT_INFINITE;
+    if (is_radius && v < 0.0f) return C2D_DEFECT_NEGATIVE_RADIUS;
+    if (fabsf(v) > C2D_MAX_MAGNITUDE) return C2D_DEFECT_HUGE;
     return C2D_DEFECT_NONE;
 }
 
@@ -55,12 +51,18 @@ c2d_validation c2d_validate_capsules(const c2d_capsule_soa *capsules) {
 
 const char *c2d_defect_string(c2d_defect d) {
     switch (d) {
-    case C2D_DEFECT_NONE: return "valid";
-    case C2D_DEFECT_NAN: return "NaN coordinate or radius";
-    case C2D_DEFECT_INFINITE: return "infinite coordinate or radius";
-    case C2D_DEFECT_NEGATIVE_RADIUS: return "negative radius";
-    case C2D_DEFECT_HUGE: return "magnitude above C2D_MAX_MAGNITUDE";
-    case C2D_DEFECT_NULL: return "NULL array";
+    case C2D_DEFECT_NONE:
+        return "valid";
+    case C2D_DEFECT_NAN:
+        return "NaN coordinate or radius";
+    case C2D_DEFECT_INFINITE:
+        return "infinite coordinate or radius";
+    case C2D_DEFECT_NEGATIVE_RADIUS:
+        return "negative radius";
+    case C2D_DEFECT_HUGE:
+        return "magnitude above C2D_MAX_MAGNITUDE";
+    case C2D_DEFECT_NULL:
+        return "NULL array";
     }
     return "unknown defect";
 }

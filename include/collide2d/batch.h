@@ -49,10 +49,10 @@ typedef struct c2d_circle_toi {
 
 /// Result of the batch and backend calls.
 typedef enum c2d_status {
-    C2D_OK = 0,            ///< Done.
-    C2D_ERROR_NULL,        ///< A needed pointer was NULL; nothing was written.
-    C2D_ERROR_INDEX,       ///< A pair index was out of range; nothing was written, *count = 0.
-    C2D_ERROR_TRUNCATED,   ///< More results exist than `capacity`; the first `capacity` were written.
+    C2D_OK = 0,          ///< Done.
+    C2D_ERROR_NULL,      ///< A needed pointer was NULL; nothing was written.
+    C2D_ERROR_INDEX,     ///< A pair index was out of range; nothing was written, *count = 0.
+    C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were written.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
     C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written.
 } c2d_status;
@@ -65,9 +65,8 @@ C2D_API const char *c2d_status_string(c2d_status s);
 /// `*count` receives the total found; the first min(total, capacity) are written to `out`
 /// and nothing past them. Returns C2D_ERROR_TRUNCATED when total > capacity.
 /// `out` may be NULL when `capacity` is 0; `count` must not be NULL.
-C2D_API c2d_status c2d_batch_collide(const c2d_circle_soa *circles,
-                                     const c2d_capsule_soa *capsules, c2d_pair_contact *out,
-                                     size_t capacity, size_t *count);
+C2D_API c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
+                                     c2d_pair_contact *out, size_t capacity, size_t *count);
 
 /// Tests the listed pairs (circle_index[i], capsule_index[i]) for i < pair_count, e.g. from a
 /// broad phase, and reports the overlapping ones in input order, as c2d_batch_collide() does.
@@ -76,8 +75,7 @@ C2D_API c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles,
                                            const c2d_capsule_soa *capsules,
                                            const uint32_t *circle_index,
                                            const uint32_t *capsule_index, size_t pair_count,
-                                           c2d_pair_contact *out, size_t capacity,
-                                           size_t *count);
+                                           c2d_pair_contact *out, size_t capacity, size_t *count);
 
 /// For each circle i moving by (move_x[i], move_y[i]), its earliest
 /// c2d_sweep_circle_capsule() hit over all (static) capsules; ties go to the lowest capsule

@@ -3,49 +3,48 @@
 
 const char *c2d_status_string(c2d_status s) {
     switch (s) {
-    case C2D_OK: return "ok";
-    case C2D_ERROR_NULL: return "a needed pointer is NULL";
-    case C2D_ERROR_INDEX: return "a pair index is out of range";
-    case C2D_ERROR_TRUNCATED: return "more results than capacity; output truncated";
-    case C2D_ERROR_UNSUPPORTED: return "backend not available on this CPU or build";
-    case C2D_ERROR_TOO_LARGE: return "a count exceeds UINT32_MAX";
+    case C2D_OK:
+        return "ok";
+    case C2D_ERROR_NULL:
+        return "a needed pointer is NULL";
+    case C2D_ERROR_INDEX:
+        return "a pair index is out of range";
+    case C2D_ERROR_TRUNCATED:
+        return "more results than capacity; output truncated";
+    case C2D_ERROR_UNSUPPORTED:
+        return "backend not available on this CPU or build";
+    case C2D_ERROR_TOO_LARGE:
+        return "a count exceeds UINT32_MAX";
     }
     return "unknown status";
 }
 
 /* Arrays of a set of n elements: all needed when n > 0. */
 static bool arrays_present(size_t n, const float *const *arrays, size_t count) {
-    if (n == 0)
-        return true;
+    if (n == 0) return true;
     for (size_t i = 0; i < count; i++)
-        if (!arrays[i])
-            return false;
+        if (!arrays[i]) return false;
     return true;
 }
 
 static c2d_status check_circles(const c2d_circle_soa *c) {
-    if (!c)
-        return C2D_ERROR_NULL;
+    if (!c) return C2D_ERROR_NULL;
     const float *const arrays[] = {c->x, c->y, c->radius};
-    if (!arrays_present(c->count, arrays, 3))
-        return C2D_ERROR_NULL;
+    if (!arrays_present(c->count, arrays, 3)) return C2D_ERROR_NULL;
     return c->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
 }
 
 static c2d_status check_capsules(const c2d_capsule_soa *k) {
-    if (!k)
-        return C2D_ERROR_NULL;
+    if (!k) return C2D_ERROR_NULL;
     const float *const arrays[] = {k->ax, k->ay, k->bx, k->by, k->radius};
-    if (!arrays_present(k->count, arrays, 5))
-        return C2D_ERROR_NULL;
+    if (!arrays_present(k->count, arrays, 5)) return C2D_ERROR_NULL;
     return k->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
 }
 
 /* NULL is worse than too large: report it first, as nothing can be read at all. */
 static c2d_status check_sets(const c2d_circle_soa *c, const c2d_capsule_soa *k) {
     const c2d_status sc = check_circles(c), sk = check_capsules(k);
-    if (sc == C2D_ERROR_NULL || sk == C2D_ERROR_NULL)
-        return C2D_ERROR_NULL;
+    if (sc == C2D_ERROR_NULL || sk == C2D_ERROR_NULL) return C2D_ERROR_NULL;
     return sc != C2D_OK ? sc : sk;
 }
 
@@ -56,11 +55,9 @@ static c2d_status finish(size_t total, size_t capacity, size_t *count) {
 
 c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                              c2d_pair_contact *out, size_t capacity, size_t *count) {
-    if (!count || (!out && capacity > 0))
-        return C2D_ERROR_NULL;
+    if (!count || (!out && capacity > 0)) return C2D_ERROR_NULL;
     const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK)
-        return st;
+    if (st != C2D_OK) return st;
     const size_t total = c2d_active_kernels()->collide(circles, capsules, out, capacity);
     return finish(total, capacity, count);
 }
@@ -77,15 +74,11 @@ c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles, const c2d_caps
                                    const uint32_t *circle_index, const uint32_t *capsule_index,
                                    size_t pair_count, c2d_pair_contact *out, size_t capacity,
                                    size_t *count) {
-    if (!count || (!out && capacity > 0))
-        return C2D_ERROR_NULL;
-    if (pair_count > 0 && (!circle_index || !capsule_index))
-        return C2D_ERROR_NULL;
+    if (!count || (!out && capacity > 0)) return C2D_ERROR_NULL;
+    if (pair_count > 0 && (!circle_index || !capsule_index)) return C2D_ERROR_NULL;
     const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK)
-        return st;
-    if (pair_count > UINT32_MAX)
-        return C2D_ERROR_TOO_LARGE;
+    if (st != C2D_OK) return st;
+    if (pair_count > UINT32_MAX) return C2D_ERROR_TOO_LARGE;
     if (!indices_in_range(circle_index, pair_count, circles->count) ||
         !indices_in_range(capsule_index, pair_count, capsules->count)) {
         *count = 0;
@@ -96,14 +89,11 @@ c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles, const c2d_caps
     return finish(total, capacity, count);
 }
 
-c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x,
-                           const float *move_y, const c2d_capsule_soa *capsules,
-                           c2d_circle_toi *out) {
+c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                           const c2d_capsule_soa *capsules, c2d_circle_toi *out) {
     const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK)
-        return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out))
-        return C2D_ERROR_NULL;
+    if (st != C2D_OK) return st;
+    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, out);
     return C2D_OK;
 }

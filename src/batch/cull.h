@@ -31,9 +31,9 @@ typedef struct c2d_circle_census {
 
 /* How the collide kernel treats one capsule. */
 typedef enum c2d_capsule_plan {
-    C2D_PLAN_SKIP,  /* NaN anywhere or a negative radius: it can overlap nothing */
-    C2D_PLAN_BOX,   /* tame: cull circles with the box, then the exact test */
-    C2D_PLAN_EXACT  /* infinite or huge: the exact test for every circle */
+    C2D_PLAN_SKIP, /* NaN anywhere or a negative radius: it can overlap nothing */
+    C2D_PLAN_BOX,  /* tame: cull circles with the box, then the exact test */
+    C2D_PLAN_EXACT /* infinite or huge: the exact test for every circle */
 } c2d_capsule_plan;
 
 /* A circle can overlap the capsule only if its centre p has |px - cx| <= hx and
@@ -58,9 +58,8 @@ typedef struct c2d_sweep_boxes {
  * up to about sqrt(eps)|s| = 2^-12 |s|, where |s| is bounded by the motion plus the radii. So
  * sizes (motion, radii, axis length) get 2^-8 of slack, and positions, whose rounding errors
  * are not amplified, 2^-16; both are far above the errors they cover. */
-#define C2D_SWEEP_SIZE_SLACK 0.00390625f       /* 2^-8 */
+#define C2D_SWEEP_SIZE_SLACK 0.00390625f            /* 2^-8 */
 #define C2D_SWEEP_POSITION_SLACK 1.52587890625e-05f /* 2^-16 */
-
 
 /* Relative slack of the collide boxes, 2^-20. The exact test can accept a centre at most
  * (r+R)(1 + 3.5 eps) from an axis point that float rounding may have moved 3 eps max|coord|
@@ -71,8 +70,12 @@ typedef struct c2d_sweep_boxes {
 #define C2D_ABSOLUTE_SLACK 8.673617379884035e-19       /* 2^-60 */
 
 /* max and min of values known not to be NaN (libm's fmax is a call, not an instruction). */
-static inline double c2d_dmax(double a, double b) { return a > b ? a : b; }
-static inline double c2d_dmin(double a, double b) { return a < b ? a : b; }
+static inline double c2d_dmax(double a, double b) {
+    return a > b ? a : b;
+}
+static inline double c2d_dmin(double a, double b) {
+    return a < b ? a : b;
+}
 
 /* Float centre and half-extent of an interval [lo, hi] given in double, rounded outward:
  * the half-extent covers both ends from the rounded centre, and double -> float rounding
@@ -90,11 +93,10 @@ static inline c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules,
     const double ax = capsules->ax[k], ay = capsules->ay[k];
     const double bx = capsules->bx[k], by = capsules->by[k];
     const double R = capsules->radius[k];
-    if (ax != ax || ay != ay || bx != bx || by != by || !(R >= 0.0))
-        return C2D_PLAN_SKIP;
-    const double m = c2d_dmax(c2d_dmax(fabs(ax), fabs(ay)), c2d_dmax(c2d_dmax(fabs(bx), fabs(by)), R));
-    if (!(m <= C2D_TAME_LIMIT))
-        return C2D_PLAN_EXACT;
+    if (ax != ax || ay != ay || bx != bx || by != by || !(R >= 0.0)) return C2D_PLAN_SKIP;
+    const double m =
+        c2d_dmax(c2d_dmax(fabs(ax), fabs(ay)), c2d_dmax(c2d_dmax(fabs(bx), fabs(by)), R));
+    if (!(m <= C2D_TAME_LIMIT)) return C2D_PLAN_EXACT;
     const double slack = C2D_COLLIDE_RELATIVE_SLACK * (m + max_radius) + C2D_ABSOLUTE_SLACK;
     const double grow = R + max_radius + slack;
     c2d_round_out(c2d_dmin(ax, bx) - grow, c2d_dmax(ax, bx) + grow, &box->cx, &box->hx);
@@ -105,8 +107,8 @@ static inline c2d_capsule_plan c2d_plan_capsule(const c2d_capsule_soa *capsules,
 /* Fills boxes->*[j] for capsules first .. first+n-1 (n <= C2D_SWEEP_CHUNK). A capsule with a
  * NaN never hits (the exact sweep says so) and gets an empty box; an infinite or huge one
  * gets an infinite box, so every circle goes to the exact sweep. */
-static inline void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size_t first,
-                                           size_t n, c2d_sweep_boxes *boxes) {
+static inline void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size_t first, size_t n,
+                                           c2d_sweep_boxes *boxes) {
     for (size_t j = 0; j < n; j++) {
         const size_t k = first + j;
         const double ax = capsules->ax[k], ay = capsules->ay[k];

@@ -18,7 +18,9 @@
 
 enum { W = C2D_LANES };
 
-static inline unsigned lowest_bit(uint32_t bits) { return (unsigned)__builtin_ctz(bits); }
+static inline unsigned lowest_bit(uint32_t bits) {
+    return (unsigned)__builtin_ctz(bits);
+}
 
 /* Lane mask of the first n lanes (n <= W). */
 static inline uint32_t first_lanes(size_t n) {
@@ -80,8 +82,7 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
     }
     for (; i + W <= n; i += W) {
         const mask_t near = in_box(lane_load(xs + i), lane_load(ys + i), cx, cy, hx, hy);
-        if (mask_any(near))
-            refine_contacts(mask_bits(near), i, c, k, capsule, o);
+        if (mask_any(near)) refine_contacts(mask_bits(near), i, c, k, capsule, o);
     }
     if (i < n) { /* NaN padding is never inside a box */
         const mask_t near =
@@ -101,8 +102,7 @@ static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
     for (; i + W <= n; i += W) {
         const lane_t x = lane_load(c->x + i), y = lane_load(c->y + i), r = lane_load(c->radius + i);
         const mask_t hit = capsule_overlap(x, y, r, ax, ay, bx, by, R);
-        if (mask_any(hit))
-            refine_contacts(mask_bits(hit), i, c, k, capsule, o);
+        if (mask_any(hit)) refine_contacts(mask_bits(hit), i, c, k, capsule, o);
     }
     if (i < n) { /* NaN padding never overlaps */
         const lane_t x = load_tail(c->x + i, n - i, NAN), y = load_tail(c->y + i, n - i, NAN);
@@ -143,8 +143,7 @@ static c2d_circle_census circle_census(const c2d_circle_soa *c) {
 static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                       c2d_pair_contact *out, size_t capacity) {
     collide_out o = {out, capacity, 0};
-    if (circles->count == 0)
-        return 0;
+    if (circles->count == 0) return 0;
     const c2d_circle_census census = circle_census(circles);
     for (size_t k = 0; k < capsules->count; k++) {
         c2d_collide_box box;
@@ -165,24 +164,24 @@ static inline void refine_pair(size_t q, const c2d_circle_soa *c, const c2d_caps
                                const uint32_t *ci, const uint32_t *ki, collide_out *o) {
     const uint32_t i = ci[q], j = ki[q];
     c2d_contact contact;
-    if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j],
-                            k->by[j], k->radius[j], &contact))
+    if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j], k->by[j],
+                            k->radius[j], &contact))
         c2d_emit(o->out, o->capacity, &o->total, i, j, &contact);
 }
 
 /* Pairs arrive in any order, so there is no box to share: each vector of pairs gathers its
  * circles and capsules and runs the exact overlap formula; hits get their contact. */
-static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k,
-                            const uint32_t *ci, const uint32_t *ki, size_t pair_count,
-                            c2d_pair_contact *out, size_t capacity) {
+static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
+                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
+                            size_t capacity) {
     collide_out o = {out, capacity, 0};
     size_t p = 0;
     for (; p + W <= pair_count; p += W) {
         const uint32_t *cip = ci + p, *kip = ki + p;
-        const mask_t hit = capsule_overlap(
-            lane_gather(c->x, cip), lane_gather(c->y, cip), lane_gather(c->radius, cip),
-            lane_gather(k->ax, kip), lane_gather(k->ay, kip), lane_gather(k->bx, kip),
-            lane_gather(k->by, kip), lane_gather(k->radius, kip));
+        const mask_t hit = capsule_overlap(lane_gather(c->x, cip), lane_gather(c->y, cip),
+                                           lane_gather(c->radius, cip), lane_gather(k->ax, kip),
+                                           lane_gather(k->ay, kip), lane_gather(k->bx, kip),
+                                           lane_gather(k->by, kip), lane_gather(k->radius, kip));
         if (mask_any(hit))
             for (uint32_t bits = mask_bits(hit); bits; bits &= bits - 1)
                 refine_pair(p + lowest_bit(bits), c, k, ci, ki, &o);
@@ -211,10 +210,9 @@ static swept_lanes swept_box(lane_t px, lane_t py, lane_t r, lane_t mx, lane_t m
     const lane_t ex = lane_add(px, mx), ey = lane_add(py, my);
     swept_lanes b = {lane_sub(lane_min(px, ex), grow), lane_add(lane_max(px, ex), grow),
                      lane_sub(lane_min(py, ey), grow), lane_add(lane_max(py, ey), grow)};
-    const mask_t wild =
-        mask_or(mask_or(mask_or(lane_not_le(apx, limit), lane_not_le(apy, limit)),
-                        mask_or(lane_not_le(amx, limit), lane_not_le(amy, limit))),
-                lane_not_le(ar, limit));
+    const mask_t wild = mask_or(mask_or(mask_or(lane_not_le(apx, limit), lane_not_le(apy, limit)),
+                                        mask_or(lane_not_le(amx, limit), lane_not_le(amy, limit))),
+                                lane_not_le(ar, limit));
     const lane_t inf = lane_splat(INFINITY), ninf = lane_splat(-INFINITY);
     b.lo_x = lane_select(wild, ninf, b.lo_x);
     b.hi_x = lane_select(wild, inf, b.hi_x);
@@ -245,8 +243,7 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
                                                lane_ge(s.hi_x, lane_splat(boxes->lo_x[j]))),
                                       mask_and(lane_le(s.lo_y, lane_splat(boxes->hi_y[j])),
                                                lane_ge(s.hi_y, lane_splat(boxes->lo_y[j]))));
-        if (!mask_any(touch))
-            continue;
+        if (!mask_any(touch)) continue;
         const size_t capsule = chunk_first + j;
         for (uint32_t bits = mask_bits(touch) & valid; bits; bits &= bits - 1) {
             const size_t i = first + lowest_bit(bits);

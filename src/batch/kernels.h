@@ -26,8 +26,8 @@ C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx512;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_neon;
 
 /* Appends one contact: written only while below capacity, always counted. */
-static inline void c2d_emit(c2d_pair_contact *out, size_t capacity, size_t *total,
-                            uint32_t circle, uint32_t capsule, const c2d_contact *contact) {
+static inline void c2d_emit(c2d_pair_contact *out, size_t capacity, size_t *total, uint32_t circle,
+                            uint32_t capsule, const c2d_contact *contact) {
     if (*total < capacity) {
         out[*total].circle = circle;
         out[*total].capsule = capsule;

@@ -48,13 +48,15 @@ typedef simde__m256 mask_t;
 #define lane_div simde_mm256_div_ps
 #define lane_min simde_mm256_min_ps
 #define lane_max simde_mm256_max_ps
-#define lane_abs(a) simde_mm256_and_ps((a), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff)))
+#define lane_abs(a)                                                                                \
+    simde_mm256_and_ps((a), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff)))
 #define lane_splat simde_mm256_set1_ps
 #define lane_load simde_mm256_loadu_ps
 #define lane_store simde_mm256_storeu_ps
 #define lane_le(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_LE_OQ)
 #define lane_ge(a, b) simde_mm256_cmp_ps((a), (b), SIMDE_CMP_GE_OQ)
-#define lane_not_le(a, b) simde_mm256_xor_ps(lane_le((a), (b)), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(-1)))
+#define lane_not_le(a, b)                                                                          \
+    simde_mm256_xor_ps(lane_le((a), (b)), simde_mm256_castsi256_ps(simde_mm256_set1_epi32(-1)))
 #define mask_and simde_mm256_and_ps
 #define mask_or simde_mm256_or_ps
 #define mask_bits(m) ((uint32_t)simde_mm256_movemask_ps(m))
@@ -83,11 +85,13 @@ typedef simde__m128 mask_t;
 #define lane_store simde_mm_storeu_ps
 #define lane_le simde_mm_cmple_ps
 #define lane_ge simde_mm_cmpge_ps
-#define lane_not_le(a, b) simde_mm_xor_ps(lane_le((a), (b)), simde_mm_castsi128_ps(simde_mm_set1_epi32(-1)))
+#define lane_not_le(a, b)                                                                          \
+    simde_mm_xor_ps(lane_le((a), (b)), simde_mm_castsi128_ps(simde_mm_set1_epi32(-1)))
 #define mask_and simde_mm_and_ps
 #define mask_or simde_mm_or_ps
 #define mask_bits(m) ((uint32_t)simde_mm_movemask_ps(m))
-#define lane_select(m, yes, no) simde_mm_or_ps(simde_mm_and_ps((m), (yes)), simde_mm_andnot_ps((m), (no)))
+#define lane_select(m, yes, no)                                                                    \
+    simde_mm_or_ps(simde_mm_and_ps((m), (yes)), simde_mm_andnot_ps((m), (no)))
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
 /* movemask has no NEON instruction (SIMDe builds it from several); the any-lane test that
  * guards every rare hit is one horizontal max instead. */

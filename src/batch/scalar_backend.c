@@ -13,8 +13,7 @@ static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pai
         const float R = k->radius[j];
         for (size_t i = 0; i < c->count; i++) {
             /* the boolean test inline, the contact only for the rare hits */
-            if (!capsule_overlap(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R))
-                continue;
+            if (!capsule_overlap(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R)) continue;
             c2d_contact contact;
             if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R, &contact))
                 c2d_emit(out, capacity, &total, (uint32_t)i, (uint32_t)j, &contact);
@@ -23,9 +22,9 @@ static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pai
     return total;
 }
 
-static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k,
-                            const uint32_t *ci, const uint32_t *ki, size_t pair_count,
-                            c2d_pair_contact *out, size_t capacity) {
+static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
+                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
+                            size_t capacity) {
     size_t total = 0;
     for (size_t p = 0; p < pair_count; p++) {
         const uint32_t i = ci[p], j = ki[p];

@@ -16,10 +16,18 @@
 typedef float lane_t;
 typedef bool mask_t;
 
-static inline float lane_add(float a, float b) { return a + b; }
-static inline float lane_sub(float a, float b) { return a - b; }
-static inline float lane_mul(float a, float b) { return a * b; }
-static inline float lane_div(float a, float b) { return a / b; }
+static inline float lane_add(float a, float b) {
+    return a + b;
+}
+static inline float lane_sub(float a, float b) {
+    return a - b;
+}
+static inline float lane_mul(float a, float b) {
+    return a * b;
+}
+static inline float lane_div(float a, float b) {
+    return a / b;
+}
 /* x86 minps/maxps semantics: the second operand unless the compare holds (so on NaN).
  * On x86 the instruction itself, since compilers turn the conditional into a branch that
  * mispredicts on random data; elsewhere the conditional (one fcsel on AArch64). */
@@ -31,12 +39,24 @@ static inline float lane_max(float a, float b) {
     return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
 }
 #else
-static inline float lane_min(float a, float b) { return a < b ? a : b; }
-static inline float lane_max(float a, float b) { return a > b ? a : b; }
+static inline float lane_min(float a, float b) {
+    return a < b ? a : b;
+}
+static inline float lane_max(float a, float b) {
+    return a > b ? a : b;
+}
 #endif
-static inline bool lane_le(float a, float b) { return a <= b; }
-static inline bool lane_ge(float a, float b) { return a >= b; }
-static inline bool mask_and(bool a, bool b) { return a && b; }
-static inline float lane_splat(float a) { return a; }
+static inline bool lane_le(float a, float b) {
+    return a <= b;
+}
+static inline bool lane_ge(float a, float b) {
+    return a >= b;
+}
+static inline bool mask_and(bool a, bool b) {
+    return a && b;
+}
+static inline float lane_splat(float a) {
+    return a;
+}
 
 #endif

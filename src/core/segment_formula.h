@@ -16,8 +16,8 @@
 /* The point a + t(b-a) of segment a-b closest to p, t = clamp(dot(p-a, b-a) / |b-a|^2, 0, 1).
  * A zero-length segment gives 0/0 = NaN, and max(NaN, 0) = 0 (second operand), so t = 0 and
  * the point is a. */
-static inline void segment_closest(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx,
-                                   lane_t by, lane_t *cx, lane_t *cy) {
+static inline void segment_closest(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx, lane_t by,
+                                   lane_t *cx, lane_t *cy) {
     const lane_t dx = lane_sub(bx, ax);
     const lane_t dy = lane_sub(by, ay);
     const lane_t dot = lane_add(lane_mul(lane_sub(px, ax), dx), lane_mul(lane_sub(py, ay), dy));
@@ -29,8 +29,8 @@ static inline void segment_closest(lane_t px, lane_t py, lane_t ax, lane_t ay, l
 
 /* Squared distance from p to the capsule axis a-b; also returns the closest axis point c and
  * the offset q = p - c (the contact normal's direction). */
-static inline lane_t capsule_gap(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx,
-                                 lane_t by, lane_t *cx, lane_t *cy, lane_t *qx, lane_t *qy) {
+static inline lane_t capsule_gap(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx, lane_t by,
+                                 lane_t *cx, lane_t *cy, lane_t *qx, lane_t *qy) {
     segment_closest(px, py, ax, ay, bx, by, cx, cy);
     *qx = lane_sub(px, *cx);
     *qy = lane_sub(py, *cy);

@@ -24,15 +24,13 @@ bool c2d_capsule_contact(float px, float py, float r, float ax, float ay, float 
                          float R, c2d_contact *out) {
     float cx, cy, qx, qy;
     const float d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
-    if (!radii_overlap(d2, r, R))
-        return false;
+    if (!radii_overlap(d2, r, R)) return false;
     /* The centre on the axis has no direction of its own: use the axis' left perpendicular. */
     const c2d_vec2 n = c2d_unit_or(qx, qy, c2d_axis_normal(ax, ay, bx, by));
     /* sqrt(fl(rs*rs)) == rs, so depth >= 0 whenever d2 <= rs*rs did not overflow; the max
      * (second operand on NaN) keeps it >= 0 and not NaN when it did. */
     const float depth = lane_max((r + R) - sqrtf(d2), 0.0f);
-    if (!out)
-        return true;
+    if (!out) return true;
     out->normal = n;
     out->depth = depth;
     out->point.x = cx + n.x * R;

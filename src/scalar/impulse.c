@@ -5,23 +5,20 @@
 #include "scalar/reference.h"
 
 float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal) {
-    if (!a || !b)
-        return 0.0f;
-    const float vn = (a->velocity.x - b->velocity.x) * normal.x +
-                     (a->velocity.y - b->velocity.y) * normal.y;
+    if (!a || !b) return 0.0f;
+    const float vn =
+        (a->velocity.x - b->velocity.x) * normal.x + (a->velocity.y - b->velocity.y) * normal.y;
     const float inv_sum = a->inv_mass + b->inv_mass;
     if (!(vn < 0.0f) || !(inv_sum > 0.0f)) /* separating, resting, both static, or NaN */
         return 0.0f;
     /* A negative or infinite inverse mass has no meaning (infinite makes 0 * inf = NaN). */
-    if (!(a->inv_mass >= 0.0f && b->inv_mass >= 0.0f && inv_sum <= FLT_MAX))
-        return 0.0f;
+    if (!(a->inv_mass >= 0.0f && b->inv_mass >= 0.0f && inv_sum <= FLT_MAX)) return 0.0f;
     const float e = sqrtf(a->restitution * b->restitution);
     const float j = -(1.0f + e) * vn / inv_sum;
     const float ja = j * a->inv_mass, jb = j * b->inv_mass;
     /* NaN (NaN restitution, a negative product of restitutions) or beyond float range (huge
      * velocities): an impulse of inf would write inf * 0 = NaN into the velocities. */
-    if (!(j <= FLT_MAX && ja <= FLT_MAX && jb <= FLT_MAX))
-        return 0.0f;
+    if (!(j <= FLT_MAX && ja <= FLT_MAX && jb <= FLT_MAX)) return 0.0f;
     a->velocity.x += ja * normal.x;
     a->velocity.y += ja * normal.y;
     b->velocity.x -= jb * normal.x;

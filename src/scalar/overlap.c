@@ -6,8 +6,7 @@
 #include "scalar/reference.h"
 
 bool c2d_overlap_circle_capsule(c2d_circle c, c2d_capsule k) {
-    return capsule_overlap(c.center.x, c.center.y, c.radius, k.a.x, k.a.y, k.b.x, k.b.y,
-                           k.radius);
+    return capsule_overlap(c.center.x, c.center.y, c.radius, k.a.x, k.a.y, k.b.x, k.b.y, k.radius);
 }
 
 bool c2d_overlap_circles(c2d_circle a, c2d_circle b) {

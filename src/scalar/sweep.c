@@ -19,8 +19,7 @@
  *   overflows from lengths of about 1e9.5 (a false hit at t = 0) and underflows below about
  *   1e-9.5 (a false hit where the paths miss). Four finite floats multiply to a finite double
  *   without underflow, so in double neither can happen. */
-static bool circles_first_touch(double sx, double sy, double vx, double vy, double rs,
-                                float *t) {
+static bool circles_first_touch(double sx, double sy, double vx, double vy, double rs, float *t) {
     const double c = (sx * sx + sy * sy) - rs * rs;
     if (c < 0.0) { /* overlapping at the start */
         *t = 0.0f;
@@ -40,19 +39,15 @@ static bool circles_first_touch(double sx, double sy, double vx, double vy, doub
     return true;
 }
 
-bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b,
-                       c2d_toi *out) {
-    if (!(a.radius >= 0.0f && b.radius >= 0.0f))
-        return false;
+bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b, c2d_toi *out) {
+    if (!(a.radius >= 0.0f && b.radius >= 0.0f)) return false;
     const double sx = (double)a.center.x - b.center.x, sy = (double)a.center.y - b.center.y;
     const double vx = (double)move_a.x - move_b.x, vy = (double)move_a.y - move_b.y;
     if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
         return false;
     float t;
-    if (!circles_first_touch(sx, sy, vx, vy, (double)a.radius + b.radius, &t))
-        return false;
-    if (!out)
-        return true;
+    if (!circles_first_touch(sx, sy, vx, vy, (double)a.radius + b.radius, &t)) return false;
+    if (!out) return true;
     const c2d_vec2 pa = {a.center.x + t * move_a.x, a.center.y + t * move_a.y};
     const c2d_vec2 pb = {b.center.x + t * move_b.x, b.center.y + t * move_b.y};
     const c2d_vec2 up = {0.0f, 1.0f};
@@ -95,16 +90,13 @@ static void touch_side(float px, float py, float mx, float my, float rs, float a
     const float vn = mx * -u.y + my * u.x;
     const float side = h >= 0.0f ? 1.0f : -1.0f;
     const float hs = side * h, vs = side * vn;
-    if (!(vs < 0.0f))
-        return;
+    if (!(vs < 0.0f)) return;
     const float t = lane_max((hs - rs) / -vs, 0.0f);
-    if (!(t <= 1.0f))
-        return;
+    if (!(t <= 1.0f)) return;
     const float cx = px + t * mx, cy = py + t * my;
     const float along = (cx - ax) * u.x + (cy - ay) * u.y;
     const float span = (bx - ax) * u.x + (by - ay) * u.y;
-    if (!(along >= 0.0f && along <= span))
-        return;
+    if (!(along >= 0.0f && along <= span)) return;
     const c2d_vec2 n = {side * -u.y, side * u.x};
     float kx, ky;
     segment_closest(cx, cy, ax, ay, bx, by, &kx, &ky);
@@ -116,8 +108,7 @@ static void touch_side(float px, float py, float mx, float my, float rs, float a
 static void touch_end(float px, float py, float mx, float my, double rs, float ex, float ey,
                       float R, c2d_vec2 axis_normal, first_touch *best) {
     float t;
-    if (!circles_first_touch((double)px - ex, (double)py - ey, mx, my, rs, &t))
-        return;
+    if (!circles_first_touch((double)px - ex, (double)py - ey, mx, my, rs, &t)) return;
     const c2d_vec2 n = c2d_unit_or((px + t * mx) - ex, (py + t * my) - ey, axis_normal);
     const c2d_vec2 point = {ex + n.x * R, ey + n.y * R};
     keep_earlier(best, t, n, point);
@@ -125,8 +116,7 @@ static void touch_end(float px, float py, float mx, float my, double rs, float e
 
 bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax, float ay,
                        float bx, float by, float R, c2d_toi *out) {
-    if (!(r >= 0.0f && R >= 0.0f))
-        return false;
+    if (!(r >= 0.0f && R >= 0.0f)) return false;
     const float rs = r + R;
     const c2d_vec2 axis_normal = c2d_axis_normal(ax, ay, bx, by);
     first_touch best = {false, 0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}};
@@ -145,8 +135,7 @@ bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax
         touch_end(px, py, mx, my, rs_exact, ax, ay, R, axis_normal, &best);
         touch_end(px, py, mx, my, rs_exact, bx, by, R, axis_normal, &best);
     }
-    if (!best.hit)
-        return false;
+    if (!best.hit) return false;
     if (out) {
         out->t = best.t;
         out->normal = best.normal;
@@ -156,6 +145,6 @@ bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax
 }
 
 bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out) {
-    return c2d_capsule_sweep(c.center.x, c.center.y, c.radius, move.x, move.y, k.a.x, k.a.y,
-                             k.b.x, k.b.y, k.radius, out);
+    return c2d_capsule_sweep(c.center.x, c.center.y, c.radius, move.x, move.y, k.a.x, k.a.y, k.b.x,
+                             k.b.y, k.radius, out);
 }
