@@ -143,8 +143,8 @@ static void touch_side(const sweep_frame *f, first_touch *best) {
         return;
     const double gap = hs - f->rs * f->len;
     if (!(gap > 0.0)) {
-        const bool within = f->dx * f->px + f->dy * f->py >= 0.0 &&
-                            f->dx * f->qx + f->dy * f->qy <= 0.0;
+        const bool within =
+            f->dx * f->px + f->dy * f->py >= 0.0 && f->dx * f->qx + f->dy * f->qy <= 0.0;
         if (within) keep_earlier(best, 1, 0.0, (float)sigma);
         return;
     }
@@ -153,7 +153,14 @@ static void touch_side(const sweep_frame *f, first_touch *best) {
     double along = f->rs * ((f->mx * f->dx + f->my * f->dy) / f->len); /* rs (M.u) */
     along = along < f->lim ? along : f->lim;
     along = along > -f->lim ? along : -f->lim;
-    if (sigma * f->la.w >= along && sigma * f->lb.w <= along) keep_earlier(best, 1, t, (float)sigma);
+    if (!(sigma * f->la.w >= along && sigma * f->lb.w <= along)) return;
+    /* A guard against false hits: where the path runs so nearly parallel to the axis that the
+     * rounding of w puts the crossing far past an end (slopes below about 2^-47 |p - a| / rs),
+     * the crossing itself must lie within the span grown by rs / 32, so a side hit is never
+     * more than rs (sqrt(1 + 2^-10) - 1) < 2^-11 rs beyond the stadium. */
+    const double cx = f->px + t * f->mx, cy = f->py + t * f->my;
+    const double at = (cx * f->dx + cy * f->dy) / f->len, slack = f->rs * 0.03125;
+    if (at >= -slack && at <= f->len + slack) keep_earlier(best, 1, t, (float)sigma);
 }
 
 /* An end circle of the capsule (radius R, static), reached through the path's line l. */
