@@ -416,6 +416,17 @@ static void capsule_touching_start_moving_in_many(void **state) {
     }
 }
 
+/* Circle c touches capsule k: an overlap, and a sweep hit at t = 0 with this normal and point. */
+static void touching_capsule_hits_at_0(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_vec2 n,
+                                       c2d_vec2 point) {
+    c2d_toi t;
+    assert_true(c2d_overlap_circle_capsule(c, k));
+    assert_true(c2d_sweep_circle_capsule(c, move, k, &t));
+    CHECK_FEQ(t.t, 0.0f);
+    CHECK_VEC_EQ(t.normal, n.x, n.y);
+    CHECK_VEC_EQ(t.point, point.x, point.y);
+}
+
 /* Touching counts, in the sweeps as in the overlap and contact queries: a circle exactly r+R
  * from the other shape at the start is a hit at t = 0 whatever its move (none, tangential,
  * outward), the same answer c2d_overlap_* gives, and c2d_collide_* reports depth 0 there. */
@@ -435,23 +446,13 @@ static void touching_at_start_is_a_hit(void **state) {
         CHECK_VEC_EQ(t.point, 0.0f, 1.0f);
         /* a capsule's side and its end circle */
         const c2d_capsule k = capsule(0, 0, 10, 0, 1);
-        assert_true(c2d_overlap_circle_capsule(circle(5, 2, 1), k));
-        assert_true(c2d_sweep_circle_capsule(circle(5, 2, 1), moves[i], k, &t));
-        CHECK_FEQ(t.t, 0.0f);
-        CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
-        CHECK_VEC_EQ(t.point, 5.0f, 1.0f);
-        assert_true(c2d_overlap_circle_capsule(circle(12, 0, 1), k));
-        assert_true(c2d_sweep_circle_capsule(circle(12, 0, 1), moves[i], k, &t));
-        CHECK_FEQ(t.t, 0.0f);
-        CHECK_VEC_EQ(t.normal, 1.0f, 0.0f);
-        CHECK_VEC_EQ(t.point, 11.0f, 0.0f);
-        /* a point on a segment (r = 0, R = 0) hits at t = 0 whichever way it moves: the
-         * sweep used to pick the side by h >= 0 and miss when moving +y from h = 0 */
-        const c2d_capsule seg = capsule(0, 0, 10, 0, 0);
-        assert_true(c2d_overlap_circle_capsule(circle(5, 0, 0), seg));
-        assert_true(c2d_sweep_circle_capsule(circle(5, 0, 0), moves[i], seg, &t));
-        CHECK_FEQ(t.t, 0.0f);
-        CHECK_VEC_EQ(t.normal, 0.0f, 1.0f); /* the axis' left perpendicular */
+        touching_capsule_hits_at_0(circle(5, 2, 1), moves[i], k, v2(0, 1), v2(5, 1));
+        touching_capsule_hits_at_0(circle(12, 0, 1), moves[i], k, v2(1, 0), v2(11, 0));
+        /* a point on a segment (r = 0, R = 0) hits at t = 0 whichever way it moves, with the
+         * axis' left perpendicular: the sweep used to pick the side by h >= 0 and miss when
+         * moving +y from h = 0 */
+        touching_capsule_hits_at_0(circle(5, 0, 0), moves[i], capsule(0, 0, 10, 0, 0), v2(0, 1),
+                                   v2(5, 0));
     }
     /* A hair apart (1 ulp of 2) is apart: no hit moving away or along. */
     assert_false(c2d_sweep_circles(circle(0, 0x1.000002p+1f, 1), v2(5, 0), circle(0, 0, 1),
