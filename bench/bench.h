@@ -1,4 +1,4 @@
-/* Shared by the benchmark bodies: the workloads of DESIGN.md section 6 (built once, on first
+/* Shared by the benchmark bodies: the workloads of docs/design.md section 7 (built once, on first
  * use), the backend list, and the checks every body makes. */
 #ifndef C2D_BENCH_H
 #define C2D_BENCH_H

@@ -1,4 +1,4 @@
-/* c2d_bench: the workloads of DESIGN.md section 6 on every available backend.
+/* c2d_bench: the workloads of docs/design.md section 7 on every available backend.
  *
  *   c2d_bench [--slow_min_time=SECONDS] [--benchmark_* flags of Google Benchmark]
  *

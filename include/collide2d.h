@@ -10,7 +10,7 @@
 /// c2d_capsule pin = c2d_capsule_from_axis((c2d_vec2){1, 0}, (c2d_vec2){1, 0}, 2.0f, 0.5f);
 /// c2d_contact c;
 /// if (c2d_collide_circle_capsule(ball, pin, &c)) {
-///     ball.center.x += c.normal.x * c.depth;          // push the ball out
+///     ball.center.x += c.normal.x * c.depth;          // now touching, not overlapping
 ///     ball.center.y += c.normal.y * c.depth;
 /// }
 ///
@@ -33,5 +33,6 @@
 #include "collide2d/batch.h"
 #include "collide2d/backend.h"
 #include "collide2d/validate.h"
+#include "collide2d/version.h"
 
 #endif

@@ -67,14 +67,45 @@ static c2d_backend best_available(void) {
     return C2D_BACKEND_SCALAR;
 }
 
+/* What COLLIDE2D_BACKEND holds: its status and the backend it names (AUTO when none). */
+static c2d_backend_env read_environment(const char **requested, c2d_backend *named) {
+    const char *name = getenv("COLLIDE2D_BACKEND");
+    if (requested) *requested = name;
+    *named = C2D_BACKEND_AUTO;
+    if (!name) return C2D_BACKEND_ENV_UNSET;
+    for (int b = C2D_BACKEND_AUTO; b < C2D_BACKEND_COUNT; b++)
+        if (strcmp(name, backend_names[b]) == 0) {
+            if (!c2d_backend_available((c2d_backend)b)) return C2D_BACKEND_ENV_UNAVAILABLE;
+            *named = (c2d_backend)b;
+            return C2D_BACKEND_ENV_USED;
+        }
+    return C2D_BACKEND_ENV_UNKNOWN;
+}
+
 /* COLLIDE2D_BACKEND=<name>, if it names an available backend; else AUTO. */
 static c2d_backend from_environment(void) {
-    const char *name = getenv("COLLIDE2D_BACKEND");
-    if (!name) return C2D_BACKEND_AUTO;
-    for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
-        if (strcmp(name, backend_names[b]) == 0 && c2d_backend_available((c2d_backend)b))
-            return (c2d_backend)b;
-    return C2D_BACKEND_AUTO;
+    c2d_backend named;
+    read_environment(NULL, &named);
+    return named;
+}
+
+c2d_backend_env c2d_backend_env_status(const char **requested) {
+    c2d_backend named;
+    return read_environment(requested, &named);
+}
+
+const char *c2d_backend_env_string(c2d_backend_env e) {
+    switch (e) {
+    case C2D_BACKEND_ENV_UNSET:
+        return "COLLIDE2D_BACKEND is not set";
+    case C2D_BACKEND_ENV_USED:
+        return "COLLIDE2D_BACKEND names an available backend";
+    case C2D_BACKEND_ENV_UNKNOWN:
+        return "COLLIDE2D_BACKEND is not a backend name (lower case, no spaces); ignored";
+    case C2D_BACKEND_ENV_UNAVAILABLE:
+        return "COLLIDE2D_BACKEND names a backend this build or CPU lacks; ignored";
+    }
+    return "unknown status";
 }
 
 /* C2D_BACKEND_AUTO (0) here means "not chosen yet". */

@@ -8,6 +8,10 @@
 /// - Arrays need no particular alignment.
 /// - A NULL array or output that is needed gives C2D_ERROR_NULL and writes nothing.
 /// - A count above UINT32_MAX gives C2D_ERROR_TOO_LARGE and writes nothing.
+/// - Calls that return a count: a size query (`out == NULL` and `capacity == 0`) returns C2D_OK
+///   with `*count` = the total, as snprintf() does; a real truncation (`out` given, total >
+///   capacity) returns C2D_ERROR_TRUNCATED with `*count` = the total; on every other error
+///   `*count` is set to 0 (when `count` is not NULL). Nothing is written past `capacity`.
 /// - No heap allocation and no global state but the backend choice: calls on separate
 ///   outputs may run on several threads at once.
 #ifndef COLLIDE2D_BATCH_H
@@ -50,11 +54,12 @@ typedef struct c2d_circle_toi {
 /// Result of the batch and backend calls.
 typedef enum c2d_status {
     C2D_OK = 0,          ///< Done.
-    C2D_ERROR_NULL,      ///< A needed pointer was NULL; nothing was written.
+    C2D_ERROR_NULL,      ///< A needed pointer was NULL; nothing was written, *count = 0.
     C2D_ERROR_INDEX,     ///< A pair index was out of range; nothing was written, *count = 0.
-    C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were written.
+    C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were
+                         ///< written and *count is the total. Never returned by a size query.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
-    C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written.
+    C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
 } c2d_status;
 
 /// A short English description of `s` (never NULL; "unknown status" for other values).
@@ -63,14 +68,24 @@ C2D_API const char *c2d_status_string(c2d_status s);
 /// Tests every circle against every capsule and reports each overlapping pair's
 /// c2d_collide_circle_capsule() contact, ordered by capsule index, then circle index.
 /// `*count` receives the total found; the first min(total, capacity) are written to `out`
-/// and nothing past them. Returns C2D_ERROR_TRUNCATED when total > capacity.
-/// `out` may be NULL when `capacity` is 0; `count` must not be NULL.
+/// and nothing past them. Returns C2D_ERROR_TRUNCATED when total > capacity and `out` is
+/// given. `count` must not be NULL.
+///
+/// Size query: with `out == NULL` and `capacity == 0` nothing is written and the call returns
+/// C2D_OK with `*count` = the total, so a caller can size its buffer first:
+/// @code
+/// size_t n;
+/// c2d_batch_collide(&balls, &pins, NULL, 0, &n);           // how many?
+/// c2d_pair_contact *buf = malloc(n * sizeof *buf);
+/// c2d_batch_collide(&balls, &pins, buf, n, &n);            // C2D_OK
+/// @endcode
 C2D_API c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                                      c2d_pair_contact *out, size_t capacity, size_t *count);
 
 /// Tests the listed pairs (circle_index[i], capsule_index[i]) for i < pair_count, e.g. from a
 /// broad phase, and reports the overlapping ones in input order, as c2d_batch_collide() does.
 /// Any index out of range gives C2D_ERROR_INDEX, writes nothing and sets `*count = 0`.
+/// The size query (`out == NULL`, `capacity == 0`) returns C2D_OK with the total.
 C2D_API c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles,
                                            const c2d_capsule_soa *capsules,
                                            const uint32_t *circle_index,

@@ -45,7 +45,9 @@ typedef struct c2d_capsule {
 typedef struct c2d_contact {
     /// Unit vector pointing from the second shape TOWARD THE FIRST (the circle).
     c2d_vec2 normal;
-    /// Overlap, >= 0: moving the circle by `normal * depth` separates the shapes.
+    /// Overlap, >= 0: moving the circle by `normal * depth` leaves the shapes touching (up to
+    /// rounding), and since touching counts, the next test still reports a contact of depth
+    /// about 0. Add a small slop to the move to part them.
     float depth;
     /// The point of the second shape's surface closest to the circle's centre.
     c2d_vec2 point;

@@ -48,18 +48,27 @@ static c2d_status check_sets(const c2d_circle_soa *c, const c2d_capsule_soa *k) 
     return sc != C2D_OK ? sc : sk;
 }
 
-static c2d_status finish(size_t total, size_t capacity, size_t *count) {
+/* A size query (no output, capacity 0) is answered with C2D_OK, as snprintf does; otherwise
+ * more results than capacity is a truncation. */
+static c2d_status finish(size_t total, const void *out, size_t capacity, size_t *count) {
     *count = total;
+    if (!out && capacity == 0) return C2D_OK;
     return total > capacity ? C2D_ERROR_TRUNCATED : C2D_OK;
+}
+
+/* Every error leaves a defined count: 0. */
+static c2d_status fail(c2d_status st, size_t *count) {
+    if (count) *count = 0;
+    return st;
 }
 
 c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                              c2d_pair_contact *out, size_t capacity, size_t *count) {
-    if (!count || (!out && capacity > 0)) return C2D_ERROR_NULL;
+    if (!count || (!out && capacity > 0)) return fail(C2D_ERROR_NULL, count);
     const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK) return st;
+    if (st != C2D_OK) return fail(st, count);
     const size_t total = c2d_active_kernels()->collide(circles, capsules, out, capacity);
-    return finish(total, capacity, count);
+    return finish(total, out, capacity, count);
 }
 
 /* True when every index is below its set's count. Runs before anything is written. */
@@ -74,19 +83,17 @@ c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles, const c2d_caps
                                    const uint32_t *circle_index, const uint32_t *capsule_index,
                                    size_t pair_count, c2d_pair_contact *out, size_t capacity,
                                    size_t *count) {
-    if (!count || (!out && capacity > 0)) return C2D_ERROR_NULL;
-    if (pair_count > 0 && (!circle_index || !capsule_index)) return C2D_ERROR_NULL;
+    if (!count || (!out && capacity > 0)) return fail(C2D_ERROR_NULL, count);
+    if (pair_count > 0 && (!circle_index || !capsule_index)) return fail(C2D_ERROR_NULL, count);
     const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK) return st;
-    if (pair_count > UINT32_MAX) return C2D_ERROR_TOO_LARGE;
+    if (st != C2D_OK) return fail(st, count);
+    if (pair_count > UINT32_MAX) return fail(C2D_ERROR_TOO_LARGE, count);
     if (!indices_in_range(circle_index, pair_count, circles->count) ||
-        !indices_in_range(capsule_index, pair_count, capsules->count)) {
-        *count = 0;
-        return C2D_ERROR_INDEX;
-    }
+        !indices_in_range(capsule_index, pair_count, capsules->count))
+        return fail(C2D_ERROR_INDEX, count);
     const size_t total = c2d_active_kernels()->collide_pairs(
         circles, capsules, circle_index, capsule_index, pair_count, out, capacity);
-    return finish(total, capacity, count);
+    return finish(total, out, capacity, count);
 }
 
 c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,

@@ -4,7 +4,7 @@
  * reference layer includes it with lane_t = float (src/core/lane_scalar.h); the SIMD kernels
  * include it with lane_t = a SIMDe vector (src/batch/lane_simd.h). Each operation is an IEEE
  * single-precision +, -, *, / or compare, in the same order in both, so every backend returns
- * the bytes the scalar layer returns (DESIGN.md section 5).
+ * the bytes the scalar layer returns (docs/design.md section 6).
  *
  * The including file defines lane_t, mask_t and: lane_add, lane_sub, lane_mul, lane_div,
  * lane_min, lane_max (x86 semantics: the second operand when either is NaN), lane_le,

@@ -4,7 +4,7 @@
  *   accuracy --table [N]        prints a markdown table for scales 1, 1e3, 1e5 (N cases per
  *                               scale and query, default 1,000,000)
  *
- * Shapes are sized as in workload W1 (DESIGN.md section 6: circle radius in [0.05, 0.25],
+ * Shapes are sized as in workload W1 (docs/design.md section 7: circle radius in [0.05, 0.25],
  * capsule length in [0.5, 5] and radius in [0.05, 0.5]) and translated far from the origin:
  * every coordinate gets the same offset scale * (u, v), u and v uniform in [0, 1). The
  * reference works in double on the float inputs as given, so the errors measured are the

@@ -26,7 +26,7 @@ static inline bool hard_is_nan(float v) { return v != v; }
 /* finite: neither NaN nor infinite (without isfinite, which -ffinite-math-only could fold) */
 static inline bool hard_finite(float v) { return v - v == 0.0f; }
 
-/* Same bits, or both NaN (x86 and ARM make different default NaN bits: DESIGN.md section 5). */
+/* Same bits, or both NaN (x86 and ARM make different default NaN bits: docs/design.md section 6). */
 static inline bool hard_same(float a, float b) {
     return (a != a && b != b) || hard_bits(a) == hard_bits(b);
 }

@@ -1,7 +1,7 @@
 /* Properties of the scalar queries on 100,000 random inputs each, checked against the
  * double-precision reference of dref.c (which never calls the library).
  *
- * Inputs follow the workloads of DESIGN.md section 6 (coordinates in [0,100], circle radii
+ * Inputs follow the workloads of docs/design.md section 7 (coordinates in [0,100], circle radii
  * about 0.05-0.25, capsules 0.5-5 long with radii up to 0.5, moves of a few units) but are
  * placed near each other so that hits, misses and near-misses are all common, with a share
  * of the special cases (zero-length axes, zero radii, centres exactly on the axis).

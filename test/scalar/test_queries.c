@@ -1,6 +1,6 @@
 /* Worked examples for the scalar queries: closest point, overlap, contacts, capsule_from_axis,
  * and the rule that `out` is written only on a hit. Every expected value here is worked out by
- * hand from the contract (include/collide2d/query.h, DESIGN.md section 2) and chosen to be
+ * hand from the contract (include/collide2d/query.h, docs/design.md section 3) and chosen to be
  * exact in float wherever the test compares bits. */
 #include "scalar_test.h"
 

@@ -1,6 +1,6 @@
 /* Worked examples for the swept tests c2d_sweep_circles and c2d_sweep_circle_capsule.
  * Expected times, normals and points are worked out by hand from the contract (query.h,
- * DESIGN.md section 2); most are chosen so that every step is exact in float. */
+ * docs/design.md section 3); most are chosen so that every step is exact in float. */
 #include "scalar_test.h"
 #include "workload.h"
 

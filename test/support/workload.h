@@ -1,4 +1,4 @@
-/* The workloads of DESIGN.md section 6, generated from a fixed seed with no libm call but
+/* The workloads of docs/design.md section 7, generated from a fixed seed with no libm call but
  * sqrtf (correctly rounded everywhere), so they are the same bytes on every machine. Shared by
  * the tests, the benchmarks and the examples. */
 #ifndef C2D_TEST_WORKLOAD_H

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fails if the library contains a fused multiply-add or a reciprocal / square-root estimate:
-# either would make SIMD results differ from the scalar reference (DESIGN.md section 5).
+# either would make SIMD results differ from the scalar reference (docs/design.md section 6).
 # usage: check_no_fma.sh OBJDUMP LIBRARY
 objdump_tool=$1 lib=$2
 found=$("$objdump_tool" -d --no-show-raw-insn "$lib" |
