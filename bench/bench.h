@@ -53,9 +53,10 @@ extern const bench_case bench_scalar_loop;
 size_t bench_backends(const bench_case **out);
 
 /* Registration, one per workload file. */
-void bench_register_collide(const bench_options *o);     /* W1 and W4 (collide.c) */
-void bench_register_pairs(const bench_options *o);       /* W2 (pairs.c) */
-void bench_register_sweep(const bench_options *o);       /* W3 (sweep.c) */
-void bench_register_pairs_dense(const bench_options *o); /* W2d (pairs_dense.c) */
+void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
+void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
+void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
+/* W2d (pairs_dense.c) */
+void bench_register_pairs_dense(const bench_options *o);
 
 #endif

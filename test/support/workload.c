@@ -11,13 +11,9 @@ uint64_t c2d_rng_next(c2d_rng *rng) {
     return z ^ (z >> 31);
 }
 
-float c2d_rng_unit(c2d_rng *rng) {
-    return (float)(c2d_rng_next(rng) >> 40) * 0x1p-24f;
-}
+float c2d_rng_unit(c2d_rng *rng) { return (float)(c2d_rng_next(rng) >> 40) * 0x1p-24f; }
 
-float c2d_rng_range(c2d_rng *rng, float lo, float hi) {
-    return lo + (hi - lo) * c2d_rng_unit(rng);
-}
+float c2d_rng_range(c2d_rng *rng, float lo, float hi) { return lo + (hi - lo) * c2d_rng_unit(rng); }
 
 c2d_vec2 c2d_rng_direction(c2d_rng *rng) {
     for (;;) {
@@ -31,9 +27,7 @@ c2d_vec2 c2d_rng_direction(c2d_rng *rng) {
     }
 }
 
-static float *floats(size_t n) {
-    return malloc((n ? n : 1) * sizeof(float));
-}
+static float *floats(size_t n) { return malloc((n ? n : 1) * sizeof(float)); }
 
 int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint64_t seed) {
     float **arrays[] = {&w->x, &w->y, &w->radius, &w->move_x, &w->move_y};
