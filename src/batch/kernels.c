@@ -43,10 +43,11 @@ static inline lane_t load_tail(const float *p, size_t n, float pad) {
  * capsule. */
 static inline void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t first, lane_t x,
                                  lane_t y, uint32_t valid, const capsule_lanes *cap,
-                                 const uint32_t *capsule_index) {
+                                 lane_t capsule_index) {
     const lane_t r = valid == first_lanes(W) ? lane_load(c->radius + first)
                                              : load_tail(c->radius + first, c->count - first, NAN);
-    contacts_vector(o, x, y, r, cap, valid, lane_iota, (uint32_t)first, capsule_index);
+    contacts_vector(o, x, y, r, cap, valid, lane_add_u32(lane_load_u32(lane_iota), first),
+                    capsule_index);
 }
 
 /* Box-culled pass of one tame capsule over every circle. The box already includes the largest
@@ -62,9 +63,7 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
     const lane_t cx = lane_splat(box->cx), cy = lane_splat(box->cy);
     const lane_t hx = lane_splat(box->hx), hy = lane_splat(box->hy);
     const capsule_lanes cap = capsule_splat(k, capsule);
-    uint32_t kidx[W];
-    for (size_t j = 0; j < W; j++)
-        kidx[j] = (uint32_t)capsule;
+    const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const float *const xs = c->x, *const ys = c->y;
     const size_t n = c->count;
     const uint32_t all = first_lanes(W);
@@ -95,18 +94,16 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
 static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
                           contact_sink *o) {
     const capsule_lanes cap = capsule_splat(k, capsule);
-    uint32_t kidx[W];
-    for (size_t j = 0; j < W; j++)
-        kidx[j] = (uint32_t)capsule;
+    const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const size_t n = c->count;
     size_t i = 0;
     for (; i + W <= n; i += W)
         contacts_vector(o, lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i), &cap,
-                        first_lanes(W), lane_iota, (uint32_t)i, kidx);
+                        first_lanes(W), lane_add_u32(lane_load_u32(lane_iota), i), kidx);
     if (i < n) /* NaN padding never overlaps */
         contacts_vector(o, load_tail(c->x + i, n - i, NAN), load_tail(c->y + i, n - i, NAN),
-                        load_tail(c->radius + i, n - i, NAN), &cap, first_lanes(n - i), lane_iota,
-                        (uint32_t)i, kidx);
+                        load_tail(c->radius + i, n - i, NAN), &cap, first_lanes(n - i),
+                        lane_add_u32(lane_load_u32(lane_iota), i), kidx);
 }
 
 /* The circle census of cull.h, a vector at a time: the largest magnitude of any coordinate or
@@ -208,18 +205,20 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
     contact_sink o = {out, capacity, 0};
     contact_lanes held;
     uint32_t held_bits = 0;
-    const uint32_t *held_ci = ci, *held_ki = ki;
+    size_t held_p = 0;
     size_t p = 0;
     for (; p + W <= pair_count; p += W) {
         contact_lanes now;
         const uint32_t bits = pairs_compute(c, k, ci + p, ki + p, first_lanes(W), &now);
-        if (held_bits) sink_lanes(&o, held_bits, &held, held_ci, 0, held_ki);
+        if (held_bits)
+            sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p),
+                       lane_load_u32(ki + held_p));
         held = now;
         held_bits = bits;
-        held_ci = ci + p;
-        held_ki = ki + p;
+        held_p = p;
     }
-    if (held_bits) sink_lanes(&o, held_bits, &held, held_ci, 0, held_ki);
+    if (held_bits)
+        sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p), lane_load_u32(ki + held_p));
     if (p < pair_count) { /* the last pairs, padded with copies of the first of them */
         const size_t lanes = pair_count - p;
         uint32_t ct[W], kt[W];
@@ -228,7 +227,7 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
             kt[j] = ki[p + (j < lanes ? j : 0)];
         }
         const uint32_t bits = pairs_compute(c, k, ct, kt, first_lanes(lanes), &held);
-        if (bits) sink_lanes(&o, bits, &held, ct, 0, kt);
+        if (bits) sink_lanes(&o, bits, &held, lane_load_u32(ct), lane_load_u32(kt));
     }
     return o.total;
 }

@@ -6,23 +6,19 @@
  * the lanes that hit to a c2d_pair_contact output in lane order, counting every hit and
  * writing none past the capacity.
  *
- * Writing the hit lanes: the lane results are stored to small arrays and the hit lanes copied
- * out, either with a loop over the mask's set bits or (AVX-512) after compressing the hit lanes
- * to the front of each vector (vcompressps on registers; the memory form is microcoded and
- * slow on AMD Zen 4). docs/lanes.md has the measurements; C2D_EMIT_COMPRESS picks. */
+ * Writing the hit lanes: the lane results are transposed into records in a small array and the
+ * hit lanes copied out with a loop over the mask's set bits. That measured faster than AVX-512
+ * compression of the hit lanes (docs/lanes.md). */
 #ifndef C2D_BATCH_LANE_CONTACT_H
 #define C2D_BATCH_LANE_CONTACT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "batch/kernels.h"
 #include "core/contact_formula.h"
-
-/* 1: AVX-512 kernels compress the hit lanes; 0: every backend uses the bit loop. */
-#ifndef C2D_EMIT_COMPRESS
-#define C2D_EMIT_COMPRESS 0
-#endif
 
 /* A contact output: the first `capacity` contacts are written, `total` counts them all. */
 typedef struct contact_sink {
@@ -44,77 +40,39 @@ static inline capsule_lanes capsule_splat(const c2d_capsule_soa *k, size_t j) {
     return s;
 }
 
-/* Appends the lanes `bits` of `k` in lane order: lane j is the contact of circle
- * circle[j] + circle_add and capsule capsule[j] (both arrays have W entries). */
-static inline void sink_lanes(contact_sink *s, uint32_t bits, const contact_lanes *k,
-                              const uint32_t *circle, uint32_t circle_add,
-                              const uint32_t *capsule) {
-#if C2D_EMIT_COMPRESS && C2D_LANES == 16
-    const simde__mmask16 m = (simde__mmask16)bits;
-    float nx[16], ny[16], depth[16], px[16], py[16];
-    uint32_t ci[16], ki[16];
-    lane_store(nx, simde_mm512_maskz_compress_ps(m, k->nx));
-    lane_store(ny, simde_mm512_maskz_compress_ps(m, k->ny));
-    lane_store(depth, simde_mm512_maskz_compress_ps(m, k->depth));
-    lane_store(px, simde_mm512_maskz_compress_ps(m, k->px));
-    lane_store(py, simde_mm512_maskz_compress_ps(m, k->py));
-    const simde__m512i cv = simde_mm512_add_epi32(simde_mm512_loadu_si512(circle),
-                                                  simde_mm512_set1_epi32((int32_t)circle_add));
-    simde_mm512_storeu_si512(ci, simde_mm512_maskz_compress_epi32(m, cv));
-    simde_mm512_storeu_si512(ki,
-                             simde_mm512_maskz_compress_epi32(m, simde_mm512_loadu_si512(capsule)));
-    const size_t n = (size_t)__builtin_popcount(bits);
-    size_t room = s->total < s->capacity ? s->capacity - s->total : 0;
-    if (room > n) room = n;
-    c2d_pair_contact *o = s->out + s->total;
-    for (size_t j = 0; j < room; j++) {
-        o[j].circle = ci[j];
-        o[j].capsule = ki[j];
-        o[j].contact.normal.x = nx[j];
-        o[j].contact.normal.y = ny[j];
-        o[j].contact.depth = depth[j];
-        o[j].contact.point.x = px[j];
-        o[j].contact.point.y = py[j];
-    }
-    s->total += n;
-#else
-    float nx[C2D_LANES], ny[C2D_LANES], depth[C2D_LANES], px[C2D_LANES], py[C2D_LANES];
-    lane_store(nx, k->nx);
-    lane_store(ny, k->ny);
-    lane_store(depth, k->depth);
-    lane_store(px, k->px);
-    lane_store(py, k->py);
+/* Appends the lanes `bits` of `k` in lane order, lane j as the contact of circle circle[j] and
+ * capsule capsule[j] (index lanes: the bits of W uint32_t, see lane_load_u32).
+ *
+ * The lanes are first transposed into records, four per 128-bit block: (circle, capsule, nx,
+ * ny) and (ny, depth, px, py). A hit is then two 16-byte copies, the second 12 bytes on, which
+ * write exactly the 28 bytes of its c2d_pair_contact (never a byte past it), instead of seven
+ * 4-byte ones. */
+static inline void sink_lanes(contact_sink *s, uint32_t bits, const contact_lanes *k, lane_t circle,
+                              lane_t capsule) {
+    enum { W4 = C2D_LANES };
+    float head[4][W4], tail[4][W4]; /* record 4b+m is head[m][4b..4b+3], tail[m][4b..4b+3] */
+    const lane_t ck_lo = lane_unpacklo(circle, capsule), ck_hi = lane_unpackhi(circle, capsule);
+    const lane_t n_lo = lane_unpacklo(k->nx, k->ny), n_hi = lane_unpackhi(k->nx, k->ny);
+    lane_store(head[0], lane_unpacklo64(ck_lo, n_lo));
+    lane_store(head[1], lane_unpackhi64(ck_lo, n_lo));
+    lane_store(head[2], lane_unpacklo64(ck_hi, n_hi));
+    lane_store(head[3], lane_unpackhi64(ck_hi, n_hi));
+    const lane_t yd_lo = lane_unpacklo(k->ny, k->depth), yd_hi = lane_unpackhi(k->ny, k->depth);
+    const lane_t p_lo = lane_unpacklo(k->px, k->py), p_hi = lane_unpackhi(k->px, k->py);
+    lane_store(tail[0], lane_unpacklo64(yd_lo, p_lo));
+    lane_store(tail[1], lane_unpackhi64(yd_lo, p_lo));
+    lane_store(tail[2], lane_unpacklo64(yd_hi, p_hi));
+    lane_store(tail[3], lane_unpackhi64(yd_hi, p_hi));
     size_t total = s->total;
-    if (total <= s->capacity && s->capacity - total >= C2D_LANES) {
-        /* room for every lane: no capacity test per contact */
-        c2d_pair_contact *o = s->out + total;
-        for (; bits; bits &= bits - 1, o++) {
-            const unsigned j = (unsigned)__builtin_ctz(bits);
-            o->circle = circle[j] + circle_add;
-            o->capsule = capsule[j];
-            o->contact.normal.x = nx[j];
-            o->contact.normal.y = ny[j];
-            o->contact.depth = depth[j];
-            o->contact.point.x = px[j];
-            o->contact.point.y = py[j];
-        }
-        s->total = (size_t)(o - s->out);
-        return;
-    }
+    const bool room = total <= s->capacity && s->capacity - total >= C2D_LANES;
     for (; bits; bits &= bits - 1, total++) {
         const unsigned j = (unsigned)__builtin_ctz(bits);
-        if (total >= s->capacity) continue;
-        c2d_pair_contact *o = s->out + total;
-        o->circle = circle[j] + circle_add;
-        o->capsule = capsule[j];
-        o->contact.normal.x = nx[j];
-        o->contact.normal.y = ny[j];
-        o->contact.depth = depth[j];
-        o->contact.point.x = px[j];
-        o->contact.point.y = py[j];
+        if (!room && total >= s->capacity) continue; /* counted, not written */
+        unsigned char *o = (unsigned char *)(s->out + total);
+        memcpy(o, &head[j & 3][j & ~3u], 16);
+        memcpy(o + 12, &tail[j & 3][j & ~3u], 16);
     }
     s->total = total;
-#endif
 }
 
 /* The exact overlap test of W circles (x, y, r) against a capsule in each lane and, if any lane
@@ -132,14 +90,13 @@ static inline uint32_t contacts_compute(lane_t x, lane_t y, lane_t r, const caps
     return bits;
 }
 
-/* contacts_compute, then the hit lanes appended: lane j is circle circle[j] + circle_add and
- * capsule capsule[j]. */
+/* contacts_compute, then the hit lanes appended (index lanes as in sink_lanes). */
 static inline void contacts_vector(contact_sink *s, lane_t x, lane_t y, lane_t r,
-                                   const capsule_lanes *cap, uint32_t valid, const uint32_t *circle,
-                                   uint32_t circle_add, const uint32_t *capsule) {
+                                   const capsule_lanes *cap, uint32_t valid, lane_t circle,
+                                   lane_t capsule) {
     contact_lanes k;
     const uint32_t bits = contacts_compute(x, y, r, cap, valid, &k);
-    if (bits) sink_lanes(s, bits, &k, circle, circle_add, capsule);
+    if (bits) sink_lanes(s, bits, &k, circle, capsule);
 }
 
 #endif

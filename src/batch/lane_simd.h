@@ -41,6 +41,19 @@ typedef simde__mmask16 mask_t;
 #define mask_any(m) ((m) != 0)
 #define mask_all(m) ((m) == (mask_t)0xffff)
 #define lane_select(m, yes, no) simde_mm512_mask_blend_ps((m), (no), (yes))
+#define lane_load_u32(p) simde_mm512_castsi512_ps(simde_mm512_loadu_si512(p))
+#define lane_splat_u32(n) simde_mm512_castsi512_ps(simde_mm512_set1_epi32((int32_t)(n)))
+#define lane_add_u32(a, n)                                                                         \
+    simde_mm512_castsi512_ps(                                                                      \
+        simde_mm512_add_epi32(simde_mm512_castps_si512(a), simde_mm512_set1_epi32((int32_t)(n))))
+#define lane_unpacklo simde_mm512_unpacklo_ps
+#define lane_unpackhi simde_mm512_unpackhi_ps
+#define lane_unpacklo64(a, b)                                                                      \
+    simde_mm512_castpd_ps(                                                                         \
+        simde_mm512_unpacklo_pd(simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)))
+#define lane_unpackhi64(a, b)                                                                      \
+    simde_mm512_castpd_ps(                                                                         \
+        simde_mm512_unpackhi_pd(simde_mm512_castps_pd(a), simde_mm512_castps_pd(b)))
 
 #elif C2D_LANES == 8
 #include <simde/x86/avx2.h>
@@ -72,6 +85,19 @@ typedef simde__m256 mask_t;
 #define mask_any(m) (!simde_mm256_testz_ps((m), (m)))
 #define mask_all(m) (mask_bits(m) == 0xffu)
 #define lane_select(m, yes, no) simde_mm256_blendv_ps((no), (yes), (m))
+#define lane_load_u32(p) simde_mm256_castsi256_ps(simde_mm256_loadu_si256(p))
+#define lane_splat_u32(n) simde_mm256_castsi256_ps(simde_mm256_set1_epi32((int32_t)(n)))
+#define lane_add_u32(a, n)                                                                         \
+    simde_mm256_castsi256_ps(                                                                      \
+        simde_mm256_add_epi32(simde_mm256_castps_si256(a), simde_mm256_set1_epi32((int32_t)(n))))
+#define lane_unpacklo simde_mm256_unpacklo_ps
+#define lane_unpackhi simde_mm256_unpackhi_ps
+#define lane_unpacklo64(a, b)                                                                      \
+    simde_mm256_castpd_ps(                                                                         \
+        simde_mm256_unpacklo_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b)))
+#define lane_unpackhi64(a, b)                                                                      \
+    simde_mm256_castpd_ps(                                                                         \
+        simde_mm256_unpackhi_pd(simde_mm256_castps_pd(a), simde_mm256_castps_pd(b)))
 
 #elif C2D_LANES == 4
 #include <simde/x86/sse2.h>
@@ -106,6 +132,17 @@ typedef simde__m128 mask_t;
 #define mask_bits(m) ((uint32_t)simde_mm_movemask_ps(m))
 #define lane_select(m, yes, no)                                                                    \
     simde_mm_or_ps(simde_mm_and_ps((m), (yes)), simde_mm_andnot_ps((m), (no)))
+#define lane_load_u32(p) simde_mm_castsi128_ps(simde_mm_loadu_si128(p))
+#define lane_splat_u32(n) simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)(n)))
+#define lane_add_u32(a, n)                                                                         \
+    simde_mm_castsi128_ps(                                                                         \
+        simde_mm_add_epi32(simde_mm_castps_si128(a), simde_mm_set1_epi32((int32_t)(n))))
+#define lane_unpacklo simde_mm_unpacklo_ps
+#define lane_unpackhi simde_mm_unpackhi_ps
+#define lane_unpacklo64(a, b)                                                                      \
+    simde_mm_castpd_ps(simde_mm_unpacklo_pd(simde_mm_castps_pd(a), simde_mm_castps_pd(b)))
+#define lane_unpackhi64(a, b)                                                                      \
+    simde_mm_castpd_ps(simde_mm_unpackhi_pd(simde_mm_castps_pd(a), simde_mm_castps_pd(b)))
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
 /* movemask has no NEON instruction (SIMDe builds it from several); the any-lane test that
  * guards every rare hit is one horizontal max instead. */
@@ -119,6 +156,12 @@ typedef simde__m128 mask_t;
 #else
 #error "C2D_LANES must be 4, 8 or 16"
 #endif
+
+/* lane_load_u32(p): W uint32_t from p as the bits of a vector; lane_add_u32(a, n): those bits
+ * plus n as integers (indices travel in float vectors to be transposed with the contacts).
+ * lane_splat_u32(n): n in every lane. lane_unpacklo/hi, lane_unpacklo64/hi64: the unpack
+ * instructions on 32- and 64-bit elements, within each 128-bit block (a 4 x 4 transpose per block
+ * takes four of each). */
 
 /* base[idx[0..W-1]] as a vector. Plain loads through a small buffer: on the AMD cores measured
  * here the AVX2/AVX-512 gather instructions are slower than scalar loads (W2 ran 1.3x slower
