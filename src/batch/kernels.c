@@ -41,9 +41,9 @@ static inline lane_t load_tail(const float *p, size_t n, float pad) {
 
 /* The contacts of W circles from `first` (lanes `valid`, x and y already loaded) against one
  * capsule. */
-static inline void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t first, lane_t x,
-                                 lane_t y, uint32_t valid, const capsule_lanes *cap,
-                                 lane_t capsule_index) {
+C2D_FORMULA void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t first, lane_t x,
+                               lane_t y, uint32_t valid, const capsule_lanes *cap,
+                               lane_t capsule_index) {
     const lane_t r = valid == first_lanes(W) ? lane_load(c->radius + first)
                                              : load_tail(c->radius + first, c->count - first, NAN);
     contacts_vector(o, x, y, r, cap, valid, lane_add_u32(lane_load_u32(lane_iota), first),
@@ -172,9 +172,9 @@ static inline bool consecutive_index(const uint32_t *idx) {
 
 /* The contacts of W listed pairs (indices cip, kip) in *k; returns the lanes among `valid`
  * that hit. */
-static inline uint32_t pairs_compute(const c2d_circle_soa *c, const c2d_capsule_soa *k,
-                                     const uint32_t *cip, const uint32_t *kip, uint32_t valid,
-                                     contact_lanes *out) {
+C2D_FORMULA uint32_t pairs_compute(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   const uint32_t *cip, const uint32_t *kip, uint32_t valid,
+                                   contact_lanes *out) {
     capsule_lanes cap;
     if (same_index(kip)) {
         cap = capsule_splat(k, kip[0]);
@@ -203,12 +203,13 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
                             const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
                             size_t capacity) {
     contact_sink o = {out, capacity, 0};
-    contact_lanes held;
+    const lane_t zero = lane_splat(0.0f);
+    contact_lanes held = {zero, zero, zero, zero, zero}; /* read only when held_bits != 0 */
     uint32_t held_bits = 0;
     size_t held_p = 0;
     size_t p = 0;
     for (; p + W <= pair_count; p += W) {
-        contact_lanes now;
+        contact_lanes now = held; /* overwritten where bits != 0 */
         const uint32_t bits = pairs_compute(c, k, ci + p, ki + p, first_lanes(W), &now);
         if (held_bits)
             sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p),
@@ -314,3 +315,23 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
 }
 
 const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep};
+
+#if defined(C2D_MCA_CONTACT_LOOP)
+/* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of
+ * listed pairs (one capsule, consecutive circles) as collide_pairs runs it, with every lane
+ * hitting: the loads, the overlap test, the contact formula and the transposition into
+ * records. The copies of the hit records to the output are left out of the model. */
+void c2d_mca_contact_loop(const c2d_circle_soa *c, const c2d_capsule_soa *k, contact_records *out,
+                          size_t n);
+void c2d_mca_contact_loop(const c2d_circle_soa *c, const c2d_capsule_soa *k, contact_records *out,
+                          size_t n) {
+    const capsule_lanes cap = capsule_splat(k, 0);
+    const lane_t kidx = lane_splat_u32(0);
+    for (size_t i = 0; i + W <= n; i += W) {
+        contact_lanes lanes;
+        if (contacts_compute(lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i),
+                             &cap, first_lanes(W), &lanes))
+            contact_records_from(out, &lanes, lane_add_u32(lane_load_u32(lane_iota), i), kidx);
+    }
+}
+#endif

@@ -16,11 +16,19 @@
 
 #include "core/segment_formula.h"
 
+/* The formulas inline into their callers whatever the optimisation level: at -O2 GCC kept
+ * out-of-line copies that passed the lanes through memory. */
+#if defined(__GNUC__) || defined(__clang__)
+#define C2D_FORMULA static inline __attribute__((always_inline))
+#else
+#define C2D_FORMULA static inline
+#endif
+
 /* The first half of the scaled normalisation of (x, y): divide by m = max(|x|, |y|), so the
  * squares can neither overflow nor underflow, then len = |(x, y) / m|. Returns the lanes where
  * that gives a direction: len > 0 is false for a zero vector (0/0 = NaN), an infinite or a NaN
  * one. */
-static inline mask_t unit_scaled(lane_t x, lane_t y, lane_t *sx, lane_t *sy, lane_t *len) {
+C2D_FORMULA mask_t unit_scaled(lane_t x, lane_t y, lane_t *sx, lane_t *sy, lane_t *len) {
     const lane_t m = lane_max(lane_abs(x), lane_abs(y));
     *sx = lane_div(x, m); /* in [-1, 1] */
     *sy = lane_div(y, m);
@@ -29,14 +37,14 @@ static inline mask_t unit_scaled(lane_t x, lane_t y, lane_t *sx, lane_t *sy, lan
 }
 
 /* The second half: (sx, sy) / len where `ok`, the fallback (fx, fy) elsewhere. */
-static inline void unit_finish(mask_t ok, lane_t sx, lane_t sy, lane_t len, lane_t fx, lane_t fy,
-                               lane_t *ux, lane_t *uy) {
+C2D_FORMULA void unit_finish(mask_t ok, lane_t sx, lane_t sy, lane_t len, lane_t fx, lane_t fy,
+                             lane_t *ux, lane_t *uy) {
     *ux = lane_select(ok, lane_div(sx, len), fx);
     *uy = lane_select(ok, lane_div(sy, len), fy);
 }
 
 /* (x, y) scaled to unit length, or the fallback (fx, fy) where it has no direction. */
-static inline void unit_or(lane_t x, lane_t y, lane_t fx, lane_t fy, lane_t *ux, lane_t *uy) {
+C2D_FORMULA void unit_or(lane_t x, lane_t y, lane_t fx, lane_t fy, lane_t *ux, lane_t *uy) {
     lane_t sx, sy, len;
     const mask_t ok = unit_scaled(x, y, &sx, &sy, &len);
     unit_finish(ok, sx, sy, len, fx, fy, ux, uy);
@@ -44,7 +52,7 @@ static inline void unit_or(lane_t x, lane_t y, lane_t fx, lane_t fy, lane_t *ux,
 
 /* The unit left perpendicular of the axis a->b, (-(b-a).y, (b-a).x) / |b-a|; (0, 1) for a
  * zero-length (or non-finite) axis. */
-static inline void axis_normal(lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t *nx, lane_t *ny) {
+C2D_FORMULA void axis_normal(lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t *nx, lane_t *ny) {
     unit_or(lane_neg(lane_sub(by, ay)), lane_sub(bx, ax), lane_splat(0.0f), lane_splat(1.0f), nx,
             ny);
 }
@@ -66,9 +74,9 @@ typedef struct contact_lanes {
  * lanes that use it get the same bytes either way. depth = max((r+R) - sqrt(d2), 0):
  * sqrt(fl(rs*rs)) == rs, so it is >= 0 whenever d2 <= rs*rs did not overflow, and the max
  * (second operand on NaN) keeps it >= 0 and not NaN when it did. point = c + n R. */
-static inline contact_lanes contact_from_gap(lane_t r, lane_t R, lane_t ax, lane_t ay, lane_t bx,
-                                             lane_t by, lane_t cx, lane_t cy, lane_t qx, lane_t qy,
-                                             lane_t d2) {
+C2D_FORMULA contact_lanes contact_from_gap(lane_t r, lane_t R, lane_t ax, lane_t ay, lane_t bx,
+                                           lane_t by, lane_t cx, lane_t cy, lane_t qx, lane_t qy,
+                                           lane_t d2) {
     contact_lanes k;
     lane_t sx, sy, len;
     const mask_t ok = unit_scaled(qx, qy, &sx, &sy, &len);
@@ -83,8 +91,8 @@ static inline contact_lanes contact_from_gap(lane_t r, lane_t R, lane_t ax, lane
 
 /* The overlap test and the contact of circle (p, r) and capsule a-b of radius R in every lane;
  * returns the lanes that overlap (the contact is meaningful there). */
-static inline mask_t capsule_contact_lanes(lane_t px, lane_t py, lane_t r, lane_t ax, lane_t ay,
-                                           lane_t bx, lane_t by, lane_t R, contact_lanes *k) {
+C2D_FORMULA mask_t capsule_contact_lanes(lane_t px, lane_t py, lane_t r, lane_t ax, lane_t ay,
+                                         lane_t bx, lane_t by, lane_t R, contact_lanes *k) {
     lane_t cx, cy, qx, qy;
     const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
     const mask_t hit = radii_overlap(d2, r, R);
