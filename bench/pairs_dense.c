@@ -112,7 +112,7 @@ static size_t dense_frame(const dense_case *c, const c2d_workload *w, const uint
     *status = C2D_OK;
     switch (c->peer) {
     case PEER_LOOP:
-        count = loop_frame(w, ci, ki, out, capacity);
+        count = bench_pairs_loop(w, ci, ki, out, capacity);
         break;
 #if defined(C2D_BENCH_CHIPMUNK)
     case PEER_CHIPMUNK:
