@@ -18,6 +18,8 @@ WORKLOADS = [
     ("W2_pairs", "W2 pairs"),
     ("W3_sweep", "W3 sweep"),
     ("W4_scaling", "W4 scaling"),
+    ("W2d_ordered", "W2d dense, in order"),
+    ("W2d_shuffled", "W2d dense, shuffled"),
 ]
 # What each workload is, in one line (docs/design.md, "Workloads"); shown under the table and
 # on the chart.
@@ -26,6 +28,8 @@ DESCRIPTIONS = {
     "W2_pairs": "1,048,576 random listed (ball, pin) pairs (c2d_batch_collide_pairs)",
     "W3_sweep": "4096 moving balls x 256 pins, earliest hit per ball (c2d_batch_sweep)",
     "W4_scaling": "W1 with N = 256 ... 65536 balls x 256 pins",
+    "W2d_ordered": "1,048,576 listed pairs, 60% overlapping, in capsule order (a broad phase's output)",
+    "W2d_shuffled": "the W2d pairs in random order",
 }
 # The chart's labels under each cluster of bars (gnuplot strings: \\n is a line break).
 CHART_LABELS = {
@@ -33,9 +37,12 @@ CHART_LABELS = {
     "W2_pairs": "W2 pairs\\n1M random listed\\n(ball, pin) pairs",
     "W3_sweep": "W3 sweep\\n4096 moving balls x 256 pins,\\nearliest hit per ball",
 }
-BACKENDS = ["scalar_loop", "scalar", "sse2", "sse41", "avx2", "avx512", "neon"]
+BACKENDS = ["scalar_loop", "scalar", "sse2", "sse41", "avx2", "avx512", "neon", "chipmunk"]
+# Peers: other libraries on the same pairs; their output bytes are their own.
+PEERS = {"chipmunk"}
 COLORS = {"scalar_loop": "#9e9e9e", "scalar": "#4d4d4d", "sse2": "#6baed6", "sse41": "#2171b5",
-          "avx2": "#fd8d3c", "avx512": "#d94701", "neon": "#31a354"}
+          "avx2": "#fd8d3c", "avx512": "#d94701", "neon": "#31a354",
+          "chipmunk": "#8c6bb1"}
 
 # Targets (docs/design.md, "Performance targets"): ratios of throughput measured in the same
 # run, so a verdict means the same on every CPU. Each rule: (label, faster side, reference
@@ -49,6 +56,12 @@ RATIO_TARGETS = [
      ("W1_probe", "*", None), 1.25),
     ("W3: sweep cost per pair within 3x of W1's, same backend", ("W3_sweep", "*", None),
      ("W1_collide", "*", None), 1 / 3),
+    ("W2d in order: AVX-512 vs the scalar backend", ("W2d_ordered", "avx512", None),
+     ("W2d_ordered", "scalar", None), 6.0),
+    ("W2d in order: AVX2 vs the scalar backend", ("W2d_ordered", "avx2", None),
+     ("W2d_ordered", "scalar", None), 4.0),
+    ("W2d in order: SSE2 vs the scalar backend", ("W2d_ordered", "sse2", None),
+     ("W2d_ordered", "scalar", None), 2.5),
 ]
 
 def load(path):
@@ -131,18 +144,18 @@ def same_bytes(runs, compare_runs=None):
     """One line per workload: do all backends (and the other run) report the same output?"""
     groups = {}
     for (workload, backend, n), r in runs.items():
-        if "median" in r:
+        if "median" in r and backend not in PEERS:
             groups.setdefault((workload, n), []).append((backend, r["median"]))
     other = {}
     if compare_runs:
         for (workload, backend, n), r in compare_runs.items():
-            if "median" in r:
+            if "median" in r and backend not in PEERS:
                 other.setdefault((workload, n), set()).add(r["median"]["checksum"])
     ok, notes = True, []
     for (workload, n), entries in sorted(groups.items(), key=lambda g: order((g[0][0], "", g[0][1]))):
         sums = {e["checksum"] for _, e in entries}
         hits = {e["hits"] for _, e in entries}
-        name = workload.split("_")[0] + (f"/{n}" if n else "")
+        name = (workload if workload.startswith("W2d") else workload.split("_")[0]) + (f"/{n}" if n else "")
         if len(sums) != 1 or len(hits) != 1:
             ok = False
             notes.append(f"{name}: DIFFERENT outputs: " +

@@ -3,6 +3,7 @@
 inlined into `collide`) from a compiler's assembly output, for llvm-mca.
 
     mca_loop.py KERNEL.s LANES > loop.s      (prints "pairs=N instructions=N label=L" on stderr)
+    mca_loop.py KERNEL.s LANES contacts      the dense contact loop instead (see below)
 
 The loop is found by its shape, not by its address, so it survives compiler and flag changes:
 every backward branch inside the function closes a candidate region (its target label .. the
@@ -12,6 +13,11 @@ vector distance operations (x - cx, y - cy for each of its two vectors: sub or a
 the exact pass divides, the census has no subtraction, the tail loop has only two compares, and
 the contact refinement calls out. Pairs per trip = (distance ops / 2) * LANES: the pass is
 unrolled to two vectors a trip.
+
+With `contacts`, the loop is the dense contact loop of c2d_mca_contact_loop (kernels.c built
+with -DC2D_MCA_CONTACT_LOOP: one vector of listed pairs a trip, every lane hitting): the
+smallest region of that function with the formula's five vector divisions and two square
+roots (or, failing that, the smallest with at least four and one).
 """
 import re
 import sys
@@ -22,6 +28,7 @@ X86_BRANCH = re.compile(r"^j[a-z]+$")
 A64_BRANCH = re.compile(r"^(b|b\.[a-z]+|cbn?z|tbn?z)$")
 CALL = re.compile(r"^(call[lq]?|bl|blr)$")
 DIV = re.compile(r"^v?div[sp][sd]$|^fdiv$")
+SQRT = re.compile(r"^v?sqrtp[sd]$|^fsqrt$")
 X86_CMP = re.compile(r"^v?cmp[a-z]*p[sd]$")
 A64_CMP = re.compile(r"^fcm(eq|ge|gt|le|lt)$")
 X86_DIST = re.compile(r"^v?subp[sd]$")
@@ -82,9 +89,9 @@ def first_operand(operands):
     return operands.split(",")[0].strip()
 
 
-def find_loop(items):
+def loop_regions(items):
+    """(region, instructions, label) of every backward branch: its target label .. the branch."""
     labels = {}
-    best = None
     for pos, (kind, text, mnemonic, operands) in enumerate(items):
         if kind == "label":
             labels[text] = pos
@@ -95,7 +102,12 @@ def find_loop(items):
         if target not in labels:
             continue  # forward branch
         region = items[labels[target]:pos + 1]
-        insns = [r for r in region if r[0] == "insn"]
+        yield region, [r for r in region if r[0] == "insn"], target
+
+
+def find_loop(items):
+    best = None
+    for region, insns, target in loop_regions(items):
         if any(CALL.match(r[2]) or DIV.match(r[2]) for r in insns):
             continue
         cmps = sum(1 for r in insns if X86_CMP.match(r[2]) or
@@ -109,7 +121,39 @@ def find_loop(items):
     return best
 
 
+def find_contact_loop(items):
+    best = None
+    for region, insns, target in loop_regions(items):
+        vector = [r for r in insns if r[2].startswith("v") or first_operand(r[3]).startswith("v")]
+        if any(CALL.match(r[2]) for r in insns):
+            continue
+        divs = sum(1 for r in vector if DIV.match(r[2]))
+        sqrts = sum(1 for r in vector if SQRT.match(r[2]))
+        if divs < 4 or sqrts < 1:
+            continue
+        # the whole formula (5 divisions, 2 square roots) if some region holds it, then smallest
+        key = (-(min(divs, 5) + min(sqrts, 2)), len(insns))
+        if best is None or key < best[3]:
+            best = (region, len(insns), target, key)
+    return best[:3] if best else None
+
+
+def main_contacts(path, lanes):
+    name = "c2d_mca_contact_loop"
+    items = parse(path).get(name)
+    found = find_contact_loop(items) if items else None
+    if not found:
+        sys.exit(f"{path}: no contact loop found in {name}")
+    region, count, target = found
+    for kind, text, _, _ in region:
+        print(text + ":" if kind == "label" else "\t" + text)
+    print(f"function={name} label={target} instructions={count} pairs={lanes}", file=sys.stderr)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[3] == "contacts":
+        main_contacts(sys.argv[1], int(sys.argv[2]))
+        return
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     path, lanes = sys.argv[1], int(sys.argv[2])

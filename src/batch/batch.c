@@ -73,9 +73,13 @@ c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_so
 
 /* True when every index is below its set's count. Runs before anything is written. */
 static bool indices_in_range(const uint32_t *index, size_t n, size_t limit) {
+    if (limit > UINT32_MAX) return true; /* every uint32_t index is in range */
+    /* 32-bit compares, branch-free: the compiler vectorises this (a 64-bit compare it did not,
+     * and the check cost a fifth of a dense c2d_batch_collide_pairs call) */
+    const uint32_t end = (uint32_t)limit;
     uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++) /* branch-free, so the compiler can vectorise it */
-        bad |= (uint32_t)(index[i] >= limit);
+    for (size_t i = 0; i < n; i++)
+        bad |= (uint32_t)(index[i] >= end);
     return bad == 0;
 }
 

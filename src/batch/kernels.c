@@ -3,11 +3,12 @@
  * backend's instruction-set flags.
  *
  * Every kernel follows the same plan: a cheap vector test first (a conservative box from
- * cull.h, or the exact overlap formula shared with the scalar layer), then, for the rare lanes
- * that pass, the scalar reference function itself builds the contact or time of impact. The
- * answer is therefore the scalar layer's by construction; the vector part only decides which
- * lanes are worth asking. Lanes that pass are visited with a bit-scan loop over the mask,
- * which for about one hit in a thousand pairs is cheaper than any compaction. */
+ * cull.h, or the exact overlap formula shared with the scalar layer), then the exact answer
+ * for the vectors that pass. Contacts are built in lanes (batch/lane_contact.h) from
+ * src/core/contact_formula.h, the source the scalar layer builds its contacts with, so every
+ * lane holds the scalar layer's bytes; the hit lanes are then appended in order. Times of
+ * impact are still built one lane at a time by the scalar reference function, for the lanes
+ * whose boxes touch. */
 #include <math.h>
 
 #include "batch/lane_simd.h"
@@ -15,6 +16,7 @@
 
 #include "batch/cull.h"
 #include "batch/kernels.h"
+#include "batch/lane_contact.h"
 
 enum { W = C2D_LANES };
 
@@ -37,23 +39,15 @@ static inline lane_t load_tail(const float *p, size_t n, float pad) {
 
 /* ---- c2d_batch_collide ------------------------------------------------------------------ */
 
-typedef struct collide_out {
-    c2d_pair_contact *out;
-    size_t capacity, total;
-} collide_out;
-
-/* The exact contacts of the candidate lanes `bits` of circles first.. against capsule k. */
-static void refine_contacts(uint32_t bits, size_t first, const c2d_circle_soa *c,
-                            const c2d_capsule_soa *k, size_t capsule, collide_out *o) {
-    const float ax = k->ax[capsule], ay = k->ay[capsule];
-    const float bx = k->bx[capsule], by = k->by[capsule], R = k->radius[capsule];
-    while (bits) {
-        const size_t i = first + lowest_bit(bits);
-        bits &= bits - 1;
-        c2d_contact contact;
-        if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R, &contact))
-            c2d_emit(o->out, o->capacity, &o->total, (uint32_t)i, (uint32_t)capsule, &contact);
-    }
+/* The contacts of W circles from `first` (lanes `valid`, x and y already loaded) against one
+ * capsule. */
+C2D_FORMULA void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t first, lane_t x,
+                               lane_t y, uint32_t valid, const capsule_lanes *cap,
+                               lane_t capsule_index) {
+    const lane_t r = valid == first_lanes(W) ? lane_load(c->radius + first)
+                                             : load_tail(c->radius + first, c->count - first, NAN);
+    contacts_vector(o, x, y, r, cap, valid, lane_add_u32(lane_load_u32(lane_iota), first),
+                    capsule_index);
 }
 
 /* Box-culled pass of one tame capsule over every circle. The box already includes the largest
@@ -65,51 +59,51 @@ static inline mask_t in_box(lane_t x, lane_t y, lane_t cx, lane_t cy, lane_t hx,
 }
 
 static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          const c2d_collide_box *box, collide_out *o) {
+                          const c2d_collide_box *box, contact_sink *o) {
     const lane_t cx = lane_splat(box->cx), cy = lane_splat(box->cy);
     const lane_t hx = lane_splat(box->hx), hy = lane_splat(box->hy);
+    const capsule_lanes cap = capsule_splat(k, capsule);
+    const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const float *const xs = c->x, *const ys = c->y;
     const size_t n = c->count;
+    const uint32_t all = first_lanes(W);
     size_t i = 0;
     /* two vectors per step, one branch for both: hits are rare */
     for (; i + 2 * W <= n; i += 2 * W) {
-        const mask_t near0 = in_box(lane_load(xs + i), lane_load(ys + i), cx, cy, hx, hy);
-        const mask_t near1 = in_box(lane_load(xs + i + W), lane_load(ys + i + W), cx, cy, hx, hy);
+        const lane_t x0 = lane_load(xs + i), y0 = lane_load(ys + i);
+        const lane_t x1 = lane_load(xs + i + W), y1 = lane_load(ys + i + W);
+        const mask_t near0 = in_box(x0, y0, cx, cy, hx, hy);
+        const mask_t near1 = in_box(x1, y1, cx, cy, hx, hy);
         if (mask_any(mask_or(near0, near1))) {
-            refine_contacts(mask_bits(near0), i, c, k, capsule, o);
-            refine_contacts(mask_bits(near1), i + W, c, k, capsule, o);
+            if (mask_any(near0)) refine_vector(o, c, i, x0, y0, all, &cap, kidx);
+            if (mask_any(near1)) refine_vector(o, c, i + W, x1, y1, all, &cap, kidx);
         }
     }
     for (; i + W <= n; i += W) {
-        const mask_t near = in_box(lane_load(xs + i), lane_load(ys + i), cx, cy, hx, hy);
-        if (mask_any(near)) refine_contacts(mask_bits(near), i, c, k, capsule, o);
+        const lane_t x = lane_load(xs + i), y = lane_load(ys + i);
+        if (mask_any(in_box(x, y, cx, cy, hx, hy))) refine_vector(o, c, i, x, y, all, &cap, kidx);
     }
-    if (i < n) { /* NaN padding is never inside a box */
-        const mask_t near =
-            in_box(load_tail(xs + i, n - i, NAN), load_tail(ys + i, n - i, NAN), cx, cy, hx, hy);
-        refine_contacts(mask_bits(near) & first_lanes(n - i), i, c, k, capsule, o);
+    if (i < n) { /* NaN padding is never inside a box and never overlaps */
+        const lane_t x = load_tail(xs + i, n - i, NAN), y = load_tail(ys + i, n - i, NAN);
+        if (mask_any(in_box(x, y, cx, cy, hx, hy)))
+            refine_vector(o, c, i, x, y, first_lanes(n - i), &cap, kidx);
     }
 }
 
-/* Exact pass of one capsule over every circle: the shared overlap formula on every lane. */
+/* Exact pass of one capsule over every circle: the shared formulas on every lane. */
 static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          collide_out *o) {
-    const lane_t ax = lane_splat(k->ax[capsule]), ay = lane_splat(k->ay[capsule]);
-    const lane_t bx = lane_splat(k->bx[capsule]), by = lane_splat(k->by[capsule]);
-    const lane_t R = lane_splat(k->radius[capsule]);
+                          contact_sink *o) {
+    const capsule_lanes cap = capsule_splat(k, capsule);
+    const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const size_t n = c->count;
     size_t i = 0;
-    for (; i + W <= n; i += W) {
-        const lane_t x = lane_load(c->x + i), y = lane_load(c->y + i), r = lane_load(c->radius + i);
-        const mask_t hit = capsule_overlap(x, y, r, ax, ay, bx, by, R);
-        if (mask_any(hit)) refine_contacts(mask_bits(hit), i, c, k, capsule, o);
-    }
-    if (i < n) { /* NaN padding never overlaps */
-        const lane_t x = load_tail(c->x + i, n - i, NAN), y = load_tail(c->y + i, n - i, NAN);
-        const lane_t r = load_tail(c->radius + i, n - i, NAN);
-        const mask_t hit = capsule_overlap(x, y, r, ax, ay, bx, by, R);
-        refine_contacts(mask_bits(hit) & first_lanes(n - i), i, c, k, capsule, o);
-    }
+    for (; i + W <= n; i += W)
+        contacts_vector(o, lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i), &cap,
+                        first_lanes(W), lane_add_u32(lane_load_u32(lane_iota), i), kidx);
+    if (i < n) /* NaN padding never overlaps */
+        contacts_vector(o, load_tail(c->x + i, n - i, NAN), load_tail(c->y + i, n - i, NAN),
+                        load_tail(c->radius + i, n - i, NAN), &cap, first_lanes(n - i),
+                        lane_add_u32(lane_load_u32(lane_iota), i), kidx);
 }
 
 /* The circle census of cull.h, a vector at a time: the largest magnitude of any coordinate or
@@ -142,7 +136,7 @@ static c2d_circle_census circle_census(const c2d_circle_soa *c) {
 
 static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                       c2d_pair_contact *out, size_t capacity) {
-    collide_out o = {out, capacity, 0};
+    contact_sink o = {out, capacity, 0};
     if (circles->count == 0) return 0;
     const c2d_circle_census census = circle_census(circles);
     for (size_t k = 0; k < capsules->count; k++) {
@@ -159,35 +153,79 @@ static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *caps
 
 /* ---- c2d_batch_collide_pairs ------------------------------------------------------------ */
 
-/* The exact contact of listed pair q, if any. */
-static inline void refine_pair(size_t q, const c2d_circle_soa *c, const c2d_capsule_soa *k,
-                               const uint32_t *ci, const uint32_t *ki, collide_out *o) {
-    const uint32_t i = ci[q], j = ki[q];
-    c2d_contact contact;
-    if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j], k->by[j],
-                            k->radius[j], &contact))
-        c2d_emit(o->out, o->capacity, &o->total, i, j, &contact);
+/* A broad phase emits its pairs in runs: one capsule with circles in increasing index order.
+ * Such a vector reads its capsule once and its circles as plain vector loads instead of
+ * gathering W of each; any other vector gathers. Both tests are one vector compare. (An index
+ * within W of UINT32_MAX is never a run start: idx[0] + j must not wrap around.) */
+static inline bool same_index(const uint32_t *idx) {
+    return mask_all(lane_eq_u32(lane_load_u32(idx), lane_splat_u32(idx[0])));
+}
+static inline bool consecutive_index(const uint32_t *idx) {
+    return idx[0] <= UINT32_MAX - (W - 1) &&
+           mask_all(
+               lane_eq_u32(lane_load_u32(idx), lane_add_u32(lane_load_u32(lane_iota), idx[0])));
 }
 
-/* Pairs arrive in any order, so there is no box to share: each vector of pairs gathers its
- * circles and capsules and runs the exact overlap formula; hits get their contact. */
+/* The contacts of W listed pairs (indices cip, kip) in *k; returns the lanes among `valid`
+ * that hit. */
+C2D_FORMULA uint32_t pairs_compute(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   const uint32_t *cip, const uint32_t *kip, uint32_t valid,
+                                   contact_lanes *out) {
+    capsule_lanes cap;
+    if (same_index(kip)) {
+        cap = capsule_splat(k, kip[0]);
+    } else {
+        cap.ax = lane_gather(k->ax, kip);
+        cap.ay = lane_gather(k->ay, kip);
+        cap.bx = lane_gather(k->bx, kip);
+        cap.by = lane_gather(k->by, kip);
+        cap.R = lane_gather(k->radius, kip);
+    }
+    if (consecutive_index(cip)) {
+        const size_t i = cip[0];
+        return contacts_compute(lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i),
+                                &cap, valid, out);
+    }
+    return contacts_compute(lane_gather(c->x, cip), lane_gather(c->y, cip),
+                            lane_gather(c->radius, cip), &cap, valid, out);
+}
+
+/* Pairs arrive in any order, so there is no box to share: each vector of pairs reads its
+ * circles and capsules and runs the exact formulas; the hit lanes are appended in order.
+ * The loop is software-pipelined by one vector: vector v+1's contacts are computed before
+ * vector v's are appended, so the long division and square-root chain of one vector overlaps
+ * the appending of the previous one (whose loop exit mispredicts: the hit count varies). */
 static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
                             const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
                             size_t capacity) {
-    collide_out o = {out, capacity, 0};
+    contact_sink o = {out, capacity, 0};
+    const lane_t zero = lane_splat(0.0f);
+    contact_lanes held = {zero, zero, zero, zero, zero}; /* read only when held_bits != 0 */
+    uint32_t held_bits = 0;
+    size_t held_p = 0;
     size_t p = 0;
     for (; p + W <= pair_count; p += W) {
-        const uint32_t *cip = ci + p, *kip = ki + p;
-        const mask_t hit = capsule_overlap(lane_gather(c->x, cip), lane_gather(c->y, cip),
-                                           lane_gather(c->radius, cip), lane_gather(k->ax, kip),
-                                           lane_gather(k->ay, kip), lane_gather(k->bx, kip),
-                                           lane_gather(k->by, kip), lane_gather(k->radius, kip));
-        if (mask_any(hit))
-            for (uint32_t bits = mask_bits(hit); bits; bits &= bits - 1)
-                refine_pair(p + lowest_bit(bits), c, k, ci, ki, &o);
+        contact_lanes now = held; /* overwritten where bits != 0 */
+        const uint32_t bits = pairs_compute(c, k, ci + p, ki + p, first_lanes(W), &now);
+        if (held_bits)
+            sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p),
+                       lane_load_u32(ki + held_p));
+        held = now;
+        held_bits = bits;
+        held_p = p;
     }
-    for (; p < pair_count; p++) /* the tail: fewer pairs than a vector */
-        refine_pair(p, c, k, ci, ki, &o);
+    if (held_bits)
+        sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p), lane_load_u32(ki + held_p));
+    if (p < pair_count) { /* the last pairs, padded with copies of the first of them */
+        const size_t lanes = pair_count - p;
+        uint32_t ct[W], kt[W];
+        for (size_t j = 0; j < W; j++) {
+            ct[j] = ci[p + (j < lanes ? j : 0)];
+            kt[j] = ki[p + (j < lanes ? j : 0)];
+        }
+        const uint32_t bits = pairs_compute(c, k, ct, kt, first_lanes(lanes), &held);
+        if (bits) sink_lanes(&o, bits, &held, lane_load_u32(ct), lane_load_u32(kt));
+    }
     return o.total;
 }
 
@@ -273,3 +311,23 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
 }
 
 const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep};
+
+#if defined(C2D_MCA_CONTACT_LOOP)
+/* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of
+ * listed pairs (one capsule, consecutive circles) as collide_pairs runs it, with every lane
+ * hitting: the loads, the overlap test, the contact formula and the transposition into
+ * records. The copies of the hit records to the output are left out of the model. */
+void c2d_mca_contact_loop(const c2d_circle_soa *c, const c2d_capsule_soa *k, contact_records *out,
+                          size_t n);
+void c2d_mca_contact_loop(const c2d_circle_soa *c, const c2d_capsule_soa *k, contact_records *out,
+                          size_t n) {
+    const capsule_lanes cap = capsule_splat(k, 0);
+    const lane_t kidx = lane_splat_u32(0);
+    for (size_t i = 0; i + W <= n; i += W) {
+        contact_lanes lanes;
+        if (contacts_compute(lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i),
+                             &cap, first_lanes(W), &lanes))
+            contact_records_from(out, &lanes, lane_add_u32(lane_load_u32(lane_iota), i), kidx);
+    }
+}
+#endif

@@ -1,8 +1,10 @@
-/* Scalar lanes for src/core/segment_formula.h: lane_t is one float, mask_t a bool. */
+/* Scalar lanes for src/core/segment_formula.h and src/core/contact_formula.h: lane_t is one
+ * float, mask_t a bool. */
 #ifndef C2D_CORE_LANE_SCALAR_H
 #define C2D_CORE_LANE_SCALAR_H
 
 #include <float.h>
+#include <math.h>
 #include <stdbool.h>
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -46,6 +48,26 @@ static inline float lane_max(float a, float b) {
     return a > b ? a : b;
 }
 #endif
+/* Correctly rounded (IEEE); one instruction with -fno-math-errno (meson.build). */
+static inline float lane_sqrt(float a) {
+    return sqrtf(a);
+}
+static inline float lane_abs(float a) {
+    return fabsf(a);
+}
+/* Flips the sign bit, as the SIMD lanes' xor with -0.0 does. */
+static inline float lane_neg(float a) {
+    return -a;
+}
+static inline float lane_select(bool m, float yes, float no) {
+    return m ? yes : no;
+}
+static inline bool lane_gt(float a, float b) {
+    return a > b;
+}
+static inline bool mask_all(bool m) {
+    return m;
+}
 static inline bool lane_le(float a, float b) {
     return a <= b;
 }

@@ -1,23 +1,21 @@
-/* Contacts: circle against capsule, segment and circle, with the degenerate-normal rules. */
-#include <math.h>
-
+/* Contacts: circle against capsule, segment and circle, with the degenerate-normal rules.
+ *
+ * The arithmetic is src/core/contact_formula.h instantiated with float lanes: the SIMD kernels
+ * run the same source over vectors, so both layers compute the same bytes. */
 #include "core/lane_scalar.h"
-#include "core/segment_formula.h"
+#include "core/contact_formula.h"
 #include "scalar/reference.h"
 
 c2d_vec2 c2d_unit_or(float x, float y, c2d_vec2 fallback) {
-    const float m = lane_max(fabsf(x), fabsf(y));
-    const float ux = x / m, uy = y / m; /* in [-1, 1]; NaN when m is 0, NaN or infinite */
-    const float len = sqrtf(ux * ux + uy * uy);
-    if (!(len > 0.0f)) /* also false for NaN */
-        return fallback;
-    const c2d_vec2 u = {ux / len, uy / len};
+    c2d_vec2 u;
+    unit_or(x, y, fallback.x, fallback.y, &u.x, &u.y);
     return u;
 }
 
 c2d_vec2 c2d_axis_normal(float ax, float ay, float bx, float by) {
-    const c2d_vec2 up = {0.0f, 1.0f};
-    return c2d_unit_or(-(by - ay), bx - ax, up);
+    c2d_vec2 n;
+    axis_normal(ax, ay, bx, by, &n.x, &n.y);
+    return n;
 }
 
 bool c2d_capsule_contact(float px, float py, float r, float ax, float ay, float bx, float by,
@@ -25,16 +23,13 @@ bool c2d_capsule_contact(float px, float py, float r, float ax, float ay, float 
     float cx, cy, qx, qy;
     const float d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
     if (!radii_overlap(d2, r, R)) return false;
-    /* The centre on the axis has no direction of its own: use the axis' left perpendicular. */
-    const c2d_vec2 n = c2d_unit_or(qx, qy, c2d_axis_normal(ax, ay, bx, by));
-    /* sqrt(fl(rs*rs)) == rs, so depth >= 0 whenever d2 <= rs*rs did not overflow; the max
-     * (second operand on NaN) keeps it >= 0 and not NaN when it did. */
-    const float depth = lane_max((r + R) - sqrtf(d2), 0.0f);
     if (!out) return true;
-    out->normal = n;
-    out->depth = depth;
-    out->point.x = cx + n.x * R;
-    out->point.y = cy + n.y * R;
+    const contact_lanes k = contact_from_gap(r, R, ax, ay, bx, by, cx, cy, qx, qy, d2);
+    out->normal.x = k.nx;
+    out->normal.y = k.ny;
+    out->depth = k.depth;
+    out->point.x = k.px;
+    out->point.y = k.py;
     return true;
 }
 

@@ -92,6 +92,80 @@ int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t 
     return 0;
 }
 
+/* Circles per capsule in W2d. */
+enum { DENSE_PER_CAPSULE = 256 };
+
+int c2d_workload_dense_pairs(c2d_workload *w, size_t n_pairs, uint64_t seed,
+                             uint32_t **circle_index, uint32_t **capsule_index) {
+    const size_t m = n_pairs / DENSE_PER_CAPSULE ? n_pairs / DENSE_PER_CAPSULE : 1;
+    if (c2d_workload_make(w, n_pairs, m, seed) != 0) return -1;
+    *circle_index = malloc((n_pairs ? n_pairs : 1) * sizeof(uint32_t));
+    *capsule_index = malloc((n_pairs ? n_pairs : 1) * sizeof(uint32_t));
+    if (!*circle_index || !*capsule_index) {
+        free(*circle_index);
+        free(*capsule_index);
+        *circle_index = *capsule_index = NULL;
+        c2d_workload_free(w);
+        return -1;
+    }
+    /* W1's density: 256 capsules on a 100 x 100 board. sqrtf is correctly rounded. */
+    const float side = 100.0f * sqrtf((float)m / 256.0f);
+    c2d_rng rng = {seed ^ UINT64_C(0xd2d2d2d2d2d2d2d2)};
+    for (size_t k = 0; k < m; k++) {
+        w->ax[k] = c2d_rng_range(&rng, 0.0f, side);
+        w->ay[k] = c2d_rng_range(&rng, 0.0f, side);
+        const float length = c2d_rng_range(&rng, 0.5f, 5.0f);
+        const c2d_vec2 d = c2d_rng_direction(&rng);
+        w->bx[k] = w->ax[k] + d.x * length;
+        w->by[k] = w->ay[k] + d.y * length;
+        w->capsule_radius[k] = c2d_rng_range(&rng, 0.05f, 0.5f);
+    }
+    for (size_t p = 0; p < n_pairs; p++) {
+        size_t k = p / DENSE_PER_CAPSULE;
+        if (k >= m) k = m - 1;
+        const float ax = w->ax[k], ay = w->ay[k], bx = w->bx[k], by = w->by[k];
+        const float r = c2d_rng_range(&rng, 0.05f, 0.25f);
+        const float gap = c2d_rng_range(&rng, 0.0f, 5.0f / 3.0f) * (r + w->capsule_radius[k]);
+        float x, y;
+        const float ex = bx - ax, ey = by - ay, len = sqrtf(ex * ex + ey * ey);
+        if (c2d_rng_next(&rng) % 5 != 0) { /* beside the axis: along its perpendicular */
+            const float t = c2d_rng_unit(&rng);
+            const float side_sign = (c2d_rng_next(&rng) & 1) ? 1.0f : -1.0f;
+            x = ax + t * ex - side_sign * ey / len * gap;
+            y = ay + t * ey + side_sign * ex / len * gap;
+        } else { /* beyond an end: a direction pointing away from the axis */
+            const bool at_b = c2d_rng_next(&rng) & 1;
+            c2d_vec2 d = c2d_rng_direction(&rng);
+            const float away = at_b ? 1.0f : -1.0f;
+            if ((d.x * ex + d.y * ey) * away < 0.0f) {
+                d.x = -d.x;
+                d.y = -d.y;
+            }
+            x = (at_b ? bx : ax) + d.x * gap;
+            y = (at_b ? by : ay) + d.y * gap;
+        }
+        w->x[p] = x;
+        w->y[p] = y;
+        w->radius[p] = r;
+        w->move_x[p] = w->move_y[p] = 0.0f;
+        (*circle_index)[p] = (uint32_t)p;
+        (*capsule_index)[p] = (uint32_t)k;
+    }
+    return 0;
+}
+
+void c2d_pairs_shuffle(uint32_t *circle_index, uint32_t *capsule_index, size_t n, uint64_t seed) {
+    c2d_rng rng = {seed};
+    for (size_t i = n; i > 1; i--) {
+        const size_t j = (size_t)(c2d_rng_next(&rng) % i);
+        const uint32_t c = circle_index[i - 1], k = capsule_index[i - 1];
+        circle_index[i - 1] = circle_index[j];
+        capsule_index[i - 1] = capsule_index[j];
+        circle_index[j] = c;
+        capsule_index[j] = k;
+    }
+}
+
 uint64_t c2d_fnv1a(uint64_t h, const void *bytes, size_t n) {
     const unsigned char *p = bytes;
     for (size_t i = 0; i < n; i++) {

@@ -43,6 +43,20 @@ void c2d_workload_free(c2d_workload *w);
 int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t **circle_index,
                        uint32_t **capsule_index);
 
+/* W2d: dense listed pairs. Builds n_pairs circles and max(1, n_pairs / 256) capsules (W1's
+ * sizes, first endpoints on a board of W1's density) and the pair list: pair p is circle p and
+ * capsule min(p / 256, capsules - 1), so both indices ascend (the order a broad phase emits).
+ * Circle p sits at distance s(r+R) from its capsule's axis, s uniform in [0, 5/3], so about
+ * 60% of the pairs overlap: four in five beside a random point of the axis (along its
+ * perpendicular), one in five beyond an end (a random direction pointing away from the axis).
+ * Directions come from c2d_rng_direction (no sin/cos), so the data are the same bytes
+ * everywhere. Returns 0, or -1 when out of memory (nothing left allocated). */
+int c2d_workload_dense_pairs(c2d_workload *w, size_t n_pairs, uint64_t seed,
+                             uint32_t **circle_index, uint32_t **capsule_index);
+
+/* Shuffles n listed pairs in place (Fisher-Yates from `seed`; the same order everywhere). */
+void c2d_pairs_shuffle(uint32_t *circle_index, uint32_t *capsule_index, size_t n, uint64_t seed);
+
 /* FNV-1a, 64 bits, over n bytes, continuing from h (start with C2D_FNV_OFFSET). */
 #define C2D_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
 uint64_t c2d_fnv1a(uint64_t h, const void *bytes, size_t n);
