@@ -135,6 +135,9 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
 
 void c2d_scene_destroy(c2d_scene *scene) {
     if (!scene) return;
+    c2d_scene_part *part = scene->scratch[C2D_SCENE_SLOT_PARTS].ptr;
+    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++)
+        c2d_scene_free(scene, part[p].pairs);
     c2d_capsule_index_free(scene, &scene->index);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
@@ -196,11 +199,41 @@ static c2d_status finish(size_t total, size_t capacity, const c2d_pair_contact *
     return total > capacity && out ? C2D_ERROR_TRUNCATED : C2D_OK;
 }
 
+/* The whole binning on one thread. */
+static c2d_status bin_all(c2d_scene *scene, const c2d_circle_soa *circles) {
+    c2d_status st = c2d_scene_frame_begin(scene, circles, 1);
+    if (st == C2D_OK) st = c2d_scene_frame_part(scene, 0);
+    if (st == C2D_OK) st = c2d_scene_frame_end(scene);
+    return st;
+}
+
 c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles) {
     if (!scene) return C2D_ERROR_NULL;
     const c2d_status st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
-    return c2d_scene_bin_circles(scene, circles);
+    return bin_all(scene, circles);
+}
+
+c2d_status c2d_scene_bin_begin(c2d_scene *scene, const c2d_circle_soa *circles, size_t parts) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (parts == 0 || parts > C2D_SCENE_MAX_PARTS) return C2D_ERROR_INDEX;
+    return c2d_scene_frame_begin(scene, circles, parts);
+}
+
+c2d_status c2d_scene_bin_part(c2d_scene *scene, size_t part) {
+    if (!scene) return C2D_ERROR_NULL;
+    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || part >= scene->frame.parts)
+        return C2D_ERROR_INDEX;
+    return c2d_scene_frame_part(scene, part);
+}
+
+c2d_status c2d_scene_bin_end(c2d_scene *scene) {
+    if (!scene) return C2D_ERROR_NULL;
+    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || scene->frame.parts == 0)
+        return C2D_ERROR_INDEX;
+    return c2d_scene_frame_end(scene);
 }
 
 c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2d_pair_contact *out,
@@ -210,7 +243,7 @@ c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2
     if (!scene) return C2D_ERROR_NULL;
     st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
-    st = c2d_scene_bin_circles(scene, circles);
+    st = bin_all(scene, circles);
     if (st != C2D_OK) return st;
     const size_t total = c2d_scene_collide_binned(scene, 0, scene->capsule_count, out, capacity);
     return finish(total, capacity, out, count);
