@@ -24,11 +24,12 @@ void c2d_scene_free(const c2d_scene *s, void *ptr) {
     if (ptr) s->allocator.free(ptr, s->allocator.user);
 }
 
-/* Geometric growth: at least `bytes`, at least 1.5x the old size, so a slowly growing stream
- * of frames allocates O(log) times. */
+/* Geometric growth with headroom: 1.5x what is needed, at least 1.5x the old size, so frames
+ * that vary a little allocate nothing and a growing stream allocates O(log) times. */
 static size_t grown_size(size_t old, size_t bytes) {
-    const size_t grown = old + old / 2;
-    return grown > bytes && grown > old ? grown : bytes;
+    const size_t grown = old + old / 2, wanted = bytes + bytes / 2;
+    const size_t size = grown > wanted ? grown : wanted;
+    return size >= bytes ? size : bytes; /* on overflow, exactly what is needed */
 }
 
 c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int *slots, const size_t *bytes,

@@ -91,8 +91,10 @@ static bool meets(const circle_box *b, float lo_x, float hi_x, float lo_y, float
 /* Makes room for `n` more pairs. */
 static bool room_for(const c2d_scene *s, c2d_scene_part *p, size_t n) {
     if (p->capacity - p->count >= n) return true;
+    /* 1.5x the old size or what is needed, whichever is larger: kept for later frames */
+    const size_t need = p->count + n;
     size_t capacity = p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2;
-    if (capacity < p->count + n) capacity = p->count + n;
+    if (capacity < need + need / 2) capacity = need + need / 2;
     uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
     if (!pairs) return false;
     if (p->count) memcpy(pairs, p->pairs, 2 * p->count * sizeof(uint32_t));
@@ -242,6 +244,8 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
             }
         }
     }
+    /* keep a quarter more than this frame used, so similar frames do not allocate */
+    if (!room_for(s, p, p->count / 4 + C2D_CELL_SLOTS * BLOCK)) return C2D_ERROR_ALLOC;
     p->status = C2D_OK;
     return C2D_OK;
 }
