@@ -35,7 +35,7 @@ static c2d_grid capsule_grid(const c2d_capsule_index *x, size_t m) {
         extent += w > h ? w : h;
         n++;
     }
-    c2d_grid g = {0.0, 0.0, 1.0, 1.0, 1, 1};
+    c2d_grid g = {0.0f, 0.0f, 1.0f, 1.0f, 1, 1};
     if (n == 0) return g;
     const double w = hi_x - lo_x, h = hi_y - lo_y;
     double size = sqrt(w * h / (double)n);
@@ -50,10 +50,10 @@ static c2d_grid capsule_grid(const c2d_capsule_index *x, size_t m) {
         if (nx * ny <= 2.0 * (double)n + 16.0) break;
         size *= 1.25;
     }
-    g.x0 = lo_x;
-    g.y0 = lo_y;
-    g.size = size;
-    g.inv_size = 1.0 / size;
+    g.x0 = (float)lo_x;
+    g.y0 = (float)lo_y;
+    g.size = (float)size;
+    g.inv_size = (float)(1.0 / size);
     g.nx = (uint32_t)nx;
     g.ny = (uint32_t)ny;
     return g;

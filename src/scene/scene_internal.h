@@ -31,19 +31,22 @@ typedef struct c2d_scene_scratch {
 } c2d_scene_scratch;
 
 /* A uniform grid over a rectangle: cell (cx, cy) covers [x0 + cx*size, x0 + (cx+1)*size) x
- * [y0 + cy*size, ...); coordinates outside are clamped to the border cells. Coordinates are
- * doubles (every float converts exactly). The cell of a coordinate is monotone in it, which is
- * all the queries rely on: a point inside a box lies in a cell between its corners' cells. */
+ * [y0 + cy*size, ...) (up to rounding); coordinates outside are clamped to the border cells.
+ * The cell of a coordinate is monotone in it (float subtraction, multiplication by a positive
+ * constant and clamping all are), which is all the queries rely on: a point inside a box lies
+ * in a cell between its corners' cells, as long as both use c2d_grid_coord. */
 typedef struct c2d_grid {
-    double x0, y0, inv_size, size;
+    float x0, y0, inv_size, size;
     uint32_t nx, ny; /* cells per row and per column (>= 1) */
 } c2d_grid;
 
-/* Cell column of v (or row): floor((v - v0) * inv_size) clamped to [0, n-1]; NaN gives 0. */
-static inline uint32_t c2d_grid_coord(double v, double v0, double inv_size, uint32_t n) {
-    const double t = (v - v0) * inv_size;
-    if (!(t > 0.0)) return 0;
-    if (t >= (double)(n - 1)) return n - 1;
+/* Cell column of v (or row): (v - v0) * inv_size clamped to [0, n-1], truncated. Branch-free
+ * (min and max); NaN maps to some valid cell. */
+static inline uint32_t c2d_grid_coord(float v, float v0, float inv_size, uint32_t n) {
+    float t = (v - v0) * inv_size;
+    const float last = (float)(n - 1);
+    t = t < last ? t : last;
+    t = t > 0.0f ? t : 0.0f;
     return (uint32_t)t;
 }
 
