@@ -1,8 +1,8 @@
 /* Scenes (collide2d/scene.h): the scene structure, its memory, and the parts of the broad
  * phase shared by the files of src/scene/.
  *
- * A scene owns a copy of its capsules, a static index of them (for sweeps), and numbered
- * scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
+ * A scene owns a copy of its capsules, a static index of them (collides and sweeps), and
+ * numbered scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
  * against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
 #ifndef C2D_SCENE_INTERNAL_H
 #define C2D_SCENE_INTERNAL_H
@@ -12,7 +12,7 @@
 #include "collide2d/scene.h"
 #include "scalar/reference.h"
 
-/* Scratch slots. Collide frames use slots 0-5; slots from C2D_SCENE_SLOT_FREE up to
+/* Scratch slots. Collide frames use slots 0-4; slots from C2D_SCENE_SLOT_FREE up to
  * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
 enum {
     C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
