@@ -20,10 +20,6 @@ static unsigned char box_kind(const c2d_capsule_index *x, size_t k) {
     return C2D_KIND_GRID;
 }
 
-#ifndef CELL_SCALE
-#define CELL_SCALE 1.0
-#endif
-
 /* The grid over the tame boxes: cells as wide as the mean spacing of capsules (about one
  * capsule a cell) or the mean box, whichever is larger; at most 2m + 16 cells. */
 static c2d_grid capsule_grid(const c2d_capsule_index *x, size_t m) {
@@ -42,7 +38,7 @@ static c2d_grid capsule_grid(const c2d_capsule_index *x, size_t m) {
     c2d_grid g = {0.0f, 0.0f, 1.0f, 1.0f, 1, 1};
     if (n == 0) return g;
     const double w = hi_x - lo_x, h = hi_y - lo_y;
-    double size = sqrt(w * h / (double)n) * CELL_SCALE;
+    double size = sqrt(w * h / (double)n);
     if (size < extent / (double)n) size = extent / (double)n;
     const double floor_size = (w > h ? w : h) / 65536.0;
     if (size < floor_size) size = floor_size;
