@@ -62,5 +62,11 @@ void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
 size_t bench_pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
                         c2d_pair_contact *out, size_t capacity);
 void bench_register_pairs_dense(const bench_options *o);
+void bench_register_scene(const bench_options *o);   /* W5 scenes (scene.c) */
+void bench_register_chipmunk(const bench_options *o); /* W5 on Chipmunk2D (peer_chipmunk.c) */
+
+/* The W5 workload of variant v with n_circles balls and n_circles / 16 pins, built on first
+ * use and kept; NULL when out of memory. */
+const c2d_workload *bench_w5(c2d_w5_variant v, size_t n_circles);
 
 #endif

@@ -34,5 +34,6 @@
 #include "collide2d/backend.h"
 #include "collide2d/validate.h"
 #include "collide2d/version.h"
+#include "collide2d/scene.h"
 
 #endif

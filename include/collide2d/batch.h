@@ -59,7 +59,8 @@ typedef enum c2d_status {
     C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were
                          ///< written and *count is the total. Never returned by a size query.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
-    C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
+    C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
+    C2D_ERROR_ALLOC        ///< Memory allocation failed; nothing changed (scenes), *count = 0.
 } c2d_status;
 
 /// A short English description of `s` (never NULL; "unknown status" for other values).
