@@ -3,7 +3,15 @@
 /// of the library; the batch layer returns the same bytes.
 ///
 /// Conventions shared by every function here:
-/// - Touching counts: a distance exactly equal to the radius sum is an overlap.
+/// - Touching counts: a distance exactly equal to the radius sum is an overlap. The sweeps
+///   follow the same rule: a circle touching or overlapping the other shape at the start, as
+///   c2d_overlap_circles() / c2d_overlap_circle_capsule() decide it, is a hit at t = 0,
+///   whatever its move (none, tangential or outward).
+/// - Tiny values: the overlap tests compare float squares, which underflow below about 2^-75
+///   (2.6e-23): shapes whose gap and radius sum are both below that count as touching (a
+///   circle 2^-75.5 from a point capsule, both of radius 2^-100, overlaps with depth 2^-99).
+///   The contact queries and the sweeps' start test decide by the same test, so they agree.
+///   Above about 2^-60 every query resolves gaps to float precision.
 /// - Normals are unit vectors pointing from the second shape toward the first (the circle).
 /// - Where the circle's centre lies exactly on the second shape's axis (distance 0), the normal
 ///   is the axis' left perpendicular `(-(b-a).y, (b-a).x) / |b-a|`; where the axis also has
@@ -67,20 +75,26 @@ C2D_API bool c2d_collide_circle_segment(c2d_circle c, c2d_segment s, c2d_contact
 C2D_API bool c2d_collide_circle_capsule(c2d_circle c, c2d_capsule k, c2d_contact *out);
 
 /// First touch of circle `a` moving by `move_a` and circle `b` moving by `move_b`, both
-/// linearly over t in [0, 1]. Overlap at the start is a hit at t = 0. With `s = ca-cb`,
-/// `v = move_a-move_b`, `c = s.s - (ra+rb)^2`, `b = v.s`: no hit when moving apart or
-/// tangentially (`b >= 0`) or when the discriminant `b^2 - (v.v)c < 0`; otherwise
+/// linearly over t in [0, 1]. Overlap or touching at the start (c2d_overlap_circles()) is a
+/// hit at t = 0. Otherwise, in double, with `s = ca-cb`, `v = move_a-move_b`,
+/// `c = s.s - (ra+rb)^2`, `b = v.s`: a hit at t = 0 when `c <= 0`; no hit when moving apart or
+/// tangentially (`b >= 0`) or when the path's line misses, `|v x s| > (ra+rb)|v|`; otherwise
 /// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. The discriminant is evaluated as
-/// `(v.v)(ra+rb)^2 - (v x s)^2`, equal in exact arithmetic and free of the cancellation that
-/// the textbook form suffers for long moves and small radii. On a hit writes `*out`: normal
-/// from b toward a at time t, point on b's surface at time t.
+/// `((ra+rb)|v|)^2 - (v x s)^2` (at least 0), equal in exact arithmetic and free of the
+/// cancellation that the textbook form suffers for long moves and small radii. On a hit writes
+/// `*out`: normal from b toward a at time t, point on b's surface at time t.
 C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b,
                                c2d_toi *out);
 
 /// First touch of circle `c` moving by `move` and the static capsule `k` (no tunnelling).
-/// Overlap at the start is a hit at t = 0; otherwise the earliest touch of the two end
-/// circles (radius R) and of the two sides (the axis offset by +-(r+R)) within the axis span.
-/// Ties between features go to the side, then the end circle at a, then at b.
+/// Overlap or touching at the start (c2d_overlap_circle_capsule()) is a hit at t = 0;
+/// otherwise the earliest touch of the two end circles (radius R, as c2d_sweep_circles()) and
+/// of the side facing the circle (the axis offset by r+R) within the axis span, all computed
+/// in double in one frame. The side decides "within the span" from the same quantities the
+/// end circles' tests use, so a path that enters the capsule is never missed by both: no
+/// path gets more than a few double roundings of its coordinates deep before the reported t
+/// (docs/sweeps.md has the argument and the bound). Ties between features go to the side,
+/// then the end circle at a, then at b; t is the double time rounded to float.
 C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out);
 
 /// Resolves a collision with an impulse along `normal` (unit, from b toward a).
@@ -89,8 +103,9 @@ C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k
 /// `e = sqrt(ea*eb)`, `j = -(1+e)*vn / (inv_a+inv_b)`, `va += j*inv_a*n`, `vb -= j*inv_b*n`,
 /// and `j` is returned. NULL bodies, a negative or infinite `inv_mass`, restitutions whose
 /// product is negative (e would be NaN), and an impulse too large for a float (from huge
-/// velocities) also change nothing and return 0: velocities never become NaN. Restitution is
-/// otherwise used as given (above 1 adds energy).
+/// velocities) or new velocities too large for a float also change nothing and return 0:
+/// velocities never become NaN or infinite. Restitution is otherwise used as given (above 1
+/// adds energy).
 C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
 
 #ifdef __cplusplus

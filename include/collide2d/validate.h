@@ -12,7 +12,8 @@ extern "C" {
 #endif
 
 /// Largest magnitude a coordinate or radius may have to be "valid": 2^60 (about 1.15e18).
-/// Up to it, every squared distance the library forms stays finite.
+/// Up to it, every squared distance the library forms stays finite. There is no lower
+/// limit, but below about 2^-75 squares underflow and shapes count as touching (query.h).
 #define C2D_MAX_MAGNITUDE 1152921504606846976.0f
 
 /// What is wrong with a value.

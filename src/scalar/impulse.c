@@ -19,9 +19,14 @@ float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal) {
     /* NaN (NaN restitution, a negative product of restitutions) or beyond float range (huge
      * velocities): an impulse of inf would write inf * 0 = NaN into the velocities. */
     if (!(j <= FLT_MAX && ja <= FLT_MAX && jb <= FLT_MAX)) return 0.0f;
-    a->velocity.x += ja * normal.x;
-    a->velocity.y += ja * normal.y;
-    b->velocity.x -= jb * normal.x;
-    b->velocity.y -= jb * normal.y;
+    const c2d_vec2 va = {a->velocity.x + ja * normal.x, a->velocity.y + ja * normal.y};
+    const c2d_vec2 vb = {b->velocity.x - jb * normal.x, b->velocity.y - jb * normal.y};
+    /* A finite impulse can still push a velocity past float range (a huge velocity plus a
+     * huge change): that is input out of range too, and changes nothing. fabsf(NaN) fails. */
+    if (!(fabsf(va.x) <= FLT_MAX && fabsf(va.y) <= FLT_MAX && fabsf(vb.x) <= FLT_MAX &&
+          fabsf(vb.y) <= FLT_MAX))
+        return 0.0f;
+    a->velocity = va;
+    b->velocity = vb;
     return j;
 }

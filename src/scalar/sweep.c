@@ -1,41 +1,73 @@
-/* Swept (continuous) tests: the first time of impact of a moving circle. */
+/* Swept (continuous) tests: the first time of impact of a moving circle.
+ *
+ * Why no entering path is missed (docs/sweeps.md has the longer version). The capsule
+ * inflated by the circle's radius is a stadium: a band |h| <= rs around the axis line cut to
+ * the axis span, plus a disc of radius rs at each end (rs = r + R). A path that enters it
+ * first crosses the band's edge line h = +-rs (the side) either inside the span or beyond an
+ * end; beyond end b it can only reach the stadium through the disc at b. With the motion M,
+ * the offset Q = p - b and W = M x Q (|W| / |M| is the distance from b to the path's line),
+ * the crossing of the side facing the circle (sign sigma) lies at or before b along the axis
+ * exactly when sigma W <= rs (M.u) (u the unit axis direction), and the line meets the disc at
+ * b exactly when |W| <= rs |M|. Since |M.u| <= |M|, the two conditions together cover every
+ * line with sigma W <= rs |M|, and a line with sigma W > rs |M| passes b on its far side, out
+ * of the stadium. The same holds at a with P = p - a and the condition reversed.
+ *
+ * The old code decided "inside the span" from the crossing point itself, in float: its error,
+ * eps |p - a| divided by the slope of the path, moved the crossing past an end while the disc
+ * test (done separately, in double) correctly said the line misses the disc: both tests
+ * missed a path that went on deep into the band. Here the side test decides the span from
+ * the very same double W and the same threshold rs |M| that the end test uses, with its own
+ * threshold clamped into [-rs |M|, rs |M|]: whatever the rounding, a path that the side test
+ * hands to an end passes that end's line test. What is left to rounding is each feature's own
+ * "reaches it within [0, 1], moving toward it", and a wrong answer there only moves the touch
+ * by the error of the quantities compared (a few double ulps of |p - a|, |M| and |b - a|),
+ * not amplified by a shallow slope: the depth a path can reach unreported is that small.
+ *
+ * Every quantity is computed in double from the float inputs: four finite floats multiply to
+ * a finite double without underflow, so neither overflow nor underflow can fake a touch. */
 #include <math.h>
 
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
 #include "scalar/reference.h"
 
-/* First touch over t in [0, 1] of two circles with relative offset s = ca - cb, relative motion
- * v and radius sum rs. Solves |s + t v| = rs: with c = s.s - rs^2 and b = v.s, the smaller root
- * is (-b - sqrt(b^2 - (v.v)c)) / (v.v), written here as c / (-b + sqrt(b^2 - (v.v)c)): the same
+/* The line of relative motion v through the relative offset s = centre - other centre, with
+ * w = v x s (computed by the caller: the side test shares it) and lim = rs |v|. */
+typedef struct sweep_line {
+    double sx, sy, vx, vy, w, lim;
+} sweep_line;
+
+static sweep_line line_of(double sx, double sy, double vx, double vy, double lim) {
+    const sweep_line l = {sx, sy, vx, vy, vx * sy - vy * sx, lim};
+    return l;
+}
+
+/* First touch over t in [0, 1] of two circles with relative offset s and relative motion v,
+ * radius sum rs. Solves |s + t v| = rs: with c = s.s - rs^2 and b = v.s, the smaller root is
+ * (-b - sqrt(b^2 - (v.v)c)) / (v.v), written here as c / (-b + sqrt(b^2 - (v.v)c)): the same
  * number without the cancellation of -b - sqrt(...) and without dividing by v.v, which may be
- * 0. Every comparison is written so that NaN fails it.
- *
- * Two choices keep the root exact enough for every input:
- * - The discriminant b^2 - (v.v)c is computed as (v.v)rs^2 - (v x s)^2, equal in exact
- *   arithmetic (Lagrange's identity): b^2 and (v.v)c cancel catastrophically when the motion
- *   is long and the radii small, while (v x s)^2 / (v.v) is the squared miss distance.
- * - The arithmetic is double. The discriminant is a product of four lengths: in float it
- *   overflows from lengths of about 1e9.5 (a false hit at t = 0) and underflows below about
- *   1e-9.5 (a false hit where the paths miss). Four finite floats multiply to a finite double
- *   without underflow, so in double neither can happen. */
-static bool circles_first_touch(double sx, double sy, double vx, double vy, double rs, float *t) {
-    const double c = (sx * sx + sy * sy) - rs * rs;
-    if (c < 0.0) { /* overlapping at the start */
-        *t = 0.0f;
+ * 0. The discriminant is written as lim^2 - w^2 = (v.v)rs^2 - (v x s)^2 (Lagrange's identity):
+ * b^2 and (v.v)c cancel catastrophically when the motion is long and the radii small, while
+ * w^2 / (v.v) is the squared miss distance. The line meets the circle when |w| <= lim: the
+ * side test relies on exactly this compare (see the top of the file), so it is the compare
+ * made here, and the discriminant is clamped at 0 where the squares round below it. Every
+ * comparison is written so that NaN fails it. */
+static bool circles_first_touch(const sweep_line *l, double rs, double *t) {
+    const double c = (l->sx * l->sx + l->sy * l->sy) - rs * rs;
+    if (c <= 0.0) { /* touching or overlapping at the start (touching counts) */
+        *t = 0.0;
         return true;
     }
-    const double b = vx * sx + vy * sy;
+    const double b = l->vx * l->sx + l->vy * l->sy;
     if (!(b < 0.0)) /* moving apart, tangentially, or not at all */
         return false;
-    const double cross = vx * sy - vy * sx;
-    const double disc = (vx * vx + vy * vy) * (rs * rs) - cross * cross;
-    if (!(disc >= 0.0)) /* the paths never come within rs */
+    if (!(fabs(l->w) <= l->lim)) /* the path's line never comes within rs */
         return false;
-    const double root = c / (-b + sqrt(disc));
+    const double disc = l->lim * l->lim - l->w * l->w;
+    const double root = c / (-b + sqrt(disc > 0.0 ? disc : 0.0));
     if (!(root <= 1.0)) /* touches only after the motion ends */
         return false;
-    *t = (float)root; /* root <= 1, so the float is too */
+    *t = root;
     return true;
 }
 
@@ -45,102 +77,159 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
     const double vx = (double)move_a.x - move_b.x, vy = (double)move_a.y - move_b.y;
     if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
         return false;
-    float t;
-    if (!circles_first_touch(sx, sy, vx, vy, (double)a.radius + b.radius, &t)) return false;
+    const double rs = (double)a.radius + b.radius;
+    double t = 0.0;
+    /* Touching at the start is a hit at t = 0, decided by the overlap query's own test. */
+    if (!c2d_overlap_circles(a, b)) {
+        const sweep_line l = line_of(sx, sy, vx, vy, rs * sqrt(vx * vx + vy * vy));
+        if (!circles_first_touch(&l, rs, &t)) return false;
+    }
     if (!out) return true;
-    const c2d_vec2 pa = {a.center.x + t * move_a.x, a.center.y + t * move_a.y};
-    const c2d_vec2 pb = {b.center.x + t * move_b.x, b.center.y + t * move_b.y};
+    const float tf = (float)t; /* t <= 1, so the float is too */
+    const c2d_vec2 pa = {a.center.x + tf * move_a.x, a.center.y + tf * move_a.y};
+    const c2d_vec2 pb = {b.center.x + tf * move_b.x, b.center.y + tf * move_b.y};
     const c2d_vec2 up = {0.0f, 1.0f};
     const c2d_vec2 n = c2d_unit_or(pa.x - pb.x, pa.y - pb.y, up);
-    out->t = t;
+    out->t = tf;
     out->normal = n;
     out->point.x = pb.x + n.x * b.radius;
     out->point.y = pb.y + n.y * b.radius;
     return true;
 }
 
-/* The earliest candidate found so far among a capsule's features. */
+/* The earliest candidate found so far among a capsule's features: 0 none, 1 the side, 2 the
+ * end circle at a, 3 the one at b. Ties keep the earlier feature. */
 typedef struct first_touch {
-    bool hit;
+    int feature;
     float t;
-    c2d_vec2 normal, point;
+    float side; /* for the side: +1 left of the axis a->b, -1 right */
 } first_touch;
 
-static void keep_earlier(first_touch *best, float t, c2d_vec2 normal, c2d_vec2 point) {
-    if (!best->hit || t < best->t) {
-        best->hit = true;
-        best->t = t;
-        best->normal = normal;
-        best->point = point;
+static void keep_earlier(first_touch *best, int feature, double t, float side) {
+    const float tf = (float)t; /* t <= 1, so the float is too */
+    if (!best->feature || tf < best->t) {
+        best->feature = feature;
+        best->t = tf;
+        best->side = side;
     }
 }
 
-/* A side of the capsule: the axis line offset by rs toward the circle's side. The circle's
- * signed distance h + t*vn reaches rs at t = (|h| - rs) / -vn (moving toward it); the hit
- * counts only where the centre then projects inside the axis span [0, |b-a|]. A centre
- * already within rs of the line (|h| < rs, by rounding when the start test said "apart")
- * touches at t = 0: moving in, it must not pass through. */
-static void touch_side(float px, float py, float mx, float my, float rs, float ax, float ay,
-                       float bx, float by, float R, first_touch *best) {
-    const c2d_vec2 none = {NAN, NAN};
-    const c2d_vec2 u = c2d_unit_or(bx - ax, by - ay, none);
-    if (u.x != u.x) /* zero-length or non-finite axis: no sides */
+/* The capsule sweep's shared double frame. */
+typedef struct sweep_frame {
+    double px, py, qx, qy; /* the centre relative to a and to b */
+    double dx, dy, len;    /* the axis b - a and its length */
+    double mx, my, rs;     /* the motion and the radius sum */
+    double lim;            /* rs |M|, the end circles' line test threshold */
+    sweep_line la, lb;     /* the path's line relative to a and to b */
+} sweep_frame;
+
+/* The side of the capsule facing the circle: the axis line offset by rs toward the circle.
+ * With H = D x P = |D| h and V = D x M = |D| vn (D = b - a), the signed distance sigma h
+ * falls to rs at t = (sigma H - rs |D|) / -(sigma V). The crossing lies within the span when
+ * sigma (M x P) >= rs (M.u) and sigma (M x Q) <= rs (M.u): the end circles' own w, against a
+ * threshold clamped into their [-lim, lim], so that every crossing this rejects past an end
+ * passes that end circle's line test (top of the file). A centre already within rs of the
+ * line (sigma H <= rs |D|: the start test said "apart" by rounding, or the centre lies beyond
+ * an end) touches here at t = 0 only if it projects into the span and moves toward the line;
+ * beyond an end, only the end circle can be entered. */
+static void touch_side(const sweep_frame *f, first_touch *best) {
+    if (!(f->len > 0.0)) /* zero-length axis: no sides */
         return;
-    const float h = (px - ax) * -u.y + (py - ay) * u.x;
-    const float vn = mx * -u.y + my * u.x;
-    const float side = h >= 0.0f ? 1.0f : -1.0f;
-    const float hs = side * h, vs = side * vn;
-    if (!(vs < 0.0f)) return;
-    const float t = lane_max((hs - rs) / -vs, 0.0f);
-    if (!(t <= 1.0f)) return;
-    const float cx = px + t * mx, cy = py + t * my;
-    const float along = (cx - ax) * u.x + (cy - ay) * u.y;
-    const float span = (bx - ax) * u.x + (by - ay) * u.y;
-    if (!(along >= 0.0f && along <= span)) return;
-    const c2d_vec2 n = {side * -u.y, side * u.x};
-    float kx, ky;
-    segment_closest(cx, cy, ax, ay, bx, by, &kx, &ky);
-    const c2d_vec2 point = {kx + n.x * R, ky + n.y * R};
-    keep_earlier(best, t, n, point);
+    const double H = f->dx * f->py - f->dy * f->px;
+    const double V = f->dx * f->my - f->dy * f->mx;
+    const double sigma = H >= 0.0 ? 1.0 : -1.0;
+    const double hs = sigma * H, vs = sigma * V;
+    if (!(vs < 0.0)) /* moving away from the line, along it, or NaN */
+        return;
+    const double gap = hs - f->rs * f->len;
+    if (!(gap > 0.0)) {
+        const bool within =
+            f->dx * f->px + f->dy * f->py >= 0.0 && f->dx * f->qx + f->dy * f->qy <= 0.0;
+        if (within) keep_earlier(best, 1, 0.0, (float)sigma);
+        return;
+    }
+    const double t = gap / -vs;
+    if (!(t <= 1.0)) return;
+    double along = f->rs * ((f->mx * f->dx + f->my * f->dy) / f->len); /* rs (M.u) */
+    along = along < f->lim ? along : f->lim;
+    along = along > -f->lim ? along : -f->lim;
+    if (!(sigma * f->la.w >= along && sigma * f->lb.w <= along)) return;
+    /* A guard against false hits: where the path runs so nearly parallel to the axis that the
+     * rounding of w puts the crossing far past an end (slopes below about 2^-47 |p - a| / rs),
+     * the crossing itself must lie within the span grown by rs / 32, so a side hit is never
+     * more than rs (sqrt(1 + 2^-10) - 1) < 2^-11 rs beyond the stadium. */
+    const double cx = f->px + t * f->mx, cy = f->py + t * f->my;
+    const double at = (cx * f->dx + cy * f->dy) / f->len, slack = f->rs * 0.03125;
+    if (at >= -slack && at <= f->len + slack) keep_earlier(best, 1, t, (float)sigma);
 }
 
-/* An end circle of the capsule: centre e, radius R, static. */
-static void touch_end(float px, float py, float mx, float my, double rs, float ex, float ey,
-                      float R, c2d_vec2 axis_normal, first_touch *best) {
-    float t;
-    if (!circles_first_touch((double)px - ex, (double)py - ey, mx, my, rs, &t)) return;
-    const c2d_vec2 n = c2d_unit_or((px + t * mx) - ex, (py + t * my) - ey, axis_normal);
-    const c2d_vec2 point = {ex + n.x * R, ey + n.y * R};
-    keep_earlier(best, t, n, point);
+/* An end circle of the capsule (radius R, static), reached through the path's line l. */
+static void touch_end(const sweep_line *l, double rs, int feature, first_touch *best) {
+    double t;
+    if (circles_first_touch(l, rs, &t)) keep_earlier(best, feature, t, 0.0f);
 }
 
 bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax, float ay,
                        float bx, float by, float R, c2d_toi *out) {
     if (!(r >= 0.0f && R >= 0.0f)) return false;
-    const float rs = r + R;
     const c2d_vec2 axis_normal = c2d_axis_normal(ax, ay, bx, by);
-    first_touch best = {false, 0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}};
 
     float cx, cy, qx, qy;
     const float d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
     if (d2 != d2 || mx != mx || my != my) /* NaN anywhere: no hit (an end may be finite) */
         return false;
-    if (d2 < rs * rs) { /* overlapping at the start */
-        const c2d_vec2 n = c2d_unit_or(qx, qy, axis_normal);
-        const c2d_vec2 point = {cx + n.x * R, cy + n.y * R};
-        keep_earlier(&best, 0.0f, n, point);
+    /* Touching or overlapping at the start is a hit at t = 0, decided by the overlap query's
+     * own test (touching counts). */
+    if (radii_overlap(d2, r, R)) {
+        if (out) {
+            const c2d_vec2 n = c2d_unit_or(qx, qy, axis_normal);
+            out->t = 0.0f;
+            out->normal = n;
+            out->point.x = cx + n.x * R;
+            out->point.y = cy + n.y * R;
+        }
+        return true;
+    }
+    sweep_frame f;
+    f.px = (double)px - ax;
+    f.py = (double)py - ay;
+    f.qx = (double)px - bx;
+    f.qy = (double)py - by;
+    f.dx = (double)bx - ax;
+    f.dy = (double)by - ay;
+    f.len = sqrt(f.dx * f.dx + f.dy * f.dy);
+    f.mx = mx;
+    f.my = my;
+    f.rs = (double)r + R; /* as c2d_sweep_circles() sums it */
+    f.lim = f.rs * sqrt(f.mx * f.mx + f.my * f.my);
+    f.la = line_of(f.px, f.py, f.mx, f.my, f.lim);
+    f.lb = line_of(f.qx, f.qy, f.mx, f.my, f.lim);
+
+    first_touch best = {0, 0.0f, 0.0f};
+    touch_side(&f, &best);
+    touch_end(&f.la, f.rs, 2, &best);
+    touch_end(&f.lb, f.rs, 3, &best);
+    if (!best.feature) return false;
+    if (!out) return true;
+    const float t = best.t;
+    const float ex = px + t * mx, ey = py + t * my; /* the centre at the touch */
+    c2d_vec2 n, point;
+    if (best.feature == 1) {
+        n.x = best.side * axis_normal.x;
+        n.y = best.side * axis_normal.y;
+        float kx, ky;
+        segment_closest(ex, ey, ax, ay, bx, by, &kx, &ky);
+        point.x = kx + n.x * R;
+        point.y = ky + n.y * R;
     } else {
-        touch_side(px, py, mx, my, rs, ax, ay, bx, by, R, &best);
-        const double rs_exact = (double)r + R; /* as c2d_sweep_circles() sums it */
-        touch_end(px, py, mx, my, rs_exact, ax, ay, R, axis_normal, &best);
-        touch_end(px, py, mx, my, rs_exact, bx, by, R, axis_normal, &best);
+        const float ox = best.feature == 2 ? ax : bx, oy = best.feature == 2 ? ay : by;
+        n = c2d_unit_or(ex - ox, ey - oy, axis_normal);
+        point.x = ox + n.x * R;
+        point.y = oy + n.y * R;
     }
-    if (!best.hit) return false;
-    if (out) {
-        out->t = best.t;
-        out->normal = best.normal;
-        out->point = best.point;
-    }
+    out->t = t;
+    out->normal = n;
+    out->point = point;
     return true;
 }
 

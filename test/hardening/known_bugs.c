@@ -1,8 +1,9 @@
 /* Minimal reproductions of the library bugs found by the hardening work (README.md in this
- * directory). Usage: known_bugs N (N = 1..4). Exit status 1 while bug N reproduces, 0 when it
- * does not. All four are fixed (2 and 3 in d6126e0, 1 in 367005b, 4 in 9a33359): the tests
- * guard the fixes. A new bug found later goes here the same way, registered with
- * should_fail : true until it is fixed. */
+ * directory). Usage: known_bugs N (N = 1..6). Exit status 1 while bug N reproduces, 0 when it
+ * does not. All six are fixed (2 and 3 in d6126e0, 1 in 367005b, 4 in 9a33359, 5 and 6 by the
+ * sweep rewrite of docs/sweeps.md and the impulse range check): the tests guard the fixes.
+ * A new bug found later goes here the same way, registered with should_fail : true until it
+ * is fixed. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -123,11 +124,57 @@ static bool bug4(void) {
     return bad;
 }
 
+/* One sweep that must hit (bug 5): the scalar function must report a hit no later than
+ * `latest`, and every backend the same bytes. */
+static bool sweep_must_hit(c2d_circle c, c2d_vec2 move, c2d_capsule k, float latest) {
+    c2d_toi t;
+    const bool hit = c2d_sweep_circle_capsule(c, move, k, &t);
+    bool bad = !hit || !(t.t <= latest);
+    bad |= sweep_case(c, move, k, true);
+    return bad;
+}
+
+/* Bug 5 (fixed: the side test decides the axis span from the same double quantities as the
+ * end-circle tests, docs/sweeps.md): c2d_sweep_circle_capsule tunnelled through thin capsules
+ * when the ball entered next to an end at a shallow angle: the float side test put the
+ * crossing just past the end, the end-circle test correctly found the path missing the end
+ * circle, and neither fired. The issue's three cases; the bounds are the long-double entry
+ * times (0.2728, about 0.2, 0.152) plus a little. */
+static bool bug5(void) {
+    puts("bug 5 (fixed): shallow entries next to an end tunnel through thin capsules");
+    bool bad = sweep_must_hit((c2d_circle){{0x1.e5fep-1f, 0x1.6d5ap-1f}, 0x1p-11f},
+                              (c2d_vec2){-0x1.193236p-1f, -0x1.a77f96p-2f},
+                              (c2d_capsule){{0.0f, 0.0f}, {0.8f, 0.6f}, 0x1p-11f}, 0.2729f);
+    bad |= sweep_must_hit((c2d_circle){{0x1.d72e0cp+0f, 0x1.17f5c2p-2f}, 0x1.743404p-11f},
+                          (c2d_vec2){-0x1.8d9696p-1f, 0x1.4abd0cp-3f},
+                          (c2d_capsule){{0x1.6b6f62p-1f, 0x1.03fd7ap-1f},
+                                        {0x1.b06f16p+0f, 0x1.39029p-2f},
+                                        0x1.31ab2ep-14f},
+                          0.2f);
+    bad |= sweep_must_hit((c2d_circle){{-0x1.6994e4p+0f, -0x1.57acbp-4f}, 0x1.c79886p-20f},
+                          (c2d_vec2){0x1.5d4638p+1f, 0x1.506342p-3f},
+                          (c2d_capsule){{0x1.ff0c9ep-1f, 0x1.f2fe62p-5f},
+                                        {-0x1.ff0c9ep-1f, -0x1.f2fe6p-5f},
+                                        0x1.fc78cep-10f},
+                          0.153f);
+    return bad;
+}
+
+/* Bug 6 (fixed: the new velocities are checked too): c2d_apply_impulse with a finite impulse
+ * that pushes a velocity past float range wrote +inf. */
+static bool bug6(void) {
+    puts("bug 6 (fixed): c2d_apply_impulse writes an infinite velocity");
+    c2d_body a = {{0x1.2cp+127f, 0.0f}, 1.0f, 1.0f}, b = {{0x1.c2p+127f, 0.0f}, 0.0f, 1.0f};
+    const float j = c2d_apply_impulse(&a, &b, (c2d_vec2){1.0f, 0.0f});
+    printf("  j=%a a.velocity=(%a, %a)\n", (double)j, (double)a.velocity.x, (double)a.velocity.y);
+    return !(fabsf(a.velocity.x) <= FLT_MAX && fabsf(b.velocity.x) <= FLT_MAX);
+}
+
 int main(int argc, char **argv) {
     const int n = argc > 1 ? atoi(argv[1]) : 0;
-    bool (*const bugs[])(void) = {bug1, bug2, bug3, bug4};
-    if (n < 1 || n > 4) {
-        fprintf(stderr, "usage: known_bugs N (1..4)\n");
+    bool (*const bugs[])(void) = {bug1, bug2, bug3, bug4, bug5, bug6};
+    if (n < 1 || n > 6) {
+        fprintf(stderr, "usage: known_bugs N (1..6)\n");
         return 2;
     }
     const bool present = bugs[n - 1]();

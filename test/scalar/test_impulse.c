@@ -147,6 +147,23 @@ static void nan_input_changes_nothing(void **state) {
     assert_memory_equal(&b, &b1, sizeof b);
 }
 
+/* A finite impulse that would push a velocity past float range changes nothing: a at
+ * 0x1.2cp+127 behind a static b at 0x1.c2p+127, e = 1: j = 0x1.2cp+127 is finite, but a's new
+ * velocity 0x1.2cp+128 is not. */
+static void overflowing_velocity_changes_nothing(void **state) {
+    (void)state;
+    c2d_body a = body(0x1.2cp+127f, 0, 1, 1), b = body(0x1.c2p+127f, 0, 0, 1);
+    const c2d_body a1 = a, b1 = b;
+    CHECK_FEQ(c2d_apply_impulse(&a, &b, v2(1, 0)), 0.0f);
+    assert_memory_equal(&a, &a1, sizeof a);
+    assert_memory_equal(&b, &b1, sizeof b);
+    /* The same bodies at half the speeds stay in range and bounce: a ends at 0x1.2cp+127. */
+    a = body(0x1.2cp+126f, 0, 1, 1), b = body(0x1.c2p+126f, 0, 0, 1);
+    CHECK_FEQ(c2d_apply_impulse(&a, &b, v2(1, 0)), 0x1.2cp+126f);
+    CHECK_FEQ(a.velocity.x, 0x1.2cp+127f);
+    CHECK_FEQ(b.velocity.x, 0x1.c2p+126f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_elastic_masses_swap_velocities),
@@ -157,6 +174,7 @@ int main(void) {
         cmocka_unit_test(both_static_returns_zero),
         cmocka_unit_test(null_body_returns_zero),
         cmocka_unit_test(nan_input_changes_nothing),
+        cmocka_unit_test(overflowing_velocity_changes_nothing),
     };
     return C2D_RUN_TESTS(tests);
 }

@@ -416,6 +416,76 @@ static void capsule_touching_start_moving_in_many(void **state) {
     }
 }
 
+/* Circle c touches capsule k: an overlap, and a sweep hit at t = 0 with this normal and point. */
+static void touching_capsule_hits_at_0(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_vec2 n,
+                                       c2d_vec2 point) {
+    c2d_toi t;
+    assert_true(c2d_overlap_circle_capsule(c, k));
+    assert_true(c2d_sweep_circle_capsule(c, move, k, &t));
+    CHECK_FEQ(t.t, 0.0f);
+    CHECK_VEC_EQ(t.normal, n.x, n.y);
+    CHECK_VEC_EQ(t.point, point.x, point.y);
+}
+
+/* Touching counts, in the sweeps as in the overlap and contact queries: a circle exactly r+R
+ * from the other shape at the start is a hit at t = 0 whatever its move (none, tangential,
+ * outward), the same answer c2d_overlap_* gives, and c2d_collide_* reports depth 0 there. */
+static void touching_at_start_is_a_hit(void **state) {
+    (void)state;
+    const c2d_vec2 moves[] = {v2(0, 0), v2(5, 0), v2(-5, 0), v2(0, 5)};
+    c2d_toi t;
+    c2d_contact ct;
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        /* two circles, centres 2 apart, radii 1 and 1 */
+        assert_true(c2d_overlap_circles(circle(0, 2, 1), circle(0, 0, 1)));
+        assert_true(c2d_collide_circles(circle(0, 2, 1), circle(0, 0, 1), &ct));
+        CHECK_FEQ(ct.depth, 0.0f);
+        assert_true(c2d_sweep_circles(circle(0, 2, 1), moves[i], circle(0, 0, 1), v2(0, 0), &t));
+        CHECK_FEQ(t.t, 0.0f);
+        CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
+        CHECK_VEC_EQ(t.point, 0.0f, 1.0f);
+        /* a capsule's side and its end circle */
+        const c2d_capsule k = capsule(0, 0, 10, 0, 1);
+        touching_capsule_hits_at_0(circle(5, 2, 1), moves[i], k, v2(0, 1), v2(5, 1));
+        touching_capsule_hits_at_0(circle(12, 0, 1), moves[i], k, v2(1, 0), v2(11, 0));
+        /* a point on a segment (r = 0, R = 0) hits at t = 0 whichever way it moves, with the
+         * axis' left perpendicular: the sweep used to pick the side by h >= 0 and miss when
+         * moving +y from h = 0 */
+        touching_capsule_hits_at_0(circle(5, 0, 0), moves[i], capsule(0, 0, 10, 0, 0), v2(0, 1),
+                                   v2(5, 0));
+    }
+    /* A hair apart (1 ulp of 2) is apart: no hit moving away or along. */
+    assert_false(c2d_sweep_circles(circle(0, 0x1.000002p+1f, 1), v2(5, 0), circle(0, 0, 1),
+                                   v2(0, 0), &t));
+    assert_false(c2d_sweep_circle_capsule(circle(5, 0x1.000002p+1f, 1), v2(5, 0),
+                                          capsule(0, 0, 10, 0, 1), &t));
+}
+
+/* The documented range (query.h): distances and radii below about 2^-75 count as touching
+ * (the float squares underflow), in the overlap and contact queries and, deciding the start
+ * by the same test, in the sweeps: far tiny shapes agree on a hit at t = 0. */
+static void underflow_counts_as_touching_everywhere(void **state) {
+    (void)state;
+    const c2d_circle c = circle(0x1.6a09e6p-76f, 0, 0x1p-100f);
+    const c2d_capsule k = capsule(0, 0, 0, 0, 0x1p-100f);
+    c2d_contact ct;
+    c2d_toi t;
+    assert_true(c2d_overlap_circle_capsule(c, k));
+    assert_true(c2d_collide_circle_capsule(c, k, &ct));
+    CHECK_FEQ(ct.depth, 0x1p-99f);
+    assert_true(c2d_sweep_circle_capsule(c, v2(1, 0), k, &t));
+    CHECK_FEQ(t.t, 0.0f);
+    const c2d_circle b = circle(0, 0, 0x1p-100f);
+    assert_true(c2d_overlap_circles(c, b));
+    assert_true(c2d_sweep_circles(c, v2(1, 0), b, v2(0, 0), &t));
+    CHECK_FEQ(t.t, 0.0f);
+    /* Above the range, at 2^-60, the same shapes are apart everywhere. */
+    const c2d_circle far = circle(0x1p-60f, 0, 0x1p-100f);
+    assert_false(c2d_overlap_circle_capsule(far, k));
+    assert_false(c2d_sweep_circle_capsule(far, v2(1, 0), k, &t));
+    assert_false(c2d_sweep_circles(far, v2(1, 0), b, v2(0, 0), &t));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(circles_head_on),
@@ -437,6 +507,8 @@ int main(void) {
         cmocka_unit_test(capsule_zero_length_is_a_circle),
         cmocka_unit_test(capsule_touching_start_moving_in_minimal),
         cmocka_unit_test(capsule_touching_start_moving_in_many),
+        cmocka_unit_test(touching_at_start_is_a_hit),
+        cmocka_unit_test(underflow_counts_as_touching_everywhere),
     };
     return C2D_RUN_TESTS(tests);
 }
