@@ -109,25 +109,30 @@ typedef struct toi_lanes {
     lane_t px, py; /* on the capsule's surface */
 } toi_lanes;
 
+/* What capsule_sweep_decide() found, for capsule_sweep_finish(). */
+typedef struct sweep_found {
+    mask_t start;   /* touching or overlapping at the start */
+    mask_t is_side; /* the side was touched first */
+    mask_t take_b;  /* the end circle at b was touched first */
+    lane_t t, sign; /* the time; the side's sign */
+    lane_t cx, cy;  /* the start's closest axis point */
+    lane_t qx, qy;  /* and the offset from it to the centre */
+} sweep_found;
+
 /* The first touch of circle (p, r) moving by m and the static capsule a-b of radius R, in every
- * lane: c2d_sweep_circle_capsule(). Returns the lanes that hit; *out is meaningful there.
+ * lane: whether and when. Returns the lanes that hit; capsule_sweep_finish() then gives their
+ * normals and points.
  *
  * A negative radius or NaN in the start gap or in the motion never hits. Touching or
- * overlapping at the start is a hit at t = 0 with the overlap query's normal. Otherwise the
- * earliest feature touched wins, ties to the side, then end a, then end b (each later feature
- * must be strictly earlier), and t is that feature's time rounded to float. The normal is the
- * side's sign times the axis' left perpendicular for the side, the direction from the end to
- * the centre at t for an end (the axis' perpendicular where it has none); the point is the
- * closest axis point (side) or the end, plus normal times R. */
-C2D_FORMULA mask_t capsule_sweep_lanes(lane_t px, lane_t py, lane_t r, lane_t mx, lane_t my,
-                                       lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t R,
-                                       toi_lanes *out) {
+ * overlapping at the start is a hit at t = 0. Otherwise the earliest feature touched wins, ties
+ * to the side, then end a, then end b (each later feature must be strictly earlier), and t is
+ * that feature's time rounded to float. */
+C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t mx, lane_t my,
+                                        lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t R,
+                                        sweep_found *f) {
     const lane_t one = lane_splat(1.0f);
-    lane_t anx, any;
-    axis_normal(ax, ay, bx, by, &anx, &any);
-    lane_t cx, cy, qx, qy;
-    const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
-    const mask_t start = radii_overlap(d2, r, R);
+    const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &f->cx, &f->cy, &f->qx, &f->qy);
+    f->start = radii_overlap(d2, r, R);
     /* radii not negative, no NaN in the gap or the motion (x <= x fails only for NaN) */
     const mask_t ok =
         mask_and(mask_and(lane_ge(r, lane_splat(0.0f)), lane_ge(R, lane_splat(0.0f))),
@@ -142,34 +147,43 @@ C2D_FORMULA mask_t capsule_sweep_lanes(lane_t px, lane_t py, lane_t r, lane_t mx
     const lane_t t_side = lane_from_dlanes(side[0], side[DLANE_HALVES - 1]);
     const lane_t t_a = lane_from_dlanes(ta[0], ta[DLANE_HALVES - 1]);
     const lane_t t_b = lane_from_dlanes(tb[0], tb[DLANE_HALVES - 1]);
-    const lane_t sign = lane_from_dlanes(sigma[0], sigma[DLANE_HALVES - 1]);
+    f->sign = lane_from_dlanes(sigma[0], sigma[DLANE_HALVES - 1]);
 
     /* the earliest feature: a later one must be strictly earlier (times compared as floats) */
     const mask_t take_a = lane_gt(t_side, t_a);
     const lane_t after_a = lane_select(take_a, t_a, t_side);
-    const mask_t take_b = lane_gt(after_a, t_b);
-    const lane_t first = lane_select(take_b, t_b, after_a);
-    const mask_t is_side =
+    f->take_b = lane_gt(after_a, t_b);
+    const lane_t first = lane_select(f->take_b, t_b, after_a);
+    f->is_side =
         mask_and(lane_le(t_side, one), mask_and(lane_ge(t_a, t_side), lane_ge(t_b, t_side)));
-    const lane_t t = lane_select(start, lane_splat(0.0f), first);
-    const mask_t hit = mask_and(ok, lane_le(t, one));
+    f->t = lane_select(f->start, lane_splat(0.0f), first);
+    return mask_and(ok, lane_le(f->t, one));
+}
 
+/* The touch's normal and point, meaningful in the lanes capsule_sweep_decide() said hit: at the
+ * start, the overlap query's normal; for the side, its sign times the axis' left perpendicular;
+ * for an end, the direction from the end to the centre at t (the axis' perpendicular where it
+ * has none). The point is the closest axis point (start, side) or the end, plus normal * R. */
+C2D_FORMULA void capsule_sweep_finish(lane_t px, lane_t py, lane_t mx, lane_t my, lane_t ax,
+                                      lane_t ay, lane_t bx, lane_t by, lane_t R,
+                                      const sweep_found *f, toi_lanes *out) {
+    lane_t anx, any;
+    axis_normal(ax, ay, bx, by, &anx, &any);
     /* the centre at the touch, the end touched, the side's closest axis point */
-    const lane_t ex = lane_add(px, lane_mul(t, mx)), ey = lane_add(py, lane_mul(t, my));
-    const lane_t ox = lane_select(take_b, bx, ax), oy = lane_select(take_b, by, ay);
+    const lane_t ex = lane_add(px, lane_mul(f->t, mx)), ey = lane_add(py, lane_mul(f->t, my));
+    const lane_t ox = lane_select(f->take_b, bx, ax), oy = lane_select(f->take_b, by, ay);
     lane_t kx, ky;
     segment_closest(ex, ey, ax, ay, bx, by, &kx, &ky);
     lane_t ux, uy;
-    unit_or(lane_select(start, qx, lane_sub(ex, ox)), lane_select(start, qy, lane_sub(ey, oy)), anx,
-            any, &ux, &uy);
-    out->t = t;
-    out->nx = lane_select(start, ux, lane_select(is_side, lane_mul(sign, anx), ux));
-    out->ny = lane_select(start, uy, lane_select(is_side, lane_mul(sign, any), uy));
-    const lane_t basex = lane_select(start, cx, lane_select(is_side, kx, ox));
-    const lane_t basey = lane_select(start, cy, lane_select(is_side, ky, oy));
+    unit_or(lane_select(f->start, f->qx, lane_sub(ex, ox)),
+            lane_select(f->start, f->qy, lane_sub(ey, oy)), anx, any, &ux, &uy);
+    out->t = f->t;
+    out->nx = lane_select(f->start, ux, lane_select(f->is_side, lane_mul(f->sign, anx), ux));
+    out->ny = lane_select(f->start, uy, lane_select(f->is_side, lane_mul(f->sign, any), uy));
+    const lane_t basex = lane_select(f->start, f->cx, lane_select(f->is_side, kx, ox));
+    const lane_t basey = lane_select(f->start, f->cy, lane_select(f->is_side, ky, oy));
     out->px = lane_add(basex, lane_mul(out->nx, R));
     out->py = lane_add(basey, lane_mul(out->ny, R));
-    return hit;
 }
 
 #endif

@@ -93,9 +93,11 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
 
 bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax, float ay,
                        float bx, float by, float R, c2d_toi *out) {
-    toi_lanes k;
-    if (!capsule_sweep_lanes(px, py, r, mx, my, ax, ay, bx, by, R, &k)) return false;
+    sweep_found f;
+    if (!capsule_sweep_decide(px, py, r, mx, my, ax, ay, bx, by, R, &f)) return false;
     if (out) {
+        toi_lanes k;
+        capsule_sweep_finish(px, py, mx, my, ax, ay, bx, by, R, &f, &k);
         out->t = k.t;
         out->normal.x = k.nx;
         out->normal.y = k.ny;
