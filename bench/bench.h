@@ -57,6 +57,10 @@ void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
 void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
 void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
 /* W2d (pairs_dense.c) */
+/* BENCH_W2_PAIRS listed pairs through c2d_collide_circle_capsule() in a plain loop (pairs.c):
+ * writes the first `capacity` contacts in input order, returns the total. */
+size_t bench_pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
+                        c2d_pair_contact *out, size_t capacity);
 void bench_register_pairs_dense(const bench_options *o);
 
 #endif

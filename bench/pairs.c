@@ -5,8 +5,8 @@
 
 #include "bench.h"
 
-static size_t pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
-                         c2d_pair_contact *out, size_t capacity) {
+size_t bench_pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
+                        c2d_pair_contact *out, size_t capacity) {
     size_t total = 0;
     for (size_t p = 0; p < BENCH_W2_PAIRS; p++) {
         const uint32_t i = ci[p], k = ki[p];
@@ -26,7 +26,7 @@ static size_t pairs_frame(const bench_case *c, const c2d_workload *w, const uint
                           c2d_status *status) {
     size_t count = 0;
     if (c->backend == C2D_BACKEND_AUTO) {
-        count = pairs_loop(w, ci, ki, out, capacity);
+        count = bench_pairs_loop(w, ci, ki, out, capacity);
         *status = count > capacity ? C2D_ERROR_TRUNCATED : C2D_OK;
     } else {
         *status = c2d_batch_collide_pairs(&w->circles, &w->capsules, ci, ki, BENCH_W2_PAIRS, out,

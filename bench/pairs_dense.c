@@ -51,22 +51,6 @@ typedef struct dense_case {
     bool shuffled;
 } dense_case;
 
-static size_t loop_frame(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
-                         c2d_pair_contact *out, size_t capacity) {
-    size_t total = 0;
-    for (size_t p = 0; p < BENCH_W2_PAIRS; p++) {
-        const uint32_t i = ci[p], k = ki[p];
-        const c2d_circle ball = {{w->x[i], w->y[i]}, w->radius[i]};
-        const c2d_capsule pin = {{w->ax[k], w->ay[k]}, {w->bx[k], w->by[k]}, w->capsule_radius[k]};
-        c2d_contact contact;
-        if (c2d_collide_circle_capsule(ball, pin, &contact)) {
-            if (total < capacity) out[total] = (c2d_pair_contact){i, k, contact};
-            total++;
-        }
-    }
-    return total;
-}
-
 #if defined(C2D_BENCH_CHIPMUNK)
 /* Chipmunk's shapes for the pairs: one static segment shape per capsule, and one circle shape
  * on its own body that each pair moves to its circle (radius and position) with
@@ -128,7 +112,7 @@ static size_t dense_frame(const dense_case *c, const c2d_workload *w, const uint
     *status = C2D_OK;
     switch (c->peer) {
     case PEER_LOOP:
-        count = loop_frame(w, ci, ki, out, capacity);
+        count = bench_pairs_loop(w, ci, ki, out, capacity);
         break;
 #if defined(C2D_BENCH_CHIPMUNK)
     case PEER_CHIPMUNK:

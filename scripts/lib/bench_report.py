@@ -126,7 +126,7 @@ def same_bytes(runs, compare_runs=None):
     for (workload, n), entries in sorted(groups.items(), key=lambda g: order((g[0][0], "", g[0][1]))):
         sums = {e["checksum"] for _, e in entries}
         hits = {e["hits"] for _, e in entries}
-        name = workload.split("_")[0] + (f"/{n}" if n else "")
+        name = (workload if workload.startswith("W2d") else workload.split("_")[0]) + (f"/{n}" if n else "")
         if len(sums) != 1 or len(hits) != 1:
             ok = False
             notes.append(f"{name}: DIFFERENT outputs: " +

@@ -89,9 +89,9 @@ def first_operand(operands):
     return operands.split(",")[0].strip()
 
 
-def find_loop(items):
+def loop_regions(items):
+    """(region, instructions, label) of every backward branch: its target label .. the branch."""
     labels = {}
-    best = None
     for pos, (kind, text, mnemonic, operands) in enumerate(items):
         if kind == "label":
             labels[text] = pos
@@ -102,7 +102,12 @@ def find_loop(items):
         if target not in labels:
             continue  # forward branch
         region = items[labels[target]:pos + 1]
-        insns = [r for r in region if r[0] == "insn"]
+        yield region, [r for r in region if r[0] == "insn"], target
+
+
+def find_loop(items):
+    best = None
+    for region, insns, target in loop_regions(items):
         if any(CALL.match(r[2]) or DIV.match(r[2]) for r in insns):
             continue
         cmps = sum(1 for r in insns if X86_CMP.match(r[2]) or
@@ -117,19 +122,8 @@ def find_loop(items):
 
 
 def find_contact_loop(items):
-    labels = {}
     best = None
-    for pos, (kind, text, mnemonic, operands) in enumerate(items):
-        if kind == "label":
-            labels[text] = pos
-            continue
-        if not is_branch(mnemonic):
-            continue
-        target = operands.split(",")[-1].strip()
-        if target not in labels:
-            continue
-        region = items[labels[target]:pos + 1]
-        insns = [r for r in region if r[0] == "insn"]
+    for region, insns, target in loop_regions(items):
         vector = [r for r in insns if r[2].startswith("v") or first_operand(r[3]).startswith("v")]
         if any(CALL.match(r[2]) for r in insns):
             continue

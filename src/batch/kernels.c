@@ -157,19 +157,15 @@ static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *caps
 
 /* A broad phase emits its pairs in runs: one capsule with circles in increasing index order.
  * Such a vector reads its capsule once and its circles as plain vector loads instead of
- * gathering W of each; any other vector gathers. (64-bit sums: an index near UINT32_MAX must
- * not wrap around into a false run.) */
+ * gathering W of each; any other vector gathers. Both tests are one vector compare. (An index
+ * within W of UINT32_MAX is never a run start: idx[0] + j must not wrap around.) */
 static inline bool same_index(const uint32_t *idx) {
-    bool same = true;
-    for (size_t j = 1; j < W; j++)
-        same &= idx[j] == idx[0];
-    return same;
+    return mask_all(lane_eq_u32(lane_load_u32(idx), lane_splat_u32(idx[0])));
 }
 static inline bool consecutive_index(const uint32_t *idx) {
-    bool run = true;
-    for (size_t j = 1; j < W; j++)
-        run &= (uint64_t)idx[j] == (uint64_t)idx[0] + j;
-    return run;
+    return idx[0] <= UINT32_MAX - (W - 1) &&
+           mask_all(
+               lane_eq_u32(lane_load_u32(idx), lane_add_u32(lane_load_u32(lane_iota), idx[0])));
 }
 
 /* The contacts of W listed pairs (indices cip, kip) in *k; returns the lanes among `valid`

@@ -43,6 +43,8 @@ typedef simde__mmask16 mask_t;
 #define lane_select(m, yes, no) simde_mm512_mask_blend_ps((m), (no), (yes))
 #define lane_load_u32(p) simde_mm512_castsi512_ps(simde_mm512_loadu_si512(p))
 #define lane_splat_u32(n) simde_mm512_castsi512_ps(simde_mm512_set1_epi32((int32_t)(n)))
+#define lane_eq_u32(a, b)                                                                          \
+    simde_mm512_cmpeq_epi32_mask(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b))
 #define lane_add_u32(a, n)                                                                         \
     simde_mm512_castsi512_ps(                                                                      \
         simde_mm512_add_epi32(simde_mm512_castps_si512(a), simde_mm512_set1_epi32((int32_t)(n))))
@@ -87,6 +89,9 @@ typedef simde__m256 mask_t;
 #define lane_select(m, yes, no) simde_mm256_blendv_ps((no), (yes), (m))
 #define lane_load_u32(p) simde_mm256_castsi256_ps(simde_mm256_loadu_si256(p))
 #define lane_splat_u32(n) simde_mm256_castsi256_ps(simde_mm256_set1_epi32((int32_t)(n)))
+#define lane_eq_u32(a, b)                                                                          \
+    simde_mm256_castsi256_ps(                                                                      \
+        simde_mm256_cmpeq_epi32(simde_mm256_castps_si256(a), simde_mm256_castps_si256(b)))
 #define lane_add_u32(a, n)                                                                         \
     simde_mm256_castsi256_ps(                                                                      \
         simde_mm256_add_epi32(simde_mm256_castps_si256(a), simde_mm256_set1_epi32((int32_t)(n))))
@@ -134,6 +139,8 @@ typedef simde__m128 mask_t;
     simde_mm_or_ps(simde_mm_and_ps((m), (yes)), simde_mm_andnot_ps((m), (no)))
 #define lane_load_u32(p) simde_mm_castsi128_ps(simde_mm_loadu_si128(p))
 #define lane_splat_u32(n) simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)(n)))
+#define lane_eq_u32(a, b)                                                                          \
+    simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(simde_mm_castps_si128(a), simde_mm_castps_si128(b)))
 #define lane_add_u32(a, n)                                                                         \
     simde_mm_castsi128_ps(                                                                         \
         simde_mm_add_epi32(simde_mm_castps_si128(a), simde_mm_set1_epi32((int32_t)(n))))
@@ -159,9 +166,9 @@ typedef simde__m128 mask_t;
 
 /* lane_load_u32(p): W uint32_t from p as the bits of a vector; lane_add_u32(a, n): those bits
  * plus n as integers (indices travel in float vectors to be transposed with the contacts).
- * lane_splat_u32(n): n in every lane. lane_unpacklo/hi, lane_unpacklo64/hi64: the unpack
- * instructions on 32- and 64-bit elements, within each 128-bit block (a 4 x 4 transpose per block
- * takes four of each). */
+ * lane_splat_u32(n): n in every lane; lane_eq_u32(a, b): the lanes whose bits are equal.
+ * lane_unpacklo/hi, lane_unpacklo64/hi64: the unpack instructions on 32- and 64-bit elements,
+ * within each 128-bit block (a 4 x 4 transpose per block takes four of each). */
 
 /* base[idx[0..W-1]] as a vector. Plain loads through a small buffer: on the AMD cores measured
  * here the AVX2/AVX-512 gather instructions are slower than scalar loads (W2 ran 1.3x slower

@@ -70,12 +70,25 @@ static void dense_free(dense_scene *d) {
     free(d->ki);
 }
 
-/* c2d_batch_collide_pairs truncated at every capacity 0..total+1 on every backend: the first
- * `capacity` contacts of the reference, a canary after them untouched, the total counted. */
-static void check_pairs_every_capacity(const scene *s, const uint32_t *ci, const uint32_t *ki,
-                                       size_t np, const char *label) {
+/* One batch call with the given output and capacity (pairs: the listed pairs; else all). */
+typedef struct lane_call {
+    const scene *s;
+    const uint32_t *ci, *ki; /* NULL: c2d_batch_collide */
+    size_t np;
+} lane_call;
+
+static c2d_status run_call(const lane_call *c, c2d_pair_contact *out, size_t cap, size_t *count) {
+    const scene *s = c->s;
+    if (!c->ci) return c2d_batch_collide(&s->circles, &s->capsules, out, cap, count);
+    return c2d_batch_collide_pairs(&s->circles, &s->capsules, c->ci, c->ki, c->np, out, cap, count);
+}
+
+/* The call truncated at every capacity 0..total+1 on every backend: the first `capacity`
+ * contacts of the reference, a canary after them untouched, the total counted. */
+static void check_every_capacity(const lane_call *c, const char *label) {
     c2d_pair_contact *ref;
-    const size_t total = ref_pairs(s, ci, ki, np, &ref);
+    const size_t total =
+        c->ci ? ref_pairs(c->s, c->ci, c->ki, c->np, &ref) : ref_collide(c->s, &ref);
     c2d_pair_contact *out = xmalloc((total + 4) * sizeof *out);
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);
@@ -84,12 +97,11 @@ static void check_pairs_every_capacity(const scene *s, const uint32_t *ci, const
         for (size_t cap = 0; cap <= total + 1; cap++) {
             memset(out, CANARY_BYTE, (total + 4) * sizeof *out);
             size_t count = 12345;
-            const c2d_status st = c2d_batch_collide_pairs(&s->circles, &s->capsules, ci, ki, np,
-                                                          cap ? out : NULL, cap, &count);
+            const c2d_status st = run_call(c, cap ? out : NULL, cap, &count);
             assert_int_equal(st, cap < total ? C2D_ERROR_TRUNCATED : C2D_OK);
             assert_int_equal(count, total);
             const size_t written = cap < total ? cap : total;
-            if (!compare_contacts(s, ref, out, written, label)) fail();
+            if (!compare_contacts(c->s, ref, out, written, label)) fail();
             assert_true(bytes_are(out + written, (total + 4 - written) * sizeof *out, CANARY_BYTE));
         }
     }
@@ -97,29 +109,15 @@ static void check_pairs_every_capacity(const scene *s, const uint32_t *ci, const
     free(ref);
 }
 
-/* The same for c2d_batch_collide. */
+static void check_pairs_every_capacity(const scene *s, const uint32_t *ci, const uint32_t *ki,
+                                       size_t np, const char *label) {
+    const lane_call c = {s, ci, ki, np};
+    check_every_capacity(&c, label);
+}
+
 static void check_collide_every_capacity(const scene *s, const char *label) {
-    c2d_pair_contact *ref;
-    const size_t total = ref_collide(s, &ref);
-    c2d_pair_contact *out = xmalloc((total + 4) * sizeof *out);
-    c2d_backend list[C2D_BACKEND_COUNT];
-    const size_t nb = available_backends(list);
-    for (size_t b = 0; b < nb; b++) {
-        use_backend(list[b]);
-        for (size_t cap = 0; cap <= total + 1; cap++) {
-            memset(out, CANARY_BYTE, (total + 4) * sizeof *out);
-            size_t count = 12345;
-            const c2d_status st =
-                c2d_batch_collide(&s->circles, &s->capsules, cap ? out : NULL, cap, &count);
-            assert_int_equal(st, cap < total ? C2D_ERROR_TRUNCATED : C2D_OK);
-            assert_int_equal(count, total);
-            const size_t written = cap < total ? cap : total;
-            if (!compare_contacts(s, ref, out, written, label)) fail();
-            assert_true(bytes_are(out + written, (total + 4 - written) * sizeof *out, CANARY_BYTE));
-        }
-    }
-    free(out);
-    free(ref);
+    const lane_call c = {s, NULL, NULL, 0};
+    check_every_capacity(&c, label);
 }
 
 /* ---- dense listed pairs ------------------------------------------------------------------ */
