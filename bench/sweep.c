@@ -7,6 +7,22 @@
 
 #include "bench.h"
 
+/* Times c2d_batch_sweep of the circles with their moves against the capsules, then reports
+ * the frame's hits and checksum. */
+static void time_sweep(gb_state *st, const c2d_circle_soa *circles, const float *move_x,
+                       const float *move_y, const c2d_capsule_soa *capsules, c2d_circle_toi *out) {
+    while (gb_keep_running(st)) {
+        c2d_status status = c2d_batch_sweep(circles, move_x, move_y, capsules, out);
+        gb_do_not_optimize(&status);
+        gb_do_not_optimize(out);
+    }
+    const size_t n = circles->count;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += out[i].capsule != C2D_NONE;
+    bench_report(st, (double)n * (double)capsules->count, hits, out, n * sizeof *out);
+}
+
 static void bm_w3(gb_state *st, const void *arg) {
     const bench_case *c = arg;
     const c2d_workload *w = bench_workload(BENCH_W1_CIRCLES);
@@ -26,15 +42,7 @@ static void bm_w3(gb_state *st, const void *arg) {
         free(out);
         return;
     }
-    while (gb_keep_running(st)) {
-        c2d_status status = c2d_batch_sweep(&w->circles, w->move_x, w->move_y, &w->capsules, out);
-        gb_do_not_optimize(&status);
-        gb_do_not_optimize(out);
-    }
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++)
-        hits += out[i].capsule != C2D_NONE;
-    bench_report(st, (double)n * (double)w->capsules.count, hits, out, n * sizeof *out);
+    time_sweep(st, &w->circles, w->move_x, w->move_y, &w->capsules, out);
     free(out);
 }
 
@@ -80,15 +88,7 @@ static void bm_w3d(gb_state *st, const void *arg) {
     if (!bench_select(st, c)) return;
     const w3d_scene *s = w3d();
     static c2d_circle_toi out[W3D_CIRCLES];
-    while (gb_keep_running(st)) {
-        c2d_status status = c2d_batch_sweep(&s->circles, s->mx, s->my, &s->capsules, out);
-        gb_do_not_optimize(&status);
-        gb_do_not_optimize(out);
-    }
-    size_t hits = 0;
-    for (size_t i = 0; i < W3D_CIRCLES; i++)
-        hits += out[i].capsule != C2D_NONE;
-    bench_report(st, (double)W3D_CIRCLES * W3D_CAPSULES, hits, out, sizeof out);
+    time_sweep(st, &s->circles, s->mx, s->my, &s->capsules, out);
 }
 
 void bench_register_sweep(const bench_options *o) {
