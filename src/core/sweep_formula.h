@@ -25,7 +25,7 @@
 #define C2D_SWEEP_NONE 2.0
 
 /* First touch over t in [0, 1] of two circles with relative offset s and relative motion v,
- * radius sum rs, w = v x s and lim = rs |v| (see circles_first_touch in src/scalar/sweep.c for
+ * radius sum rs, w = v x s and lim = rs |v| (the notes at the top of src/scalar/sweep.c give
  * the reasons of each step). Touching at the start is t = 0. Returns the time, or
  * C2D_SWEEP_NONE; NaN anywhere fails a compare and gives C2D_SWEEP_NONE. */
 C2D_FORMULA dlane_t circles_touch_time(dlane_t sx, dlane_t sy, dlane_t vx, dlane_t vy, dlane_t w,
@@ -47,8 +47,8 @@ C2D_FORMULA dlane_t circles_touch_time(dlane_t sx, dlane_t sy, dlane_t vx, dlane
 
 /* The first touch of each feature of the capsule, in double from the float inputs: the side
  * facing the circle (*t_side, its sign *sigma: +1 left of the axis a->b, -1 right), the end
- * circle at a (*t_a) and at b (*t_b); C2D_SWEEP_NONE where there is none. See touch_side in
- * src/scalar/sweep.c for the side's rules and its guard. */
+ * circle at a (*t_a) and at b (*t_b); C2D_SWEEP_NONE where there is none. The notes at the top
+ * of src/scalar/sweep.c give the side's rules and its guard. */
 C2D_FORMULA void sweep_features(dlane_t px, dlane_t py, dlane_t r, dlane_t mx, dlane_t my,
                                 dlane_t ax, dlane_t ay, dlane_t bx, dlane_t by, dlane_t R,
                                 dlane_t *t_side, dlane_t *sigma_out, dlane_t *t_a, dlane_t *t_b) {
