@@ -247,6 +247,36 @@ static void lanes_dense(void **state) {
         }
 }
 
+/* Equal capsules: capsules m..2m-1 repeat 0..m-1, so every hit ties and goes to the lower
+ * index, also when the tied pairs of a circle fall into different vectors of the queue. */
+static void lanes_tied_capsules(void **state) {
+    (void)state;
+    for (size_t m = 1; m <= 3; m++)
+        for (size_t n = 1; n <= 35; n += 2) {
+            c2d_rng rng = {0x71ed + 100 * m + n};
+            scene s;
+            scene_init(&s, n, 2 * m, LAYOUT_OFFSET);
+            fill_degenerate(&s, &rng, 1.0f, 0);
+            for (size_t j = 0; j < m; j++) {
+                s.ax[m + j] = s.ax[j];
+                s.ay[m + j] = s.ay[j];
+                s.bx[m + j] = s.bx[j];
+                s.by[m + j] = s.by[j];
+                s.R[m + j] = s.R[j];
+            }
+            c2d_circle_toi *ref = xmalloc(n * sizeof *ref);
+            ref_sweep(&s, ref);
+            for (size_t i = 0; i < n; i++)
+                assert_true(ref[i].capsule == C2D_NONE || ref[i].capsule < m);
+            free(ref);
+            char label[96];
+            snprintf(label, sizeof label, "tied capsules, %zu circles, %zu + %zu capsules", n, m,
+                     m);
+            check_sweep(&s, label);
+            scene_free(&s);
+        }
+}
+
 /* The scalar sweep gives the bytes of its branching form on every pair of those scenes, and of
  * random near-touching ones. */
 static bool same_bits(float a, float b) {
@@ -310,6 +340,7 @@ int main(void) {
         cmocka_unit_test(scalar_matches_branching_form),
         cmocka_unit_test(lanes_every_count),
         cmocka_unit_test(lanes_dense),
+        cmocka_unit_test(lanes_tied_capsules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
