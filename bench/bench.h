@@ -55,7 +55,7 @@ size_t bench_backends(const bench_case **out);
 /* Registration, one per workload file. */
 void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
 void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
-void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
+void bench_register_sweep(const bench_options *o);   /* W3, W3d (sweep.c) */
 /* W2d (pairs_dense.c) */
 /* BENCH_W2_PAIRS listed pairs through c2d_collide_circle_capsule() in a plain loop (pairs.c):
  * writes the first `capacity` contacts in input order, returns the total. */

@@ -2,7 +2,7 @@
  *
  *   c2d_bench [--slow_min_time=SECONDS] [--benchmark_* flags of Google Benchmark]
  *
- * Benchmarks are named WORKLOAD/BACKEND[/CIRCLES]: W1_collide, W2_pairs, W3_sweep and
+ * Benchmarks are named WORKLOAD/BACKEND[/CIRCLES]: W1_collide, W2_pairs, W3_sweep, W3d_sweep and
  * W4_scaling; BACKEND is a c2d_backend_name() or scalar_loop (the scalar function called
  * for every pair in a plain C loop). items_per_second counts circle-capsule pairs; the
  * counters "hits" and "checksum" describe a frame's output and are equal on every backend.

@@ -17,6 +17,7 @@ WORKLOADS = [
     ("W1_collide", "W1 collide"),
     ("W2_pairs", "W2 pairs"),
     ("W3_sweep", "W3 sweep"),
+    ("W3d_sweep", "W3d dense sweep"),
     ("W4_scaling", "W4 scaling"),
     ("W2d_ordered", "W2d dense, in order"),
     ("W2d_shuffled", "W2d dense, shuffled"),

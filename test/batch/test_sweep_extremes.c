@@ -4,7 +4,7 @@
  * disagrees with it.
  *
  * Both were the same kind of problem, fixed by computing the root in double: the sweep's
- * end-circle formula (circles_first_touch in
+ * end-circle formula (now circles_touch_time in src/core/sweep_formula.h; then in
  * src/scalar/sweep.c) forms fourth-degree products, (v.v)(r+R)^2 and (v x s)^2, that left
  * float range for valid, ordinary-looking input, and then reports a touch the geometry does
  * not have. The SIMD kernels' culling boxes follow the true geometry and drop it, so the

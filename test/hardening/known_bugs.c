@@ -52,7 +52,7 @@ static bool sweep_case(c2d_circle c, c2d_vec2 move, c2d_capsule k, bool expect_h
 }
 
 /* Bug 1 (fixed in 367005b: the end-circle root is computed in double): products of the
- * end-circle sweep formula (circles_first_touch in src/scalar/sweep.c)
+ * end-circle sweep formula (now circles_touch_time in src/core/sweep_formula.h)
  * leave float range and the scalar sweep reports a touch the geometry does not have; the SIMD
  * kernels' culling boxes follow the true geometry and drop it, so the backends differ.
  * - underflow (tiny inputs): (v.v)(r+R)^2 and (v x s)^2 (before d6126e0: b^2 and (v.v)c) both

@@ -1,0 +1,189 @@
+/* The capsule sweep (time of impact, normal, point), written once over abstract lane types.
+ *
+ * The companion of contact_formula.h for the swept test, and the single source of its
+ * arithmetic: the scalar layer (src/scalar/sweep.c, which explains why no entering path is
+ * missed) includes it with lane_t = float and dlane_t = double (core/lane_scalar.h,
+ * core/dlane_scalar.h); the SIMD kernels with SIMDe vectors (batch/lane_simd.h,
+ * batch/dlane_simd.h), a float vector converting to DLANE_HALVES double vectors. Every operation
+ * is correctly rounded IEEE, in the same order in both, and every branch of the scalar rules is
+ * a select, so each lane holds the bytes the scalar layer computes. The branches left
+ * (dmask_any) only skip work that no lane needs; they do not change any lane's result.
+ *
+ * Besides what contact_formula.h needs, the including file defines dlane_t, dmask_t,
+ * DLANE_HALVES and: dlane_add, dlane_sub, dlane_mul, dlane_div, dlane_sqrt, dlane_abs,
+ * dlane_neg, dlane_min, dlane_max (x86 semantics), dlane_splat(double), dlane_select,
+ * dlane_lt, dlane_le, dlane_gt, dlane_ge, dmask_and, dmask_any, dlane_from_lane(lane, half)
+ * (exact) and lane_from_dlanes(lo, hi) (rounded to nearest).
+ */
+#ifndef C2D_CORE_SWEEP_FORMULA_H
+#define C2D_CORE_SWEEP_FORMULA_H
+
+#include "core/contact_formula.h"
+
+/* "No touch" as a time: every touch is in [0, 1], and 2 rounds to float exactly, so comparing
+ * times as floats keeps the earlier touch whether or not there is one. */
+#define C2D_SWEEP_NONE 2.0
+
+/* First touch over t in [0, 1] of two circles with relative offset s and relative motion v,
+ * radius sum rs, w = v x s and lim = rs |v| (the notes at the top of src/scalar/sweep.c give
+ * the reasons of each step). Touching at the start is t = 0. Returns the time, or
+ * C2D_SWEEP_NONE; NaN anywhere fails a compare and gives C2D_SWEEP_NONE. */
+C2D_FORMULA dlane_t circles_touch_time(dlane_t sx, dlane_t sy, dlane_t vx, dlane_t vy, dlane_t w,
+                                       dlane_t lim, dlane_t rs) {
+    const dlane_t zero = dlane_splat(0.0), none = dlane_splat(C2D_SWEEP_NONE);
+    const dlane_t c = dlane_sub(dlane_add(dlane_mul(sx, sx), dlane_mul(sy, sy)), dlane_mul(rs, rs));
+    const dlane_t b = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+    /* moving toward each other, and the path's line comes within rs */
+    const dmask_t toward = dmask_and(dlane_lt(b, zero), dlane_le(dlane_abs(w), lim));
+    dlane_t t = none;
+    if (dmask_any(toward)) {
+        const dlane_t disc = dlane_sub(dlane_mul(lim, lim), dlane_mul(w, w));
+        const dlane_t root =
+            dlane_div(c, dlane_add(dlane_neg(b), dlane_sqrt(dlane_max(disc, zero))));
+        t = dlane_select(dmask_and(toward, dlane_le(root, dlane_splat(1.0))), root, none);
+    }
+    return dlane_select(dlane_le(c, zero), zero, t);
+}
+
+/* The first touch of each feature of the capsule, in double from the float inputs: the side
+ * facing the circle (*t_side, its sign *sigma: +1 left of the axis a->b, -1 right), the end
+ * circle at a (*t_a) and at b (*t_b); C2D_SWEEP_NONE where there is none. The notes at the top
+ * of src/scalar/sweep.c give the side's rules and its guard. */
+C2D_FORMULA void sweep_features(dlane_t px, dlane_t py, dlane_t r, dlane_t mx, dlane_t my,
+                                dlane_t ax, dlane_t ay, dlane_t bx, dlane_t by, dlane_t R,
+                                dlane_t *t_side, dlane_t *sigma_out, dlane_t *t_a, dlane_t *t_b) {
+    const dlane_t zero = dlane_splat(0.0), one = dlane_splat(1.0);
+    const dlane_t none = dlane_splat(C2D_SWEEP_NONE);
+    /* the shared frame: the centre relative to a and b, the axis, the motion, the radius sum */
+    const dlane_t fpx = dlane_sub(px, ax), fpy = dlane_sub(py, ay);
+    const dlane_t fqx = dlane_sub(px, bx), fqy = dlane_sub(py, by);
+    const dlane_t dx = dlane_sub(bx, ax), dy = dlane_sub(by, ay);
+    const dlane_t len = dlane_sqrt(dlane_add(dlane_mul(dx, dx), dlane_mul(dy, dy)));
+    const dlane_t rs = dlane_add(r, R);
+    const dlane_t lim = dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(mx, mx), dlane_mul(my, my))));
+    const dlane_t wa = dlane_sub(dlane_mul(mx, fpy), dlane_mul(my, fpx)); /* M x P */
+    const dlane_t wb = dlane_sub(dlane_mul(mx, fqy), dlane_mul(my, fqx)); /* M x Q */
+
+    /* the side */
+    const dlane_t H = dlane_sub(dlane_mul(dx, fpy), dlane_mul(dy, fpx));
+    const dlane_t V = dlane_sub(dlane_mul(dx, my), dlane_mul(dy, mx));
+    const dlane_t sigma = dlane_select(dlane_ge(H, zero), one, dlane_splat(-1.0));
+    const dlane_t hs = dlane_mul(sigma, H), vs = dlane_mul(sigma, V);
+    /* an axis with length, and moving toward its line */
+    const dmask_t toward = dmask_and(dlane_gt(len, zero), dlane_lt(vs, zero));
+    dlane_t ts = none;
+    if (dmask_any(toward)) {
+        const dlane_t gap = dlane_sub(hs, dlane_mul(rs, len));
+        /* already within rs of the line: a touch at 0 if the centre projects into the span */
+        const dmask_t within =
+            dmask_and(dlane_ge(dlane_add(dlane_mul(dx, fpx), dlane_mul(dy, fpy)), zero),
+                      dlane_le(dlane_add(dlane_mul(dx, fqx), dlane_mul(dy, fqy)), zero));
+        const dlane_t t = dlane_div(gap, dlane_neg(vs));
+        dlane_t along =
+            dlane_mul(rs, dlane_div(dlane_add(dlane_mul(mx, dx), dlane_mul(my, dy)), len));
+        along = dlane_min(along, lim);
+        along = dlane_max(along, dlane_neg(lim));
+        const dmask_t span =
+            dmask_and(dlane_ge(dlane_mul(sigma, wa), along), dlane_le(dlane_mul(sigma, wb), along));
+        /* the guard against false hits of a path almost parallel to the axis */
+        const dlane_t cx = dlane_add(fpx, dlane_mul(t, mx)), cy = dlane_add(fpy, dlane_mul(t, my));
+        const dlane_t at = dlane_div(dlane_add(dlane_mul(cx, dx), dlane_mul(cy, dy)), len);
+        const dlane_t slack = dlane_mul(rs, dlane_splat(0.03125));
+        const dmask_t guard =
+            dmask_and(dlane_ge(at, dlane_neg(slack)), dlane_le(at, dlane_add(len, slack)));
+        const dmask_t deep = dmask_and(dmask_and(dlane_le(t, one), span), guard);
+        const dlane_t entered = dlane_select(dlane_gt(gap, zero), dlane_select(deep, t, none),
+                                             dlane_select(within, zero, none));
+        ts = dlane_select(toward, entered, none);
+    }
+    *t_side = ts;
+    *sigma_out = sigma;
+    *t_a = circles_touch_time(fpx, fpy, mx, my, wa, lim, rs);
+    *t_b = circles_touch_time(fqx, fqy, mx, my, wb, lim, rs);
+}
+
+/* One sweep per lane. */
+typedef struct toi_lanes {
+    lane_t t;
+    lane_t nx, ny; /* unit normal, toward the circle */
+    lane_t px, py; /* on the capsule's surface */
+} toi_lanes;
+
+/* What capsule_sweep_decide() found, for capsule_sweep_finish(). */
+typedef struct sweep_found {
+    mask_t start;   /* touching or overlapping at the start */
+    mask_t is_side; /* the side was touched first */
+    mask_t take_b;  /* the end circle at b was touched first */
+    lane_t t, sign; /* the time; the side's sign */
+    lane_t cx, cy;  /* the start's closest axis point */
+    lane_t qx, qy;  /* and the offset from it to the centre */
+} sweep_found;
+
+/* The first touch of circle (p, r) moving by m and the static capsule a-b of radius R, in every
+ * lane: whether and when. Returns the lanes that hit; capsule_sweep_finish() then gives their
+ * normals and points.
+ *
+ * A negative radius or NaN in the start gap or in the motion never hits. Touching or
+ * overlapping at the start is a hit at t = 0. Otherwise the earliest feature touched wins, ties
+ * to the side, then end a, then end b (each later feature must be strictly earlier), and t is
+ * that feature's time rounded to float. */
+C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t mx, lane_t my,
+                                        lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t R,
+                                        sweep_found *f) {
+    const lane_t one = lane_splat(1.0f);
+    const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &f->cx, &f->cy, &f->qx, &f->qy);
+    f->start = radii_overlap(d2, r, R);
+    /* radii not negative, no NaN in the gap or the motion (x <= x fails only for NaN) */
+    const mask_t ok =
+        mask_and(mask_and(lane_ge(r, lane_splat(0.0f)), lane_ge(R, lane_splat(0.0f))),
+                 mask_and(lane_le(d2, d2), mask_and(lane_le(mx, mx), lane_le(my, my))));
+
+    dlane_t side[2], sigma[2], ta[2], tb[2];
+    for (int h = 0; h < DLANE_HALVES; h++)
+        sweep_features(dlane_from_lane(px, h), dlane_from_lane(py, h), dlane_from_lane(r, h),
+                       dlane_from_lane(mx, h), dlane_from_lane(my, h), dlane_from_lane(ax, h),
+                       dlane_from_lane(ay, h), dlane_from_lane(bx, h), dlane_from_lane(by, h),
+                       dlane_from_lane(R, h), &side[h], &sigma[h], &ta[h], &tb[h]);
+    const lane_t t_side = lane_from_dlanes(side[0], side[DLANE_HALVES - 1]);
+    const lane_t t_a = lane_from_dlanes(ta[0], ta[DLANE_HALVES - 1]);
+    const lane_t t_b = lane_from_dlanes(tb[0], tb[DLANE_HALVES - 1]);
+    f->sign = lane_from_dlanes(sigma[0], sigma[DLANE_HALVES - 1]);
+
+    /* the earliest feature: a later one must be strictly earlier (times compared as floats) */
+    const mask_t take_a = lane_gt(t_side, t_a);
+    const lane_t after_a = lane_select(take_a, t_a, t_side);
+    f->take_b = lane_gt(after_a, t_b);
+    const lane_t first = lane_select(f->take_b, t_b, after_a);
+    f->is_side =
+        mask_and(lane_le(t_side, one), mask_and(lane_ge(t_a, t_side), lane_ge(t_b, t_side)));
+    f->t = lane_select(f->start, lane_splat(0.0f), first);
+    return mask_and(ok, lane_le(f->t, one));
+}
+
+/* The touch's normal and point, meaningful in the lanes capsule_sweep_decide() said hit: at the
+ * start, the overlap query's normal; for the side, its sign times the axis' left perpendicular;
+ * for an end, the direction from the end to the centre at t (the axis' perpendicular where it
+ * has none). The point is the closest axis point (start, side) or the end, plus normal * R. */
+C2D_FORMULA void capsule_sweep_finish(lane_t px, lane_t py, lane_t mx, lane_t my, lane_t ax,
+                                      lane_t ay, lane_t bx, lane_t by, lane_t R,
+                                      const sweep_found *f, toi_lanes *out) {
+    lane_t anx, any;
+    axis_normal(ax, ay, bx, by, &anx, &any);
+    /* the centre at the touch, the end touched, the side's closest axis point */
+    const lane_t ex = lane_add(px, lane_mul(f->t, mx)), ey = lane_add(py, lane_mul(f->t, my));
+    const lane_t ox = lane_select(f->take_b, bx, ax), oy = lane_select(f->take_b, by, ay);
+    lane_t kx, ky;
+    segment_closest(ex, ey, ax, ay, bx, by, &kx, &ky);
+    lane_t ux, uy;
+    unit_or(lane_select(f->start, f->qx, lane_sub(ex, ox)),
+            lane_select(f->start, f->qy, lane_sub(ey, oy)), anx, any, &ux, &uy);
+    out->t = f->t;
+    out->nx = lane_select(f->start, ux, lane_select(f->is_side, lane_mul(f->sign, anx), ux));
+    out->ny = lane_select(f->start, uy, lane_select(f->is_side, lane_mul(f->sign, any), uy));
+    const lane_t basex = lane_select(f->start, f->cx, lane_select(f->is_side, kx, ox));
+    const lane_t basey = lane_select(f->start, f->cy, lane_select(f->is_side, ky, oy));
+    out->px = lane_add(basex, lane_mul(out->nx, R));
+    out->py = lane_add(basey, lane_mul(out->ny, R));
+}
+
+#endif
