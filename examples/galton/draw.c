@@ -39,9 +39,12 @@ static void draw_board(cairo_t *cr, const galton *g, double scale, double ox, do
     cairo_scale(cr, scale, -scale); /* y up */
     cairo_translate(cr, -g->left, -g->top - 2.0);
     for (size_t k = 0; k < g->n_caps; k++) {
-        if (k < g->first_pin) cairo_set_source_rgb(cr, 0.15, 0.15, 0.2);
-        else if (k < g->first_divider) cairo_set_source_rgb(cr, 0.55, 0.3, 0.1);
-        else cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
+        if (k < g->first_pin)
+            cairo_set_source_rgb(cr, 0.15, 0.15, 0.2);
+        else if (k < g->first_divider)
+            cairo_set_source_rgb(cr, 0.55, 0.3, 0.1);
+        else
+            cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
         capsule_path(cr, g, k);
     }
     /* Balls coloured by the bin they are above, so the mixing shows. */
@@ -55,8 +58,7 @@ static void draw_board(cairo_t *cr, const galton *g, double scale, double ox, do
     cairo_restore(cr);
 }
 
-static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, double w,
-                           double h) {
+static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, double w, double h) {
     const int bins = galton_bin_count(g), rows = g->p.rows;
     size_t *counts = calloc((size_t)bins, sizeof *counts), total = 0, most = 1;
     if (!counts) return;

@@ -16,7 +16,8 @@
 
 static void usage(void) {
     fprintf(stderr, "usage: galton [--balls N (20000; 200000 for the big board)] [--rows R (24)]\n"
-                    "              [--seed S] [--threads T (1)] [--restitution E (0.5)] [--steps MAX (100000)]\n"
+                    "              [--seed S] [--threads T (1)] [--restitution E (0.5)] [--steps "
+                    "MAX (100000)]\n"
                     "              [--png PATH (galton.png)] [--frames DIR] [--frame-every K (8)]\n"
                     "              [--backend scalar|sse2|avx2|avx512|neon]\n");
 }
@@ -39,16 +40,26 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
             usage();
             return 0;
-        } else if (v && !strcmp(argv[a], "--balls")) balls = strtoul(v, NULL, 10), a++;
-        else if (v && !strcmp(argv[a], "--rows")) rows = atoi(v), a++;
-        else if (v && !strcmp(argv[a], "--restitution")) restitution = atof(v), a++;
-        else if (v && !strcmp(argv[a], "--hopper")) hopper = strtoul(v, NULL, 10), a++;
-        else if (v && !strcmp(argv[a], "--seed")) seed = strtoul(v, NULL, 10), a++;
-        else if (v && !strcmp(argv[a], "--threads")) threads = atoi(v), a++;
-        else if (v && !strcmp(argv[a], "--steps")) max_steps = strtoul(v, NULL, 10), a++;
-        else if (v && !strcmp(argv[a], "--png")) png = v, a++;
-        else if (v && !strcmp(argv[a], "--frames")) frames = v, a++;
-        else if (v && !strcmp(argv[a], "--frame-every")) frame_every = strtoul(v, NULL, 10), a++;
+        } else if (v && !strcmp(argv[a], "--balls"))
+            balls = strtoul(v, NULL, 10), a++;
+        else if (v && !strcmp(argv[a], "--rows"))
+            rows = atoi(v), a++;
+        else if (v && !strcmp(argv[a], "--restitution"))
+            restitution = atof(v), a++;
+        else if (v && !strcmp(argv[a], "--hopper"))
+            hopper = strtoul(v, NULL, 10), a++;
+        else if (v && !strcmp(argv[a], "--seed"))
+            seed = strtoul(v, NULL, 10), a++;
+        else if (v && !strcmp(argv[a], "--threads"))
+            threads = atoi(v), a++;
+        else if (v && !strcmp(argv[a], "--steps"))
+            max_steps = strtoul(v, NULL, 10), a++;
+        else if (v && !strcmp(argv[a], "--png"))
+            png = v, a++;
+        else if (v && !strcmp(argv[a], "--frames"))
+            frames = v, a++;
+        else if (v && !strcmp(argv[a], "--frame-every"))
+            frame_every = strtoul(v, NULL, 10), a++;
         else if (v && !strcmp(argv[a], "--backend")) {
             const c2d_backend b = backend_named(v);
             if (b == C2D_BACKEND_COUNT || c2d_backend_select(b) != C2D_OK) {
@@ -96,7 +107,8 @@ int main(int argc, char **argv) {
     size_t counts[512];
     galton_bins(&g, counts);
     printf("balls per bin:");
-    for (int k = 0; k < galton_bin_count(&g); k++) printf(" %zu", counts[k]);
+    for (int k = 0; k < galton_bin_count(&g); k++)
+        printf(" %zu", counts[k]);
     printf("\n");
     if (frames) printf("frames: %s/frame%%05d.png (%zu frames)\n", frames, frame);
     if (galton_draw_png(&g, png) == 0) printf("picture: %s\n", png);

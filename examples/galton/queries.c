@@ -20,11 +20,13 @@ int galton_queries_init(galton_queries *q, const c2d_capsule_soa *capsules, int 
     return 0;
 }
 
-void galton_queries_free(galton_queries *q) { (void)q; }
+void galton_queries_free(galton_queries *q) {
+    (void)q;
+}
 
 c2d_status galton_collide_pins(galton_queries *q, const c2d_circle_soa *balls,
-                               c2d_pair_contact *out, size_t capacity, size_t *count,
-                               double *broad, double *narrow) {
+                               c2d_pair_contact *out, size_t capacity, size_t *count, double *broad,
+                               double *narrow) {
     const double t0 = galton_now();
     const c2d_status st = c2d_batch_collide(balls, &q->capsules, out, capacity, count);
     *broad = 0.0;
@@ -60,10 +62,11 @@ c2d_status galton_collide_balls(galton_queries *q, const c2d_circle_soa *balls,
         *count = 0;
         return C2D_ERROR_NULL;
     }
-    for (size_t c = 0; c < cw * ch; c++) head[c] = SIZE_MAX;
+    for (size_t c = 0; c < cw * ch; c++)
+        head[c] = SIZE_MAX;
     for (size_t i = n; i-- > 0;) {
-        const size_t c = (size_t)((balls->y[i] - miny) / cell) * cw +
-                         (size_t)((balls->x[i] - minx) / cell);
+        const size_t c =
+            (size_t)((balls->y[i] - miny) / cell) * cw + (size_t)((balls->x[i] - minx) / cell);
         next[i] = head[c];
         head[c] = i;
     }

@@ -38,7 +38,7 @@ void galton_defaults(galton_params *p, int rows, size_t balls) {
     p->pin_restitution = 0.3f;
     p->gravity = 2000.0f;
     p->dt = 1.0f / 240.0f;
-    p->drag = 11.0f;
+    p->drag = 9.0f;
     p->pin_size = 3.0f;
     p->launch_speed = 0.0f;
     p->hopper_capacity = 30;
@@ -83,7 +83,7 @@ static float row_y(const galton *g, int row) {
 }
 
 /* Pins of one row: x = (m - row/2) * pitch across the board. Rows alternate three shapes:
- * circles (zero-length capsules), short vertical capsules, thin horizontal segments. */
+ * circles (zero-length capsules), short vertical capsules, thin vertical segments. */
 static void add_pins(galton *g, int row) {
     const float d = g->p.pitch, y = row_y(g, row);
     const float limit = g->right - 0.75f * d;
@@ -91,9 +91,15 @@ static void add_pins(galton *g, int row) {
         const float x = (float)m * d - (float)row * 0.5f * d;
         if (x < -limit || x > limit) continue;
         switch (row % 3) {
-        case 0: add_capsule(g, x, y, x, y, g->pin_size); break;
-        case 1: add_capsule(g, x, y - 1.0f, x, y + 1.0f, g->pin_size); break;
-        default: add_capsule(g, x - g->pin_size, y, x + g->pin_size, y, 0.0f); break;
+        case 0:
+            add_capsule(g, x, y, x, y, g->pin_size);
+            break;
+        case 1:
+            add_capsule(g, x, y - 1.0f, x, y + 1.0f, g->pin_size);
+            break;
+        default:
+            add_capsule(g, x, y - g->pin_size, x, y + g->pin_size, 0.0f);
+            break;
         }
     }
 }
@@ -126,7 +132,8 @@ static void build_board(galton *g) {
     add_capsule(g, -outlet, g->outlet_y, g->left, g->funnel_top, wall_radius);
     add_capsule(g, outlet, g->outlet_y, g->right, g->funnel_top, wall_radius);
     g->first_pin = g->n_caps;
-    for (int row = 0; row < p->rows; row++) add_pins(g, row);
+    for (int row = 0; row < p->rows; row++)
+        add_pins(g, row);
     g->n_pins = g->n_caps - g->first_pin;
     g->first_divider = g->n_caps;
     for (int k = 1; k < bins; k++) {
@@ -147,6 +154,16 @@ static void add_ball(galton *g, float x, float y, float vx, float vy) {
     g->e[i] = g->p.ball_restitution;
 }
 
+/* Whether a ball at (x, y) would come within half a radius of a capsule. */
+static bool near_capsule(const galton *g, float x, float y) {
+    const c2d_circle c = {{x, y}, 1.5f * ball_radius};
+    for (size_t k = 0; k < g->n_caps; k++) {
+        const c2d_capsule cap = {{g->ax[k], g->ay[k]}, {g->bx[k], g->by[k]}, g->cr[k]};
+        if (c2d_overlap_circle_capsule(c, cap)) return true;
+    }
+    return false;
+}
+
 /* Test mode: every ball starts inside the pin field, between two rows and two pins, moving
  * in a random direction at launch_speed (the direction without trigonometry: a random point
  * of the square, normalised; rejected near the centre). */
@@ -161,10 +178,8 @@ static void launch_all(galton *g) {
         slot++;
         const float x = (float)m * d - (float)row * 0.5f * d + 0.25f * d;
         const float y = row_y(g, row) - 0.5f * rh + (float)(layer % 3) * 2.2f - 2.2f;
-        if (x < g->left + 3.0f || x > g->right - 3.0f || layer >= 3) {
-            if (layer >= 3) break;
-            continue;
-        }
+        if (layer >= 3) break;
+        if (x < g->left + 3.0f || x > g->right - 3.0f || near_capsule(g, x, y)) continue;
         float ux, uy, len2;
         do {
             ux = signed_unit(&g->rng);
@@ -178,16 +193,16 @@ static void launch_all(galton *g) {
 
 int galton_create(galton *g, const galton_params *p) {
     memset(g, 0, sizeof *g);
-    if (p->rows < 2 || p->rows > 500 || p->balls == 0 || p->balls > UINT32_MAX || p->threads < 1) return -1;
+    if (p->rows < 2 || p->rows > 500 || p->balls == 0 || p->balls > UINT32_MAX || p->threads < 1)
+        return -1;
     g->p = *p;
     g->rng = p->seed ? p->seed : 1;
     const size_t caps = 6 + (size_t)p->rows * (size_t)(2 * p->rows + 5) + (size_t)p->rows + 3;
     float **cap_arrays[] = {&g->ax, &g->ay, &g->bx, &g->by, &g->cr, &g->ce};
     for (size_t k = 0; k < sizeof cap_arrays / sizeof *cap_arrays; k++)
         if (!(*cap_arrays[k] = malloc(caps * sizeof(float)))) goto fail;
-    float **ball_arrays[] = {&g->x,  &g->y,  &g->vx, &g->vy, &g->r,  &g->rs, &g->inv_mass,
-                             &g->e,  &g->dx, &g->dy, &g->mx, &g->my, &g->sx, &g->sy,
-                             &g->smx, &g->smy};
+    float **ball_arrays[] = {&g->x,  &g->y,  &g->vx, &g->vy, &g->r,  &g->rs, &g->inv_mass, &g->e,
+                             &g->dx, &g->dy, &g->mx, &g->my, &g->sx, &g->sy, &g->smx,      &g->smy};
     for (size_t k = 0; k < sizeof ball_arrays / sizeof *ball_arrays; k++)
         if (!(*ball_arrays[k] = malloc(p->balls * sizeof(float)))) goto fail;
     g->active = malloc(p->balls * sizeof *g->active);
@@ -209,10 +224,11 @@ fail:
 
 void galton_destroy(galton *g) {
     galton_queries_free(&g->q);
-    float *arrays[] = {g->ax, g->ay, g->bx, g->by, g->cr, g->ce, g->x,  g->y,  g->vx,
-                       g->vy, g->r,  g->rs, g->inv_mass, g->e, g->dx, g->dy, g->mx, g->my,
-                       g->sx, g->sy, g->smx, g->smy};
-    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++) free(arrays[k]);
+    float *arrays[] = {g->ax, g->ay, g->bx, g->by, g->cr,       g->ce, g->x,  g->y,
+                       g->vx, g->vy, g->r,  g->rs, g->inv_mass, g->e,  g->dx, g->dy,
+                       g->mx, g->my, g->sx, g->sy, g->smx,      g->smy};
+    for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
+        free(arrays[k]);
     free(g->active);
     free(g->toi);
     free(g->pin_hits);
@@ -247,8 +263,8 @@ static int report(const char *what, c2d_status st) {
 /* Contacts at the current positions into pin_hits and ball_hits, growing them as needed. */
 static int find_contacts(galton *g, const c2d_circle_soa *balls) {
     double broad = 0.0, narrow = 0.0;
-    c2d_status st = galton_collide_pins(&g->q, balls, g->pin_hits, g->pin_cap, &g->n_pin_hits,
-                                        &broad, &narrow);
+    c2d_status st =
+        galton_collide_pins(&g->q, balls, g->pin_hits, g->pin_cap, &g->n_pin_hits, &broad, &narrow);
     if (st == C2D_ERROR_TRUNCATED) {
         free(g->pin_hits);
         g->pin_cap = 2 * g->n_pin_hits;
@@ -299,6 +315,7 @@ static void bounce(galton *g, size_t i, uint32_t c, c2d_vec2 normal) {
 /* Step 6: move every ball by (mx, my), swept against the capsules. */
 static int move_swept(galton *g) {
     const float dt = g->p.dt;
+    const double gravity = g->p.gravity;
     size_t n_active = 0;
     for (size_t i = 0; i < g->n; i++) {
         g->mx[i] = g->vx[i] * dt + g->dx[i];
@@ -326,13 +343,16 @@ static int move_swept(galton *g) {
             if (h->capsule == C2D_NONE) {
                 g->x[i] += g->mx[i];
                 g->y[i] += g->my[i];
+                if (pass == 0) g->lifted += gravity * (double)g->dy[i];
                 continue;
             }
+            g->sweep_hits++;
             const float t = h->toi.t;
             const c2d_vec2 n = h->toi.normal;
             if (t > 0.0f) {
                 g->x[i] += t * g->mx[i];
                 g->y[i] += t * g->my[i];
+                if (pass == 0) g->lifted += gravity * (double)t * (double)g->dy[i];
                 bounce(g, i, h->capsule, n);
                 const float rest = (1.0f - t) * dt;
                 g->mx[i] = g->vx[i] * rest;
@@ -342,8 +362,10 @@ static int move_swept(galton *g) {
                 /* Overlapping deeper than the skin at the start (a push from a crowd): put the
                  * ball back half a skin inside the capsule's surface, along the normal, bounce
                  * if it was moving in, and sweep the step's motion again in the next pass. */
+                const float y0 = g->y[i];
                 g->x[i] = h->toi.point.x + n.x * (g->rs[i] + 0.5f * g->skin);
                 g->y[i] = h->toi.point.y + n.y * (g->rs[i] + 0.5f * g->skin);
+                g->lifted += gravity * ((double)g->y[i] - (double)y0);
                 bounce(g, i, h->capsule, n);
                 g->mx[i] = g->vx[i] * dt;
                 g->my[i] = g->vy[i] * dt;
@@ -382,7 +404,7 @@ int galton_done(const galton *g) {
     if (g->n < g->p.balls) return 0;
     for (size_t i = 0; i < g->n; i++) {
         if (g->y[i] > g->bins_top) return 0;
-        if (g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] > 900.0f) return 0;
+        if (g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] > 150.0f * 150.0f) return 0;
     }
     return 1;
 }
@@ -394,9 +416,11 @@ uint64_t galton_hash(const galton *g) {
         for (size_t a = 0; a < 4; a++) {
             unsigned char bytes[sizeof(float)];
             memcpy(bytes, &arrays[a][i], sizeof bytes);
-            for (size_t b = 0; b < sizeof bytes; b++) h = (h ^ bytes[b]) * 1099511628211ull;
+            for (size_t b = 0; b < sizeof bytes; b++)
+                h = (h ^ bytes[b]) * 1099511628211ull;
         }
-    for (int b = 0; b < 64; b += 8) h = (h ^ ((g->steps >> b) & 0xffu)) * 1099511628211ull;
+    for (int b = 0; b < 64; b += 8)
+        h = (h ^ ((g->steps >> b) & 0xffu)) * 1099511628211ull;
     return h;
 }
 
@@ -409,7 +433,9 @@ double galton_energy(const galton *g) {
     return e;
 }
 
-int galton_bin_count(const galton *g) { return g->p.rows + 3; }
+int galton_bin_count(const galton *g) {
+    return g->p.rows + 3;
+}
 
 int galton_bin_of(const galton *g, float x) {
     const float k = (x - g->left) / g->p.pitch;

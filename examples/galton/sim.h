@@ -17,20 +17,20 @@
 
 /* The board's shape and the run's settings. galton_defaults() fills it. */
 typedef struct galton_params {
-    int rows;                /* rows of pins; the board has rows + 3 bins */
-    size_t balls;            /* balls dropped from the hopper (or launched) */
-    uint32_t seed;           /* jitter of the spawn positions */
-    int threads;             /* 1 or more: the scene queries are split over this many threads */
-    float pitch;             /* distance between neighbouring pins of a row */
-    float ball_restitution;  /* each ball's restitution */
-    float pin_restitution;   /* each capsule's restitution; a contact uses sqrt(eb * ep) */
-    float gravity;           /* downward acceleration (a board tilted by about 12 degrees) */
-    float dt;                /* the fixed step */
-    float pin_size;          /* radius of the round pins, half-length of the flat ones */
-    float drag;              /* air and rolling drag: v *= 1 - drag dt each step (1/s) */
-    float launch_speed;      /* 0: drop from the hopper; > 0: all balls start at once inside the
-                                pin field, in random directions at this speed (tests) */
-    size_t hopper_capacity;  /* no new row of balls while this many are above the funnel */
+    int rows;               /* rows of pins; the board has rows + 3 bins */
+    size_t balls;           /* balls dropped from the hopper (or launched) */
+    uint32_t seed;          /* jitter of the spawn positions */
+    int threads;            /* 1 or more: the scene queries are split over this many threads */
+    float pitch;            /* distance between neighbouring pins of a row */
+    float ball_restitution; /* each ball's restitution */
+    float pin_restitution;  /* each capsule's restitution; a contact uses sqrt(eb * ep) */
+    float gravity;          /* downward acceleration (a board tilted by about 12 degrees) */
+    float dt;               /* the fixed step */
+    float pin_size;         /* radius of the round pins, half-length of the flat ones */
+    float drag;             /* air and rolling drag: v *= 1 - drag dt each step (1/s) */
+    float launch_speed;     /* 0: drop from the hopper; > 0: all balls start at once inside the
+                               pin field, in random directions at this speed (tests) */
+    size_t hopper_capacity; /* no new row of balls while this many are above the funnel */
 } galton_params;
 
 /* Timings of the steps so far, in seconds (not part of the state). */
@@ -62,6 +62,10 @@ typedef struct galton {
     galton_queries q;
     uint32_t rng;
     uint64_t steps;
+    uint64_t sweep_hits; /* times a sweep stopped a ball at a capsule */
+    /* Potential energy (per unit mass) the position corrections added so far: push-out and
+     * putting deep balls back on a surface move balls without velocity (not state). */
+    double lifted;
     galton_timing timing;
 } galton;
 
