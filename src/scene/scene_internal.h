@@ -1,0 +1,188 @@
+/* Scenes (collide2d/scene.h): the scene structure, its memory, and the parts of the broad
+ * phase shared by the files of src/scene/.
+ *
+ * A scene owns a copy of its capsules, a static index of them (for sweeps), and numbered
+ * scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
+ * against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
+#ifndef C2D_SCENE_INTERNAL_H
+#define C2D_SCENE_INTERNAL_H
+
+#include <simde/x86/sse.h>
+
+#include "collide2d/scene.h"
+#include "scalar/reference.h"
+
+/* Scratch slots. Collide frames use slots 0-5; slots from C2D_SCENE_SLOT_FREE up to
+ * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
+enum {
+    C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
+    C2D_SCENE_SLOT_OFFSET = 1,  /* collide: each capsule's first candidate */
+    C2D_SCENE_SLOT_CIRCLE = 2,  /* collide: candidate circles, by capsule then circle */
+    C2D_SCENE_SLOT_CAPSULE = 3, /* collide: their capsules */
+    C2D_SCENE_SLOT_WILD = 4,    /* collide: circles tested against every capsule */
+    C2D_SCENE_SLOT_FREE = 8,    /* first slot for other topics */
+    C2D_SCENE_SLOTS = 16
+};
+
+/* One scratch buffer: `bytes` usable bytes at `ptr` (NULL when never reserved). */
+typedef struct c2d_scene_scratch {
+    void *ptr;
+    size_t bytes;
+} c2d_scene_scratch;
+
+/* A uniform grid over a rectangle: cell (cx, cy) covers [x0 + cx*size, x0 + (cx+1)*size) x
+ * [y0 + cy*size, ...) (up to rounding); coordinates outside are clamped to the border cells.
+ * The cell of a coordinate is monotone in it (float subtraction, multiplication by a positive
+ * constant and clamping all are), which is all the queries rely on: a point inside a box lies
+ * in a cell between its corners' cells, as long as both use c2d_grid_coord. */
+typedef struct c2d_grid {
+    float x0, y0, inv_size, size;
+    uint32_t nx, ny; /* cells per row and per column (>= 1) */
+} c2d_grid;
+
+/* Cell column of v (or row): (v - v0) * inv_size clamped to [0, n-1], truncated. Branch-free
+ * (min and max); NaN maps to some valid cell. */
+static inline uint32_t c2d_grid_coord(float v, float v0, float inv_size, uint32_t n) {
+    float t = (v - v0) * inv_size;
+    const float last = (float)(n - 1);
+    t = t < last ? t : last;
+    t = t > 0.0f ? t : 0.0f;
+    return (uint32_t)t;
+}
+
+/* One capsule listed in one cell, with its box (copied for locality). */
+typedef struct c2d_index_entry {
+    float lo_x, hi_x, lo_y, hi_y;
+    uint32_t capsule;
+} c2d_index_entry;
+
+/* Capsules a cell holds inline (one 64-byte line of boxes); more go to its overflow list. */
+#define C2D_CELL_SLOTS 4
+
+/* The boxes of a cell's first capsules; unused slots hold an empty box (lo = +inf,
+ * hi = -inf) that meets nothing, so a query tests all four without a branch. */
+typedef struct c2d_index_cell {
+    float lo_x[C2D_CELL_SLOTS], hi_x[C2D_CELL_SLOTS], lo_y[C2D_CELL_SLOTS], hi_y[C2D_CELL_SLOTS];
+    uint32_t capsule[C2D_CELL_SLOTS]; /* the capsules of the slots */
+    uint32_t first, end;              /* its overflow: entries[first .. end) */
+    uint32_t pad[10];                 /* 128 bytes: two cache lines, fetched together */
+} c2d_index_cell;
+
+/* How the index holds a capsule. */
+enum {
+    C2D_KIND_GRID,       /* listed in the cells its box touches */
+    C2D_KIND_EVERYWHERE, /* box infinite, huge, or over too many cells: tested against all */
+    C2D_KIND_NEVER       /* a NaN: it hits nothing */
+};
+
+/* The static index of the capsules, shared by sweeps and collides. Every capsule has a box
+ * (cull.h's sweep box, which also contains its collide culling box for radius 0); capsules of
+ * kind GRID are listed, in increasing index order, in every cell their box touches. */
+typedef struct c2d_capsule_index {
+    c2d_grid grid;
+    c2d_index_cell *cells; /* nx*ny cells, 128-byte aligned in cell_block */
+    void *cell_block;
+    c2d_index_entry *entries; /* overflow entries (entry_capacity allocated) */
+    uint32_t *everywhere;     /* capsules of kind EVERYWHERE, increasing */
+    size_t everywhere_count, entry_count, entry_capacity;
+    size_t listed;                    /* capsules of kind GRID */
+    float *lo_x, *hi_x, *lo_y, *hi_y; /* each capsule's box, by index */
+    unsigned char *kind;              /* each capsule's C2D_KIND_* */
+} c2d_capsule_index;
+
+/* The candidate pairs one part of a frame found: (capsule, circle) pairs in circle order;
+ * capsule UINT32_MAX marks a wild circle (tested against every capsule). */
+typedef struct c2d_scene_part {
+    uint32_t *pairs; /* 2 * capacity entries */
+    size_t count, capacity;
+    size_t first, n; /* its circles */
+    c2d_status status;
+} c2d_scene_part;
+
+/* Most parts a frame can be split into. */
+#define C2D_SCENE_MAX_PARTS 64
+
+/* The binned frame: which circles, how it was split, and whether it is complete. */
+typedef struct c2d_scene_frame {
+    c2d_circle_soa circles; /* the binned set (pointers and count) */
+    size_t parts;           /* parts of the frame being binned */
+    size_t wild_count;      /* circles tested exactly against every capsule */
+    bool valid;             /* binned completely, and no capsule moved since */
+} c2d_scene_frame;
+
+struct c2d_scene {
+    c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
+    size_t capsule_count;
+    float *ax, *ay, *bx, *by, *radius; /* the capsules (one block) */
+    c2d_capsule_soa capsules;          /* a view of the arrays above */
+    c2d_capsule_index index;
+    c2d_scene_frame frame;
+    c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
+};
+
+/* The scene's allocator hooks. */
+C2D_INTERNAL void *c2d_scene_alloc(const c2d_scene *s, size_t bytes);
+C2D_INTERNAL void c2d_scene_free(const c2d_scene *s, void *ptr);
+
+/* Makes scratch slot `slot` hold at least `bytes` bytes (grown geometrically, kept) and sets
+ * *ptr to it. Contents are not kept when it grows. C2D_ERROR_ALLOC: the slot is as before. */
+C2D_INTERNAL c2d_status c2d_scene_reserve(c2d_scene *s, int slot, size_t bytes, void **ptr);
+
+/* c2d_scene_reserve for n slots at once, all or nothing: on C2D_ERROR_ALLOC no slot changed. */
+C2D_INTERNAL c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int *slots,
+                                              const size_t *bytes, void **ptrs);
+
+/* Builds the capsule index of s's capsules into *index (allocating its arrays); on
+ * C2D_ERROR_ALLOC nothing is allocated. c2d_capsule_index_free releases one. */
+C2D_INTERNAL c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index);
+C2D_INTERNAL void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index);
+/* Cell span of a box, and its cell count. */
+typedef struct c2d_cell_span {
+    uint32_t x0, x1, y0, y1;
+} c2d_cell_span;
+static inline c2d_cell_span c2d_grid_span(const c2d_grid *g, double lo_x, double hi_x, double lo_y,
+                                          double hi_y) {
+    return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(hi_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
+                           c2d_grid_coord(hi_y, g->y0, g->inv_size, g->ny)};
+}
+static inline size_t c2d_span_cells(const c2d_cell_span *c) {
+    return (size_t)(c->x1 - c->x0 + 1) * (c->y1 - c->y0 + 1);
+}
+/* Bit j set when slot j's box meets [lo_x, hi_x] x [lo_y, hi_y]: four boxes in one vector
+ * (SIMDe: SSE on x86, NEON on AArch64). A NaN compares false, as in scalar code. */
+static inline unsigned c2d_cell_mask(const c2d_index_cell *c, float lo_x, float hi_x, float lo_y,
+                                     float hi_y) {
+    const simde__m128 x =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_x), simde_mm_loadu_ps(c->hi_x)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_x), simde_mm_loadu_ps(c->lo_x)));
+    const simde__m128 y =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_y), simde_mm_loadu_ps(c->hi_y)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_y), simde_mm_loadu_ps(c->lo_y)));
+    return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
+}
+
+/* A query box spanning more cells than this visits every capsule instead. */
+#define C2D_SCENE_SPAN_LIMIT 64
+
+/* Argument checks shared with the batch layer's rules: NULL first, then too large. */
+C2D_INTERNAL c2d_status c2d_scene_check_circles(const c2d_circle_soa *c);
+C2D_INTERNAL c2d_status c2d_scene_check_capsules(const c2d_capsule_soa *k);
+
+/* The three steps of binning (arguments checked): begin (reserves the parts), each part
+ * (any thread; may grow its own buffer), end (sorts the candidates by capsule). */
+C2D_INTERNAL c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles,
+                                              size_t parts);
+C2D_INTERNAL c2d_status c2d_scene_frame_part(c2d_scene *s, size_t part);
+C2D_INTERNAL c2d_status c2d_scene_frame_end(c2d_scene *s);
+/* Contacts of capsules [first, first+n) against the binned circles: writes the first
+ * `capacity`, returns the total. */
+C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,
+                                             c2d_pair_contact *out, size_t capacity);
+/* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
+C2D_INTERNAL void c2d_scene_sweep_circles(const c2d_scene *s, const c2d_circle_soa *circles,
+                                          const float *move_x, const float *move_y, size_t first,
+                                          size_t n, c2d_circle_toi *out);
+
+#endif
