@@ -33,6 +33,7 @@
 #include "collide2d/batch.h"
 #include "collide2d/backend.h"
 #include "collide2d/validate.h"
+#include "collide2d/scene.h"
 #include "collide2d/balls.h"
 
 #endif

@@ -54,7 +54,8 @@ typedef enum c2d_status {
     C2D_ERROR_INDEX,     ///< A pair index was out of range; nothing was written, *count = 0.
     C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were written.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
-    C2D_ERROR_TOO_LARGE    ///< A count exceeds UINT32_MAX; nothing was written.
+    C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX; nothing was written.
+    C2D_ERROR_ALLOC        ///< Memory allocation failed; nothing changed (scenes).
 } c2d_status;
 
 /// A short English description of `s` (never NULL; "unknown status" for other values).

@@ -15,6 +15,8 @@ const char *c2d_status_string(c2d_status s) {
         return "backend not available on this CPU or build";
     case C2D_ERROR_TOO_LARGE:
         return "a count exceeds UINT32_MAX";
+    case C2D_ERROR_ALLOC:
+        return "memory allocation failed; nothing changed";
     }
     return "unknown status";
 }

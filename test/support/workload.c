@@ -65,6 +65,43 @@ int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint
     return 0;
 }
 
+const char *c2d_w5_name(c2d_w5_variant v) {
+    static const char *const names[] = {"uniform", "clustered", "mixed", "floor"};
+    return v < C2D_W5_VARIANTS ? names[v] : "unknown";
+}
+
+int c2d_workload_w5(c2d_workload *w, size_t n_circles, size_t n_capsules, c2d_w5_variant v,
+                    uint64_t seed) {
+    if (c2d_workload_make(w, n_circles, n_capsules, seed) != 0) return -1;
+    /* W1's board is 100 wide for 4096 balls: keep the density (and so the contacts per ball) */
+    const float side = 100.0f * sqrtf((float)n_circles / 4096.0f);
+    const float scale = side / 100.0f;
+    c2d_rng rng = {seed ^ UINT64_C(0x3535353535353535)};
+    for (size_t i = 0; i < n_circles; i++) {
+        w->x[i] *= scale;
+        w->y[i] *= scale;
+        if (v == C2D_W5_CLUSTERED) /* a column a tenth of the board wide, in its middle */
+            w->x[i] = 0.45f * side + w->x[i] * 0.1f;
+        if (v == C2D_W5_MIXED && i % 100 == 99) w->radius[i] *= 20.0f;
+    }
+    for (size_t k = 0; k < n_capsules; k++) { /* move the pins, keep their shape */
+        const float dx = w->bx[k] - w->ax[k], dy = w->by[k] - w->ay[k];
+        w->ax[k] = c2d_rng_range(&rng, 0.0f, side);
+        w->ay[k] = c2d_rng_range(&rng, 0.0f, side);
+        w->bx[k] = w->ax[k] + dx;
+        w->by[k] = w->ay[k] + dy;
+    }
+    if (v == C2D_W5_FLOOR && n_capsules > 0) {
+        const size_t k = n_capsules / 2;
+        w->ax[k] = 0.0f;
+        w->ay[k] = 0.02f * side;
+        w->bx[k] = side;
+        w->by[k] = 0.02f * side;
+        w->capsule_radius[k] = 0.5f;
+    }
+    return 0;
+}
+
 void c2d_workload_free(c2d_workload *w) {
     float **all[] = {&w->x,  &w->y,  &w->radius, &w->move_x, &w->move_y,
                      &w->ax, &w->ay, &w->bx,     &w->by,     &w->capsule_radius};

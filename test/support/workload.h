@@ -39,6 +39,23 @@ typedef struct c2d_workload {
 int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint64_t seed);
 void c2d_workload_free(c2d_workload *w);
 
+/* W5 variants (scale: a pachinko board at W1's density). */
+typedef enum c2d_w5_variant {
+    C2D_W5_UNIFORM,   /* W1 on a board of side 100 * sqrt(n_circles / 4096) */
+    C2D_W5_CLUSTERED, /* every ball in a column a tenth of the board wide (falling balls) */
+    C2D_W5_MIXED,     /* every 100th ball 20x larger */
+    C2D_W5_FLOOR,     /* uniform, and capsule n_capsules / 2 is a floor as long as the board */
+    C2D_W5_VARIANTS
+} c2d_w5_variant;
+
+/* The name of a W5 variant ("uniform", "clustered", "mixed", "floor"). */
+const char *c2d_w5_name(c2d_w5_variant v);
+
+/* W5: n_circles balls and n_capsules pins at W1's density and sizes on a board of side
+ * 100 * sqrt(n_circles / 4096), in variant v; moves as W3. Returns 0, or -1 when out of memory. */
+int c2d_workload_w5(c2d_workload *w, size_t n_circles, size_t n_capsules, c2d_w5_variant v,
+                    uint64_t seed);
+
 /* W2: n random (circle, capsule) index pairs over a workload's sets. Returns 0 or -1. */
 int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t **circle_index,
                        uint32_t **capsule_index);

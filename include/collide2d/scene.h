@@ -1,0 +1,122 @@
+/// @file collide2d/scene.h
+/// Scenes: static capsules indexed once and queried every frame, so that a frame costs what
+/// its circles, capsules and contacts cost instead of circles x capsules.
+///
+/// A scene's answers are exactly the batch layer's over the scene's capsules: the same
+/// contacts in the same order with the same bytes, the same counts and truncation, on every
+/// backend. c2d_batch_collide() and c2d_batch_sweep() are its oracle.
+///
+/// Usage:
+/// @code
+/// c2d_scene *scene;
+/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins};
+/// if (c2d_scene_create(&pins, NULL, &scene) != C2D_OK) abort();   // copies and indexes pins
+/// for (;;) {                                                      // every frame
+///     c2d_circle_soa balls = {xs, ys, radii, n_balls};
+///     size_t n;
+///     c2d_status st = c2d_scene_collide(scene, &balls, hits, capacity, &n);
+///     // hits[0..min(n, capacity)) == what c2d_batch_collide(&balls, &pins, ...) writes
+/// }
+/// c2d_scene_destroy(scene);
+/// @endcode
+///
+/// Threads: one frame can be split. Call c2d_scene_bin() once (one thread), then
+/// c2d_scene_collide_range() on any number of threads over disjoint capsule ranges; their
+/// outputs, concatenated in range order, are c2d_scene_collide()'s. c2d_scene_sweep_range()
+/// splits a sweep over circle ranges the same way and needs no binning. Range calls only read
+/// the scene; every other scene call needs the scene to itself.
+///
+/// Memory: the scene allocates (through its allocator) only in c2d_scene_create(), in
+/// c2d_scene_move_capsules() when the index outgrows its memory, and in a frame that needs
+/// more scratch memory than every earlier frame (grown geometrically and kept). A steady
+/// stream of similar frames allocates nothing. A failed allocation returns C2D_ERROR_ALLOC and
+/// leaves the scene as it was.
+#ifndef COLLIDE2D_SCENE_H
+#define COLLIDE2D_SCENE_H
+
+#include "batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A set of capsules with its spatial index and its scratch memory (opaque).
+typedef struct c2d_scene c2d_scene;
+
+/// Memory hooks. `alloc` returns `size` bytes aligned for any type, or NULL on failure;
+/// `free` releases what `alloc` returned (never called with NULL). `user` is passed to both.
+/// A NULL allocator means malloc() and free().
+typedef struct c2d_allocator {
+    void *(*alloc)(size_t size, void *user); ///< Allocates `size` bytes, or returns NULL.
+    void (*free)(void *ptr, void *user);     ///< Releases memory from `alloc`.
+    void *user;                              ///< Passed to both hooks.
+} c2d_allocator;
+
+/// Creates a scene holding a copy of `capsules` (any count, 0 included) and its index.
+/// `allocator` may be NULL (malloc/free); it is copied. On success `*scene` receives the
+/// scene; on failure `*scene` is set to NULL (when `scene` is not NULL).
+/// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array, C2D_ERROR_TOO_LARGE
+/// for more than UINT32_MAX capsules, C2D_ERROR_ALLOC when memory runs out.
+C2D_API c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator *allocator,
+                                    c2d_scene **scene);
+
+/// Releases the scene and all its memory. NULL does nothing.
+C2D_API void c2d_scene_destroy(c2d_scene *scene);
+
+/// The number of capsules of the scene (0 for NULL).
+C2D_API size_t c2d_scene_capsule_count(const c2d_scene *scene);
+
+/// Replaces capsules first .. first + capsules->count - 1 of the scene with `capsules`
+/// (flippers, moving platforms) and updates the index. The range must lie inside the scene:
+/// otherwise C2D_ERROR_INDEX and nothing changes. C2D_ERROR_ALLOC leaves the scene as it was.
+/// Invalidates the frame binned by c2d_scene_bin().
+C2D_API c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
+                                           const c2d_capsule_soa *capsules);
+
+/// Exactly c2d_batch_collide(circles, scene's capsules, out, capacity, count): every
+/// overlapping pair's contact, ordered by capsule index, then circle index; `*count` receives
+/// the total; the first min(total, capacity) are written and nothing past them;
+/// C2D_ERROR_TRUNCATED when total > capacity. A size query (`out` NULL and `capacity` 0)
+/// returns C2D_OK with the total. On any other error `*count` is 0 (when `count` is not NULL).
+/// Bins `circles` as c2d_scene_bin() does (it replaces a binned frame).
+C2D_API c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles,
+                                     c2d_pair_contact *out, size_t capacity, size_t *count);
+
+/// Exactly c2d_batch_sweep(circles, move_x, move_y, scene's capsules, out): each circle's
+/// earliest hit (ties to the lowest capsule index); `out` has circles->count entries. Uses
+/// only the scene's capsule index: it allocates nothing.
+C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles,
+                                   const float *move_x, const float *move_y, c2d_circle_toi *out);
+
+/// The first step of a collide frame split across threads: indexes `circles` for the range
+/// calls below (one thread; may allocate scratch, see Memory above). The scene keeps the
+/// pointers of `circles`, not the values: the arrays must stay alive and unchanged until the
+/// frame's c2d_scene_collide_range() calls are done.
+C2D_API c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles);
+
+/// The contacts of capsules capsule_first .. capsule_first + capsule_count - 1 against the
+/// circles of the last c2d_scene_bin(), in c2d_scene_collide()'s order, with its count,
+/// truncation and size-query rules for this range. Reads the scene only: calls on separate
+/// outputs may run on several threads at once. Outputs of consecutive ranges concatenated in
+/// range order are c2d_scene_collide()'s output. `circles` must be the binned set (the same
+/// c2d_circle_soa contents); otherwise, or when nothing is binned (or capsules moved since),
+/// C2D_ERROR_INDEX. A range outside the scene: C2D_ERROR_INDEX.
+C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                           size_t capsule_first, size_t capsule_count,
+                                           c2d_pair_contact *out, size_t capacity, size_t *count);
+
+/// c2d_scene_sweep() for circles circle_first .. circle_first + circle_count - 1 only:
+/// out[j] is circle circle_first + j's entry (out has circle_count entries). `circles`,
+/// `move_x` and `move_y` are the whole frame's arrays. Reads the scene only: calls on
+/// separate outputs may run on several threads at once; outputs of consecutive ranges
+/// concatenated are c2d_scene_sweep()'s. A range outside the circles: C2D_ERROR_INDEX.
+C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                         const float *move_x, const float *move_y,
+                                         size_t circle_first, size_t circle_count,
+                                         c2d_circle_toi *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

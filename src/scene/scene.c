@@ -1,0 +1,264 @@
+/* Scenes: creation, capsule moves, scratch memory and the public entry points' argument
+ * checks. The broad phase itself is in scene_collide.c (circles binned per frame) and
+ * scene_sweep.c (the static capsule index). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+static void *default_alloc(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+
+static void default_free(void *ptr, void *user) {
+    (void)user;
+    free(ptr);
+}
+
+void *c2d_scene_alloc(const c2d_scene *s, size_t bytes) {
+    return s->allocator.alloc(bytes ? bytes : 1, s->allocator.user);
+}
+
+void c2d_scene_free(const c2d_scene *s, void *ptr) {
+    if (ptr) s->allocator.free(ptr, s->allocator.user);
+}
+
+/* Geometric growth: at least `bytes`, at least 1.5x the old size, so a slowly growing stream
+ * of frames allocates O(log) times. */
+static size_t grown_size(size_t old, size_t bytes) {
+    const size_t grown = old + old / 2;
+    return grown > bytes && grown > old ? grown : bytes;
+}
+
+c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int *slots, const size_t *bytes,
+                                 void **ptrs) {
+    void *fresh[C2D_SCENE_SLOTS] = {NULL};
+    size_t fresh_bytes[C2D_SCENE_SLOTS] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const c2d_scene_scratch *sc = &s->scratch[slots[i]];
+        if (sc->bytes >= bytes[i] && sc->ptr) continue;
+        fresh_bytes[i] = grown_size(sc->bytes, bytes[i]);
+        fresh[i] = c2d_scene_alloc(s, fresh_bytes[i]);
+        if (!fresh[i]) {
+            for (size_t j = 0; j < i; j++)
+                c2d_scene_free(s, fresh[j]);
+            return C2D_ERROR_ALLOC;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        c2d_scene_scratch *sc = &s->scratch[slots[i]];
+        if (fresh[i]) {
+            c2d_scene_free(s, sc->ptr);
+            sc->ptr = fresh[i];
+            sc->bytes = fresh_bytes[i];
+        }
+        ptrs[i] = sc->ptr;
+    }
+    return C2D_OK;
+}
+
+c2d_status c2d_scene_reserve(c2d_scene *s, int slot, size_t bytes, void **ptr) {
+    return c2d_scene_reserve_all(s, 1, &slot, &bytes, ptr);
+}
+
+/* The arrays of a set of n elements: all needed when n > 0. */
+static bool arrays_present(size_t n, const float *const *arrays, size_t count) {
+    if (n == 0) return true;
+    for (size_t i = 0; i < count; i++)
+        if (!arrays[i]) return false;
+    return true;
+}
+
+c2d_status c2d_scene_check_circles(const c2d_circle_soa *c) {
+    if (!c) return C2D_ERROR_NULL;
+    const float *const arrays[] = {c->x, c->y, c->radius};
+    if (!arrays_present(c->count, arrays, 3)) return C2D_ERROR_NULL;
+    return c->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
+}
+
+c2d_status c2d_scene_check_capsules(const c2d_capsule_soa *k) {
+    if (!k) return C2D_ERROR_NULL;
+    const float *const arrays[] = {k->ax, k->ay, k->bx, k->by, k->radius};
+    if (!arrays_present(k->count, arrays, 5)) return C2D_ERROR_NULL;
+    return k->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
+}
+
+/* Copies capsules[0..n) into the scene's arrays from index `first`. */
+static void copy_capsules(c2d_scene *s, size_t first, const c2d_capsule_soa *k) {
+    const size_t bytes = k->count * sizeof(float);
+    if (bytes == 0) return;
+    memcpy(s->ax + first, k->ax, bytes);
+    memcpy(s->ay + first, k->ay, bytes);
+    memcpy(s->bx + first, k->bx, bytes);
+    memcpy(s->by + first, k->by, bytes);
+    memcpy(s->radius + first, k->radius, bytes);
+}
+
+c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator *allocator,
+                            c2d_scene **scene) {
+    if (!scene) return C2D_ERROR_NULL;
+    *scene = NULL;
+    if (allocator && (!allocator->alloc || !allocator->free)) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_capsules(capsules);
+    if (st != C2D_OK) return st;
+    const c2d_allocator hooks =
+        allocator ? *allocator : (c2d_allocator){default_alloc, default_free, NULL};
+    c2d_scene *s = hooks.alloc(sizeof *s, hooks.user);
+    if (!s) return C2D_ERROR_ALLOC;
+    memset(s, 0, sizeof *s);
+    s->allocator = hooks;
+    const size_t m = capsules->count;
+    s->capsule_count = m;
+    if (m > 0) {
+        float *block = c2d_scene_alloc(s, 5 * m * sizeof(float));
+        if (!block) {
+            hooks.free(s, hooks.user);
+            return C2D_ERROR_ALLOC;
+        }
+        s->ax = block;
+        s->ay = block + m;
+        s->bx = block + 2 * m;
+        s->by = block + 3 * m;
+        s->radius = block + 4 * m;
+        copy_capsules(s, 0, capsules);
+    }
+    s->capsules = (c2d_capsule_soa){s->ax, s->ay, s->bx, s->by, s->radius, m};
+    if (c2d_capsule_index_build(s, &s->index) != C2D_OK) {
+        c2d_scene_free(s, s->ax);
+        hooks.free(s, hooks.user);
+        return C2D_ERROR_ALLOC;
+    }
+    *scene = s;
+    return C2D_OK;
+}
+
+void c2d_scene_destroy(c2d_scene *scene) {
+    if (!scene) return;
+    c2d_capsule_index_free(scene, &scene->index);
+    for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
+        c2d_scene_free(scene, scene->scratch[i].ptr);
+    c2d_scene_free(scene, scene->ax);
+    const c2d_allocator hooks = scene->allocator;
+    hooks.free(scene, hooks.user);
+}
+
+size_t c2d_scene_capsule_count(const c2d_scene *scene) {
+    return scene ? scene->capsule_count : 0;
+}
+
+c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
+                                   const c2d_capsule_soa *capsules) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_capsules(capsules);
+    if (st != C2D_OK) return st;
+    if (first > scene->capsule_count || capsules->count > scene->capsule_count - first)
+        return C2D_ERROR_INDEX;
+    if (capsules->count == 0) return C2D_OK;
+    /* the new index is built beside the old one, so a failure changes nothing */
+    c2d_scene saved = *scene;
+    const size_t m = scene->capsule_count;
+    float *block = c2d_scene_alloc(scene, 5 * m * sizeof(float));
+    if (!block) return C2D_ERROR_ALLOC;
+    memcpy(block, scene->ax, 5 * m * sizeof(float));
+    scene->ax = block;
+    scene->ay = block + m;
+    scene->bx = block + 2 * m;
+    scene->by = block + 3 * m;
+    scene->radius = block + 4 * m;
+    copy_capsules(scene, first, capsules);
+    scene->capsules =
+        (c2d_capsule_soa){scene->ax, scene->ay, scene->bx, scene->by, scene->radius, m};
+    c2d_capsule_index index;
+    if (c2d_capsule_index_build(scene, &index) != C2D_OK) {
+        c2d_scene_free(scene, block);
+        *scene = saved;
+        return C2D_ERROR_ALLOC;
+    }
+    c2d_capsule_index_free(scene, &saved.index);
+    c2d_scene_free(scene, saved.ax);
+    scene->index = index;
+    scene->frame.valid = false;
+    return C2D_OK;
+}
+
+/* The count rules: a size query (out NULL, capacity 0) is fine; out NULL with a capacity is
+ * not. */
+static c2d_status check_output(const c2d_pair_contact *out, size_t capacity, size_t *count) {
+    if (!count) return C2D_ERROR_NULL;
+    *count = 0;
+    return !out && capacity > 0 ? C2D_ERROR_NULL : C2D_OK;
+}
+
+static c2d_status finish(size_t total, size_t capacity, const c2d_pair_contact *out,
+                         size_t *count) {
+    *count = total;
+    return total > capacity && out ? C2D_ERROR_TRUNCATED : C2D_OK;
+}
+
+c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    return c2d_scene_bin_circles(scene, circles);
+}
+
+c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2d_pair_contact *out,
+                             size_t capacity, size_t *count) {
+    c2d_status st = check_output(out, capacity, count);
+    if (st != C2D_OK) return st;
+    if (!scene) return C2D_ERROR_NULL;
+    st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    st = c2d_scene_bin_circles(scene, circles);
+    if (st != C2D_OK) return st;
+    const size_t total = c2d_scene_collide_binned(scene, 0, scene->capsule_count, out, capacity);
+    return finish(total, capacity, out, count);
+}
+
+/* Same pointers and count as the binned set. */
+static bool is_binned(const c2d_scene *s, const c2d_circle_soa *c) {
+    const c2d_circle_soa *b = &s->frame.circles;
+    return s->frame.valid && b->count == c->count && b->x == c->x && b->y == c->y &&
+           b->radius == c->radius;
+}
+
+c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                   size_t capsule_first, size_t capsule_count,
+                                   c2d_pair_contact *out, size_t capacity, size_t *count) {
+    c2d_status st = check_output(out, capacity, count);
+    if (st != C2D_OK) return st;
+    if (!scene) return C2D_ERROR_NULL;
+    st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (capsule_first > scene->capsule_count ||
+        capsule_count > scene->capsule_count - capsule_first || !is_binned(scene, circles))
+        return C2D_ERROR_INDEX;
+    const size_t total =
+        c2d_scene_collide_binned(scene, capsule_first, capsule_count, out, capacity);
+    return finish(total, capacity, out, count);
+}
+
+c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                 const float *move_x, const float *move_y, size_t circle_first,
+                                 size_t circle_count, c2d_circle_toi *out) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (circles->count > 0 && (!move_x || !move_y)) return C2D_ERROR_NULL;
+    if (circle_count > 0 && !out) return C2D_ERROR_NULL;
+    if (circle_first > circles->count || circle_count > circles->count - circle_first)
+        return C2D_ERROR_INDEX;
+    c2d_scene_sweep_circles(scene, circles, move_x, move_y, circle_first, circle_count, out);
+    return C2D_OK;
+}
+
+c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles, const float *move_x,
+                           const float *move_y, c2d_circle_toi *out) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
+    c2d_scene_sweep_circles(scene, circles, move_x, move_y, 0, circles->count, out);
+    return C2D_OK;
+}
