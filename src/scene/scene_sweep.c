@@ -13,8 +13,9 @@ void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index) {
     (void)index;
 }
 
-void c2d_scene_sweep_circles(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
-                             const float *move_y, size_t first, size_t n, c2d_circle_toi *out) {
+void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                  const float *move_x, const float *move_y, size_t first, size_t n,
+                                  c2d_circle_toi *out) {
     if (n == 0) return;
     const c2d_circle_soa range = {circles->x + first, circles->y + first, circles->radius + first,
                                   n};
