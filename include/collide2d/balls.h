@@ -27,6 +27,7 @@
 #define COLLIDE2D_BALLS_H
 
 #include "batch.h"
+#include "scene.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,22 @@ C2D_API c2d_status c2d_batch_collide_circles(const c2d_circle_soa *circles,
 /// an all-zero toi. Tests all pairs with the active SIMD backend.
 C2D_API c2d_status c2d_batch_sweep_circles(const c2d_circle_soa *circles, const float *move_x,
                                            const float *move_y, c2d_circle_hit *out);
+
+/// Exactly c2d_batch_collide_circles(circles, out, capacity, count) (same pairs, order, bytes,
+/// count, truncation and statuses), found through a uniform grid rebuilt every call in the
+/// scene's scratch memory: time grows with the balls and their contacts, not their square.
+/// The scene's capsules play no part (a scene of zero capsules is a pure ball system).
+/// Allocates only when a call needs more scratch than every earlier one (C2D_ERROR_ALLOC:
+/// nothing changed, *count = 0). Needs the scene to itself.
+C2D_API c2d_status c2d_scene_collide_circles(c2d_scene *scene, const c2d_circle_soa *circles,
+                                             c2d_circle_pair_contact *out, size_t capacity,
+                                             size_t *count);
+
+/// Exactly c2d_batch_sweep_circles(circles, move_x, move_y, out), through the scene's grid of
+/// swept boxes (memory as c2d_scene_collide_circles()).
+C2D_API c2d_status c2d_scene_sweep_circles(c2d_scene *scene, const c2d_circle_soa *circles,
+                                           const float *move_x, const float *move_y,
+                                           c2d_circle_hit *out);
 
 #ifdef __cplusplus
 }
