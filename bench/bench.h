@@ -57,4 +57,7 @@ void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
 void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
 void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
 
+/* W6 (balls against balls, bench/balls.c). */
+void bench_register_balls(const bench_options *o);
+
 #endif

@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
     bench_register_collide(&options);
     bench_register_pairs(&options);
     bench_register_sweep(&options);
+    bench_register_balls(&options);
     add_context();
     if (gb_initialize(&argc, argv) != 0) return 2;
     gb_run();
