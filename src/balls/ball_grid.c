@@ -34,38 +34,65 @@ enum {
  * underflow of squares). */
 #define CELL_RELATIVE_SLACK (1.0 + 1.0 / 1024.0)
 
-/* The scratch block, carved into arrays of n (or n_cells + 1) entries. */
+/* A grid ball in cell order: its centre and radius (contacts) or its swept box (sweeps). */
+typedef struct contact_entry {
+    float x, y, r;
+    uint32_t id;
+} contact_entry;
+
+typedef struct sweep_entry {
+    float lo_x, hi_x, lo_y, hi_y;
+    uint32_t id;
+} sweep_entry;
+
+/* One overlapping pair a < b found in cell order, before the pairs are put in a-order. */
+typedef struct found_pair {
+    uint32_t a, b;
+} found_pair;
+
+/* The scratch block, carved into arrays. The part that does not depend on the frame's pairs
+ * comes first; the rest holds the pairs (found_pair, then their b in a-order). */
 typedef struct grid_memory {
-    uint32_t *cell_of;        /* per ball: its cell, KIND_SPECIAL or KIND_DEAD */
-    uint32_t *start;          /* per cell: first sorted entry; start[cells] = grid balls */
-    uint32_t *id;             /* sorted entry -> ball index */
-    uint32_t *special;        /* special balls, increasing */
-    uint32_t *hits;           /* collide: one ball's candidate partners */
-    float *f0, *f1, *f2, *f3; /* sorted entries' data: x, y, r / lo_x, hi_x, lo_y, hi_y */
+    uint32_t *cell_of; /* per ball: its cell, KIND_SPECIAL or KIND_DEAD */
+    uint32_t *start;   /* per cell: first sorted entry; start[cells] = grid balls */
+    uint32_t *special; /* special balls, increasing */
+    uint32_t *first;   /* collide: per ball a, where its partners begin in `partner` */
+    void *entries;     /* contact_entry or sweep_entry, in cell order */
+    found_pair *pairs; /* collide: pairs as found */
+    uint32_t *partner; /* collide: the b of every pair, grouped by a */
+    size_t pair_capacity;
 } grid_memory;
 
-/* Cells of a grid over n balls: about two a ball, and cell numbers stay below the kinds. */
 static size_t max_cells(size_t n) {
     const size_t limit = (size_t)UINT32_MAX - 4;
     return n < limit / 2 - 1 ? 2 * n + 2 : limit;
 }
 
-size_t c2d_ball_grid_scratch_bytes(size_t n) {
-    return (9 * n + max_cells(n) + 1) * sizeof(uint32_t);
+/* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
+static size_t fixed_bytes(size_t n) {
+    return n * sizeof(sweep_entry) + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
 }
 
-static grid_memory carve(void *scratch, size_t n) {
-    uint32_t *p = scratch;
+enum { PAIR_BYTES = sizeof(found_pair) + sizeof(uint32_t) };
+
+size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
+    return fixed_bytes(n) + 8 + pairs * PAIR_BYTES;
+}
+
+static grid_memory carve(void *scratch, size_t bytes, size_t n) {
     grid_memory m;
+    m.entries = scratch;
+    uint32_t *p = (uint32_t *)((sweep_entry *)scratch + n);
     m.cell_of = p;
-    m.id = p + n;
-    m.special = p + 2 * n;
-    m.hits = p + 3 * n;
-    m.f0 = (float *)(p + 4 * n);
-    m.f1 = (float *)(p + 5 * n);
-    m.f2 = (float *)(p + 6 * n);
-    m.f3 = (float *)(p + 7 * n);
-    m.start = p + 8 * n; /* max_cells(n) + 1 entries, then one spare */
+    m.special = p + n;
+    m.first = p + 2 * n;
+    m.start = p + 3 * n + 1;
+    uintptr_t rest = (uintptr_t)(m.start + max_cells(n) + 2);
+    rest = (rest + 7) & ~(uintptr_t)7;
+    const size_t left = bytes - (size_t)(rest - (uintptr_t)scratch);
+    m.pair_capacity = left / PAIR_BYTES;
+    m.pairs = (found_pair *)rest;
+    m.partner = (uint32_t *)(m.pairs + m.pair_capacity);
     return m;
 }
 
@@ -153,16 +180,15 @@ static unsigned big_class(const size_t hist[256]) {
     return 0; /* so few balls that all of them are special */
 }
 
-/* Counting sort of the grid balls by cell: start[] and id[] (each cell in index order). */
-static void sort_by_cell(grid_memory *m, size_t n, size_t cells) {
+/* The first half of a counting sort of the grid balls by cell: afterwards start[c + 1] is
+ * where cell c begins; placing a ball with start[c + 1]++ leaves start[c] = the beginning of
+ * cell c for every c once all are placed (each cell in index order). */
+static void count_cells(grid_memory *m, size_t n, size_t cells) {
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++)
         if (m->cell_of[i] < KIND_SPECIAL) m->start[m->cell_of[i] + 2]++;
     for (size_t c = 2; c < cells + 2; c++)
         m->start[c] += m->start[c - 1];
-    /* start[c + 1] is now where cell c begins; filling moves it to where c ends */
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] < KIND_SPECIAL) m->id[m->start[m->cell_of[i] + 1]++] = (uint32_t)i;
 }
 
 static size_t list_special(grid_memory *m, size_t n) {
@@ -248,59 +274,145 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
     const grid g = grid_make(&b, 2.0 * (double)reach, n);
     for (size_t i = 0; i < n; i++)
         if (m->cell_of[i] == KIND_GRID) m->cell_of[i] = grid_cell(&g, c->x[i], c->y[i]);
-    sort_by_cell(m, n, (size_t)g.nx * g.ny);
-    for (size_t p = 0; p < m->start[(size_t)g.nx * g.ny]; p++) {
-        const uint32_t i = m->id[p];
-        m->f0[p] = c->x[i];
-        m->f1[p] = c->y[i];
-        m->f2[p] = c->radius[i];
+    count_cells(m, n, (size_t)g.nx * g.ny);
+    contact_entry *e = m->entries;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t cell = m->cell_of[i];
+        if (cell >= KIND_SPECIAL) continue;
+        const contact_entry entry = {c->x[i], c->y[i], c->radius[i], (uint32_t)i};
+        e[m->start[cell + 1]++] = entry;
     }
     *special_count = list_special(m, n);
     return g;
 }
 
-/* The overlap test of the kernels (b as a zero-length capsule), inline. */
+/* The overlap test of the kernels (b as a zero-length capsule), inline. Symmetric in a, b:
+ * the squares lose the sign of the offset, and the radius sum commutes. */
 static inline bool may_touch(float xa, float ya, float ra, float xb, float yb, float rb) {
     const float qx = xa - xb, qy = ya - yb;
     return radii_overlap(qx * qx + qy * qy, ra, rb);
 }
 
+/* c2d_ball_contact for balls whose coordinates are finite, short-cut where the zero-length
+ * capsule makes the general code compute constants: its axis b - b is +0, so the closest-point
+ * parameter is max(0/0, 0) = +0 and the closest point is b + (+0 * +0) = b + 0 (which turns
+ * -0 into +0, so it is kept); the axis normal of a zero-length axis is the fallback (0, 1).
+ * Every remaining operation is the general code's, in its order, so the bytes are the same
+ * (the tests compare this path with the public scalar function). */
+static inline bool c2d_ball_contact_finite(float xa, float ya, float ra, float xb, float yb,
+                                           float rb, c2d_contact *out) {
+    const float cx = xb + 0.0f, cy = yb + 0.0f;
+    const float qx = xa - cx, qy = ya - cy;
+    const float d2 = qx * qx + qy * qy;
+    if (!radii_overlap(d2, ra, rb)) return false;
+    const c2d_vec2 up = {0.0f, 1.0f};
+    const c2d_vec2 n = c2d_unit_or(qx, qy, up);
+    out->normal = n;
+    out->depth = lane_max((ra + rb) - sqrtf(d2), 0.0f);
+    out->point.x = cx + n.x * rb;
+    out->point.y = cy + n.y * rb;
+    return true;
+}
+
+/* Collects pairs, counting those past the capacity. */
+typedef struct pair_sink {
+    found_pair *pairs;
+    size_t capacity, count;
+} pair_sink;
+
+static inline void sink_add(pair_sink *s, uint32_t i, uint32_t j) {
+    if (s->count < s->capacity) {
+        s->pairs[s->count].a = i < j ? i : j;
+        s->pairs[s->count].b = i < j ? j : i;
+    }
+    s->count++;
+}
+
+/* Entry p against entries [lo, hi). */
+static inline void touch_range(const contact_entry *e, size_t p, size_t lo, size_t hi,
+                               pair_sink *sink) {
+    const float x = e[p].x, y = e[p].y, r = e[p].r;
+    for (size_t q = lo; q < hi; q++)
+        if (may_touch(x, y, r, e[q].x, e[q].y, e[q].r)) sink_add(sink, e[p].id, e[q].id);
+}
+
+/* Every grid pair once, in cell order: a cell against itself (later entries) and against
+ * the four cells after it (east, and the three of the next row). */
+static void grid_pairs(const grid *g, const grid_memory *m, pair_sink *sink) {
+    const contact_entry *e = m->entries;
+    for (uint32_t cy = 0; cy < g->ny; cy++)
+        for (uint32_t cx = 0; cx < g->nx; cx++) {
+            const size_t cell = (size_t)cy * g->nx + cx;
+            const size_t lo = m->start[cell], hi = m->start[cell + 1];
+            if (lo == hi) continue;
+            const size_t east = cx + 1 < g->nx ? m->start[cell + 2] : hi;
+            size_t up_lo = 0, up_hi = 0;
+            if (cy + 1 < g->ny) {
+                const size_t row = cell + g->nx;
+                up_lo = m->start[cx > 0 ? row - 1 : row];
+                up_hi = m->start[cx + 1 < g->nx ? row + 2 : row + 1];
+            }
+            for (size_t p = lo; p < hi; p++) {
+                touch_range(e, p, p + 1, east, sink);
+                touch_range(e, p, up_lo, up_hi, sink);
+            }
+        }
+}
+
 size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
-                             c2d_circle_pair_contact *out, size_t capacity) {
+                             size_t scratch_bytes, c2d_circle_pair_contact *out, size_t capacity,
+                             size_t *total_out) {
     const size_t n = c->count;
+    *total_out = 0;
     if (n == 0) return 0;
-    grid_memory m = carve(scratch, n);
+    grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_contacts(c, &m, &special_count);
-    size_t total = 0, next_special = 0;
-    for (size_t a = 0; a < n; a++) {
-        const uint32_t cell = m.cell_of[a];
-        while (next_special < special_count && m.special[next_special] <= a)
-            next_special++;
-        if (cell == KIND_DEAD) continue;
-        if (cell == KIND_SPECIAL) { /* its row against everything, as the kernel runs it */
-            total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
-            continue;
-        }
-        const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
-        size_t k = 0;
-        const row_ranges rr = neighbours(&g, m.start, cell);
-        for (int row = 0; row < rr.rows; row++)
-            for (uint32_t p = rr.lo[row]; p < rr.hi[row]; p++)
-                if (m.id[p] > a && may_touch(xa, ya, ra, m.f0[p], m.f1[p], m.f2[p]))
-                    m.hits[k++] = m.id[p];
-        for (size_t s = next_special; s < special_count; s++) {
-            const uint32_t b = m.special[s];
-            if (may_touch(xa, ya, ra, c->x[b], c->y[b], c->radius[b])) m.hits[k++] = b;
-        }
-        sort_indices(m.hits, k);
-        for (size_t h = 0; h < k; h++) {
-            c2d_contact contact;
-            if (c2d_ball_contact(c, a, m.hits[h], &contact))
-                c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, m.hits[h], &contact);
-        }
+    pair_sink sink = {m.pairs, m.pair_capacity, 0};
+    grid_pairs(&g, &m, &sink);
+    /* grid balls against the special ones (a special ball's own row runs the kernel) */
+    for (size_t s = 0; s < special_count; s++) {
+        const uint32_t b = m.special[s];
+        const float xb = c->x[b], yb = c->y[b], rb = c->radius[b];
+        for (size_t a = 0; a < b; a++)
+            if (m.cell_of[a] < KIND_SPECIAL &&
+                may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb))
+                sink_add(&sink, (uint32_t)a, b);
     }
-    return total;
+    if (sink.count > sink.capacity) return c2d_ball_grid_scratch_bytes(n, sink.count);
+    /* the pairs grouped by a (a counting sort), then each group sorted by b */
+    memset(m.first, 0, (n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < sink.count; k++)
+        m.first[m.pairs[k].a + 1]++;
+    for (size_t a = 1; a <= n; a++)
+        m.first[a] += m.first[a - 1];
+    for (size_t k = 0; k < sink.count; k++) /* first[a] moves to the end of a's group */
+        m.partner[m.first[m.pairs[k].a]++] = m.pairs[k].b;
+    size_t total = 0, begin = 0;
+    for (size_t a = 0; a < n; a++) {
+        const size_t end = m.first[a];
+        if (m.cell_of[a] == KIND_SPECIAL) { /* its row against everything, as the kernel runs it */
+            total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
+        } else {
+            sort_indices(m.partner + begin, end - begin);
+            const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
+            for (size_t h = begin; h < end; h++) {
+                const uint32_t b = m.partner[h];
+                c2d_contact contact;
+                /* a grid ball is finite; so is a special partner unless it is wild */
+                const bool hit =
+                    m.cell_of[b] < KIND_SPECIAL || (isfinite(c->x[b]) && isfinite(c->y[b]))
+                        ? c2d_ball_contact_finite(xa, ya, ra, c->x[b], c->y[b], c->radius[b],
+                                                  &contact)
+                        : c2d_ball_contact(c, a, b, &contact);
+                if (hit)
+                    c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, m.partner[h], &contact);
+            }
+        }
+        begin = end;
+    }
+    *total_out = total;
+    return 0;
 }
 
 /* ---- sweep ------------------------------------------------------------------------------ */
@@ -308,17 +420,13 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
 /* A tame ball's swept box: everything within r of its path, grown by cull.h's sweep slack
  * (2^-8 of the sizes, 2^-16 of the position), in double, then rounded to float (an error far
  * inside the slack). Two balls whose exact sweep reports a hit have overlapping boxes. */
-typedef struct swept {
-    float lo_x, hi_x, lo_y, hi_y;
-} swept;
-
-static inline swept swept_of(float x, float y, float r, float mx, float my) {
+static inline sweep_entry swept_of(float x, float y, float r, float mx, float my, uint32_t id) {
     const double ex = (double)x + mx, ey = (double)y + my;
     const double grow =
         (double)r + C2D_SWEEP_SIZE_SLACK * (fabs((double)mx) + fabs((double)my) + r) +
         C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y)) + C2D_ABSOLUTE_SLACK;
-    swept s = {(float)((x < ex ? x : ex) - grow), (float)((x > ex ? x : ex) + grow),
-               (float)((y < ey ? y : ey) - grow), (float)((y > ey ? y : ey) + grow)};
+    sweep_entry s = {(float)((x < ex ? x : ex) - grow), (float)((x > ex ? x : ex) + grow),
+                     (float)((y < ey ? y : ey) - grow), (float)((y > ey ? y : ey) + grow), id};
     return s;
 }
 
@@ -326,6 +434,7 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
                            grid_memory *m, size_t *special_count) {
     const size_t n = c->count;
     size_t hist[256] = {0};
+    sweep_entry *e = m->entries; /* each grid ball's box, by index for now */
     for (size_t i = 0; i < n; i++) {
         const float x = c->x[i], y = c->y[i], r = c->radius[i];
         if (x != x || y != y || mx[i] != mx[i] || my[i] != my[i] || !(r >= 0.0f))
@@ -334,8 +443,8 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
             m->cell_of[i] = KIND_SPECIAL;
         else {
             m->cell_of[i] = KIND_GRID;
-            const swept s = swept_of(x, y, r, mx[i], my[i]);
-            const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y;
+            e[i] = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
+            const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y;
             hist[size_class(w > h ? w : h)]++;
         }
     }
@@ -344,68 +453,71 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
     float reach = 0.0f;
     for (size_t i = 0; i < n; i++) {
         if (m->cell_of[i] != KIND_GRID) continue;
-        const swept s = swept_of(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
-        const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y, size = w > h ? w : h;
+        const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y, size = w > h ? w : h;
         if (size_class(size) > big) {
             m->cell_of[i] = KIND_SPECIAL;
             continue;
         }
         reach = size > reach ? size : reach;
-        bounds_add(&b, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
+        bounds_add(&b, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
+                   0.5 * ((double)e[i].lo_y + e[i].hi_y));
     }
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
     /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
     const grid g = grid_make(&b, (double)reach, n);
-    for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] != KIND_GRID) continue;
-        const swept s = swept_of(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
-        m->cell_of[i] =
-            grid_cell(&g, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
-    }
-    sort_by_cell(m, n, (size_t)g.nx * g.ny);
-    for (size_t p = 0; p < m->start[(size_t)g.nx * g.ny]; p++) {
-        const uint32_t i = m->id[p];
-        const swept s = swept_of(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
-        m->f0[p] = s.lo_x;
-        m->f1[p] = s.hi_x;
-        m->f2[p] = s.lo_y;
-        m->f3[p] = s.hi_y;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (m->cell_of[i] == KIND_GRID)
+            m->cell_of[i] = grid_cell(&g, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
+                                      0.5 * ((double)e[i].lo_y + e[i].hi_y));
+    count_cells(m, n, (size_t)g.nx * g.ny);
+    /* the boxes were stored by index in the same array: place them from the pair area */
     *special_count = list_special(m, n);
     return g;
 }
 
 void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
-                         const float *my, void *scratch, c2d_circle_hit *out) {
+                         const float *my, void *scratch, size_t scratch_bytes,
+                         c2d_circle_hit *out) {
     const size_t n = c->count;
     if (n == 0) return;
-    grid_memory m = carve(scratch, n);
+    grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
+    /* boxes by index -> cell order, through the pair area (it holds at least n entries) */
+    sweep_entry *e = m.entries, *by_index = (sweep_entry *)m.pairs;
+    memcpy(by_index, e, n * sizeof *e);
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
-        if (cell == KIND_SPECIAL) {
-            kernels->sweep_circles(c, mx, my, i, i + 1, out);
-            continue;
+        if (cell < KIND_SPECIAL) e[m.start[cell + 1]++] = by_index[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        if (m.cell_of[i] >= KIND_SPECIAL) {
+            if (m.cell_of[i] == KIND_SPECIAL)
+                kernels->sweep_circles(c, mx, my, i, i + 1, out);
+            else
+                out[i] = c2d_no_ball_hit();
         }
-        out[i] = c2d_no_ball_hit();
-        if (cell == KIND_DEAD) continue;
-        const swept s = swept_of(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
-        const row_ranges rr = neighbours(&g, m.start, cell);
+    /* grid balls in cell order: neighbours are close in memory */
+    for (size_t p = 0; p < m.start[(size_t)g.nx * g.ny]; p++) {
+        const sweep_entry s = e[p];
+        const uint32_t i = s.id;
+        c2d_circle_hit best = c2d_no_ball_hit();
+        const row_ranges rr = neighbours(&g, m.start, m.cell_of[i]);
         for (int row = 0; row < rr.rows; row++)
-            for (uint32_t p = rr.lo[row]; p < rr.hi[row]; p++) {
-                if (!(s.lo_x <= m.f1[p] && m.f0[p] <= s.hi_x && s.lo_y <= m.f3[p] &&
-                      m.f2[p] <= s.hi_y))
+            for (uint32_t q = rr.lo[row]; q < rr.hi[row]; q++) {
+                if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
+                      e[q].lo_y <= s.hi_y))
                     continue;
-                const uint32_t j = m.id[p];
+                const uint32_t j = e[q].id;
                 c2d_toi toi;
                 if (j != i && c2d_ball_sweep(c, mx, my, i, j, &toi))
-                    c2d_keep_earliest_ball(&out[i], j, &toi);
+                    c2d_keep_earliest_ball(&best, j, &toi);
             }
         for (size_t k = 0; k < special_count; k++) {
             const uint32_t j = m.special[k];
             c2d_toi toi;
-            if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&out[i], j, &toi);
+            if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&best, j, &toi);
         }
+        out[i] = best;
     }
 }

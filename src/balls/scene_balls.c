@@ -9,9 +9,11 @@
  * take from C2D_SCENE_SLOT_FREE up. */
 enum { C2D_SCENE_SLOT_BALLS = C2D_SCENE_SLOTS - 1 };
 
-/* The grid's scratch for n balls, grown geometrically and kept by the scene. */
-static c2d_status ball_scratch(c2d_scene *scene, size_t n, void **scratch) {
-    return c2d_scene_reserve(scene, C2D_SCENE_SLOT_BALLS, c2d_ball_grid_scratch_bytes(n), scratch);
+/* The ball slot with at least `bytes` bytes (grown geometrically and kept by the scene). */
+static c2d_status ball_scratch(c2d_scene *scene, size_t bytes, void **scratch, size_t *have) {
+    const c2d_status st = c2d_scene_reserve(scene, C2D_SCENE_SLOT_BALLS, bytes, scratch);
+    *have = scene->scratch[C2D_SCENE_SLOT_BALLS].bytes;
+    return st;
 }
 
 c2d_status c2d_scene_collide_circles(c2d_scene *scene, const c2d_circle_soa *circles,
@@ -21,12 +23,18 @@ c2d_status c2d_scene_collide_circles(c2d_scene *scene, const c2d_circle_soa *cir
     if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
     c2d_status st = c2d_balls_check(circles);
     if (st != C2D_OK || circles->count == 0) return st;
+    /* room for what the slot already holds, at least 4 pairs a ball; more when a frame asks */
+    size_t need = c2d_ball_grid_scratch_bytes(circles->count, 4 * circles->count), have;
+    const size_t held = scene->scratch[C2D_SCENE_SLOT_BALLS].bytes;
     void *scratch;
-    st = ball_scratch(scene, circles->count, &scratch);
-    if (st != C2D_OK) return st;
-    const size_t total =
-        c2d_ball_grid_collide(c2d_active_kernels(), circles, scratch, out, capacity);
-    return c2d_balls_finish(total, out, capacity, count);
+    for (;;) {
+        st = ball_scratch(scene, need > held ? need : held, &scratch, &have);
+        if (st != C2D_OK) return st;
+        size_t total;
+        need = c2d_ball_grid_collide(c2d_active_kernels(), circles, scratch, have, out, capacity,
+                                     &total);
+        if (need == 0) return c2d_balls_finish(total, out, capacity, count);
+    }
 }
 
 c2d_status c2d_scene_sweep_circles(c2d_scene *scene, const c2d_circle_soa *circles,
@@ -37,8 +45,10 @@ c2d_status c2d_scene_sweep_circles(c2d_scene *scene, const c2d_circle_soa *circl
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     if (st != C2D_OK || circles->count == 0) return st;
     void *scratch;
-    st = ball_scratch(scene, circles->count, &scratch);
+    size_t have;
+    st = ball_scratch(scene, c2d_ball_grid_scratch_bytes(circles->count, 2 * circles->count),
+                      &scratch, &have);
     if (st != C2D_OK) return st;
-    c2d_ball_grid_sweep(c2d_active_kernels(), circles, move_x, move_y, scratch, out);
+    c2d_ball_grid_sweep(c2d_active_kernels(), circles, move_x, move_y, scratch, have, out);
     return C2D_OK;
 }
