@@ -65,7 +65,7 @@ typedef struct grid_memory {
 
 static size_t max_cells(size_t n) {
     const size_t limit = (size_t)UINT32_MAX - 4;
-    return n < limit / 2 - 1 ? 2 * n + 2 : limit;
+    return n < limit / 4 - 1 ? 4 * n + 2 : limit;
 }
 
 /* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
@@ -137,14 +137,14 @@ static inline uint32_t grid_cell(const grid *g, double x, double y) {
     return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
 }
 
-/* The sorted-entry ranges of the (up to) three rows of the 3x3 cells around `cell`. */
+/* The sorted-entry ranges of the (up to) three rows of the 3x3 cells around cell (cx, cy). */
 typedef struct row_ranges {
     uint32_t lo[3], hi[3];
     int rows;
 } row_ranges;
 
-static inline row_ranges neighbours(const grid *g, const uint32_t *start, uint32_t cell) {
-    const uint32_t cx = cell % g->nx, cy = cell / g->nx;
+static inline row_ranges neighbours(const grid *g, const uint32_t *start, uint32_t cx,
+                                    uint32_t cy) {
     const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
     const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
     row_ranges r;
@@ -475,6 +475,32 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
     return g;
 }
 
+/* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
+ * every special ball. */
+static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
+                                const sweep_entry *e, size_t p, const row_ranges *rr,
+                                const uint32_t *special, size_t special_count) {
+    const sweep_entry s = e[p];
+    const uint32_t i = s.id;
+    c2d_circle_hit best = c2d_no_ball_hit();
+    for (int row = 0; row < rr->rows; row++)
+        for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
+            if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
+                  e[q].lo_y <= s.hi_y) ||
+                q == p)
+                continue;
+            c2d_toi toi;
+            if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
+                c2d_keep_earliest_ball(&best, e[q].id, &toi);
+        }
+    for (size_t k = 0; k < special_count; k++) {
+        c2d_toi toi;
+        if (c2d_ball_sweep(c, mx, my, i, special[k], &toi))
+            c2d_keep_earliest_ball(&best, special[k], &toi);
+    }
+    return best;
+}
+
 void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
                          const float *my, void *scratch, size_t scratch_bytes,
                          c2d_circle_hit *out) {
@@ -498,26 +524,12 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
                 out[i] = c2d_no_ball_hit();
         }
     /* grid balls in cell order: neighbours are close in memory */
-    for (size_t p = 0; p < m.start[(size_t)g.nx * g.ny]; p++) {
-        const sweep_entry s = e[p];
-        const uint32_t i = s.id;
-        c2d_circle_hit best = c2d_no_ball_hit();
-        const row_ranges rr = neighbours(&g, m.start, m.cell_of[i]);
-        for (int row = 0; row < rr.rows; row++)
-            for (uint32_t q = rr.lo[row]; q < rr.hi[row]; q++) {
-                if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
-                      e[q].lo_y <= s.hi_y))
-                    continue;
-                const uint32_t j = e[q].id;
-                c2d_toi toi;
-                if (j != i && c2d_ball_sweep(c, mx, my, i, j, &toi))
-                    c2d_keep_earliest_ball(&best, j, &toi);
-            }
-        for (size_t k = 0; k < special_count; k++) {
-            const uint32_t j = m.special[k];
-            c2d_toi toi;
-            if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&best, j, &toi);
+    for (uint32_t cy = 0; cy < g.ny; cy++)
+        for (uint32_t cx = 0; cx < g.nx; cx++) {
+            const uint32_t cell = cy * g.nx + cx;
+            if (m.start[cell] == m.start[cell + 1]) continue;
+            const row_ranges rr = neighbours(&g, m.start, cx, cy);
+            for (size_t p = m.start[cell]; p < m.start[cell + 1]; p++)
+                out[e[p].id] = sweep_one(c, mx, my, e, p, &rr, m.special, special_count);
         }
-        out[i] = best;
-    }
 }
