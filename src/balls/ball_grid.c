@@ -20,10 +20,12 @@
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
 
+/* cell_of[] values for balls outside the grid (cell numbers stay below them) */
+#define KIND_GRID UINT32_C(0)
+#define KIND_SPECIAL (UINT32_MAX - 1)
+#define KIND_DEAD UINT32_MAX
+
 enum {
-    KIND_GRID = 0,
-    KIND_SPECIAL = UINT32_MAX - 1, /* cell_of[] values for balls outside the grid */
-    KIND_DEAD = UINT32_MAX,
     BIG_BUDGET = 8, /* at most this many balls are made special for being large */
     SMALL_SORT = 32
 };
