@@ -15,6 +15,7 @@
 
 #include "batch/cull.h"
 #include "batch/kernels.h"
+#include "batch/kernels_balls.h"
 
 enum { W = C2D_LANES };
 
@@ -272,4 +273,6 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
     }
 }
 
-const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep};
+const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep,
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)};
