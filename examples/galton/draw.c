@@ -11,7 +11,7 @@
 
 static const double PI = 3.14159265358979323846;
 
-enum { IMAGE_H = 1400, HIST_W = 520, MARGIN = 40 };
+enum { IMAGE_H = 1800, HIST_W = 560, MARGIN = 40, LABEL_W = 150 };
 
 /* C(n, k) / 2^n in double (drawing only, not part of the state). */
 static double binomial(int n, int k) {
@@ -49,13 +49,40 @@ static void draw_board(cairo_t *cr, const galton *g, double scale, double ox, do
     }
     /* Balls coloured by the bin they are above, so the mixing shows. */
     const int bins = galton_bin_count(g);
+    const double r = g->r[0] * scale < 0.8 ? 0.8 / scale : g->r[0]; /* at least 1.6 pixels wide */
     for (size_t i = 0; i < g->n; i++) {
         const double hue = (double)galton_bin_of(g, g->x[i]) / (double)(bins - 1);
         cairo_set_source_rgb(cr, 0.2 + 0.7 * hue, 0.35, 0.9 - 0.7 * hue);
-        cairo_arc(cr, g->x[i], g->y[i], g->r[i], 0.0, 2.0 * PI);
+        cairo_arc(cr, g->x[i], g->y[i], r, 0.0, 2.0 * PI);
         cairo_fill(cr);
     }
     cairo_restore(cr);
+}
+
+/* Names of the board's parts, right of the board at their heights. */
+static void draw_labels(cairo_t *cr, const galton *g, double scale, double ox, double oy) {
+    char text[80];
+    const struct {
+        float y;
+        const char *name;
+    } labels[] = {{0.5f * (g->funnel_top + g->top), "hopper"},
+                  {0.5f * (g->outlet_y + g->funnel_top), "funnel"},
+                  {0.5f * (g->bins_top + g->pins_top), "pins"},
+                  {0.5f * (g->floor_y + g->bins_top), "bins"}};
+    cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+    cairo_set_font_size(cr, 15);
+    for (size_t k = 0; k < sizeof labels / sizeof *labels; k++) {
+        cairo_move_to(cr, ox, oy + (g->top + 2.0 - labels[k].y) * scale);
+        if (k == 2) {
+            snprintf(text, sizeof text, "%d rows of pins", g->p.rows);
+            cairo_show_text(cr, text);
+        } else if (k == 3) {
+            snprintf(text, sizeof text, "%d bins", galton_bin_count(g));
+            cairo_show_text(cr, text);
+        } else {
+            cairo_show_text(cr, labels[k].name);
+        }
+    }
 }
 
 static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, double w, double h) {
@@ -115,13 +142,14 @@ static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, d
 int galton_draw_png(const galton *g, const char *path) {
     const double board_w = g->right - g->left + 4.0, board_h = g->top - g->floor_y + 4.0;
     const double scale = (IMAGE_H - 2.0 * MARGIN) / board_h;
-    const int width = (int)(board_w * scale) + HIST_W + 3 * MARGIN;
+    const int width = (int)(board_w * scale) + LABEL_W + HIST_W + 3 * MARGIN;
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, IMAGE_H);
     cairo_t *cr = cairo_create(s);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
     draw_board(cr, g, scale, MARGIN + 2.0 * scale, MARGIN);
-    const double hx = 2 * MARGIN + board_w * scale;
+    draw_labels(cr, g, scale, 1.5 * MARGIN + board_w * scale, MARGIN);
+    const double hx = 2 * MARGIN + board_w * scale + LABEL_W;
     draw_histogram(cr, g, hx, IMAGE_H * 0.45, HIST_W, IMAGE_H * 0.45);
     char text[200];
     cairo_set_source_rgb(cr, 0, 0, 0);
@@ -135,6 +163,8 @@ int galton_draw_png(const galton *g, const char *path) {
     cairo_show_text(cr, text);
     cairo_move_to(cr, hx, MARGIN + 54);
     cairo_show_text(cr, "pins: circles, short capsules, thin segments (rows alternate)");
+    cairo_move_to(cr, hx, MARGIN + 74);
+    cairo_show_text(cr, "balls coloured by the bin below them");
     cairo_destroy(cr);
     const cairo_status_t st = cairo_surface_write_to_png(s, path);
     cairo_surface_destroy(s);

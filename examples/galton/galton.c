@@ -2,8 +2,12 @@
  * library's scenes, sweeps, ball-ball contacts and contact response, then draws the board and
  * the histogram of balls per bin beside the binomial distribution (PNG, with cairo).
  *
- *   galton [--balls N] [--rows R] [--seed S] [--threads T] [--steps MAX]
- *          [--png PATH] [--frames DIR] [--frame-every K] [--backend NAME]
+ *   galton [--balls N] [--rows R] [--seed S] [--threads T] [--restitution E]
+ *          [--hopper H] [--steps MAX] [--png PATH] [--frames DIR] [--frame-every K]
+ *          [--backend NAME]
+ *
+ * --hopper is how many balls may wait above the funnel (a denser stream drops faster);
+ * --frames writes DIR/frame00000.png ... every K steps for an animation.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +19,11 @@
 #include "sim.h"
 
 static void usage(void) {
-    fprintf(stderr, "usage: galton [--balls N (20000; 200000 for the big board)] [--rows R (24)]\n"
-                    "              [--seed S] [--threads T (1)] [--restitution E (0.5)] [--steps "
-                    "MAX (100000)]\n"
-                    "              [--png PATH (galton.png)] [--frames DIR] [--frame-every K (8)]\n"
-                    "              [--backend scalar|sse2|avx2|avx512|neon]\n");
+    fprintf(stderr, "usage: galton [--balls N (20000; try 200000)] [--rows R (24)] [--seed S (1)]\n"
+                    "              [--threads T (1)] [--restitution E (0.3)] [--hopper H (300)]\n"
+                    "              [--steps MAX (100000)] [--png PATH (galton.png)]\n"
+                    "              [--frames DIR] [--frame-every K (8)]\n"
+                    "              [--backend scalar|sse2|sse41|avx2|avx512|neon]\n");
 }
 
 static c2d_backend backend_named(const char *name) {
@@ -32,7 +36,7 @@ int main(int argc, char **argv) {
     size_t balls = 20000, max_steps = 100000, frame_every = 8;
     int rows = 24, threads = 1;
     double restitution = -1.0;
-    size_t hopper = 0;
+    size_t hopper = 300;
     unsigned long seed = 1;
     const char *png = "galton.png", *frames = NULL;
     for (int a = 1; a < argc; a++) {
@@ -76,7 +80,7 @@ int main(int argc, char **argv) {
     galton_defaults(&p, rows, balls);
     p.seed = (uint32_t)seed;
     p.threads = threads;
-    if (hopper) p.hopper_capacity = hopper;
+    p.hopper_capacity = hopper;
     if (restitution >= 0.0) p.ball_restitution = p.pin_restitution = (float)restitution;
     galton g;
     if (galton_create(&g, &p) != 0) {

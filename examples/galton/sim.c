@@ -2,26 +2,30 @@
  *
  * One step, always in this order:
  *   1. spawn a row of balls at the top of the hopper when there is room;
- *   2. gravity: v += g dt (semi-implicit Euler: the new velocity moves the ball);
- *   3. contacts at the current positions: balls against capsules, balls against balls;
- *   4. impulses: the ball pairs, then the ball-capsule contacts, each list in its order;
- *   5. push-out: the same lists, accumulated into a displacement instead of moving the balls;
+ *   2. contacts at the current positions: balls against capsules, balls against balls;
+ *   3. impulses: the ball pairs, then the ball-capsule contacts, each list in its order
+ *      (GALTON_IMPULSE_PASSES passes over both lists);
+ *   4. push-out: the same lists, accumulated into a displacement instead of moving the balls;
+ *   5. gravity and drag: v = v (1 - drag dt) - g dt (semi-implicit Euler: the new velocity
+ *      moves the ball);
  *   6. motion = v dt + displacement, swept against the capsules: a ball that hits one advances
  *      to the time of impact, bounces (an impulse against the static capsule) and sweeps the
  *      rest of the step again, up to GALTON_PASSES times; after the last pass it stays at the
- *      time of impact. So no motion, push-out included, crosses a capsule at any speed.
+ *      time of impact. So no motion, push-out included, crosses a capsule at any speed;
+ *   7. sleeping: balls resting in a bin stop for good (settle()).
  *
  * Sweeps use the radius 1 - skin and contacts the radius 1: a ball stopped by a sweep overlaps
  * the capsule by at most the skin, which the next step's contact sees (and pushes out), and a
  * ball resting on a pin is not "overlapping at the start" of the next sweep. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
 
-enum { GALTON_PASSES = 4 };
+enum { GALTON_PASSES = 4, GALTON_IMPULSE_PASSES = 4, GALTON_SETTLE_STEPS = 24 };
 
 static const float ball_radius = 1.0f;
 static const float wall_radius = 1.0f;
@@ -152,6 +156,7 @@ static void add_ball(galton *g, float x, float y, float vx, float vy) {
     g->rs[i] = ball_radius - g->skin;
     g->inv_mass[i] = 1.0f;
     g->e[i] = g->p.ball_restitution;
+    g->quiet[i] = 0;
 }
 
 /* Whether a ball at (x, y) would come within half a radius of a capsule. */
@@ -206,12 +211,13 @@ int galton_create(galton *g, const galton_params *p) {
     for (size_t k = 0; k < sizeof ball_arrays / sizeof *ball_arrays; k++)
         if (!(*ball_arrays[k] = malloc(p->balls * sizeof(float)))) goto fail;
     g->active = malloc(p->balls * sizeof *g->active);
+    g->quiet = malloc(p->balls * sizeof *g->quiet);
     g->toi = malloc(p->balls * sizeof *g->toi);
     g->pin_cap = p->balls;
     g->ball_cap = 2 * p->balls;
     g->pin_hits = malloc(g->pin_cap * sizeof *g->pin_hits);
     g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits);
-    if (!g->active || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
+    if (!g->active || !g->quiet || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
     build_board(g);
     const c2d_capsule_soa caps_soa = {g->ax, g->ay, g->bx, g->by, g->cr, g->n_caps};
     if (galton_queries_init(&g->q, &caps_soa, p->threads) != 0) goto fail;
@@ -230,6 +236,7 @@ void galton_destroy(galton *g) {
     for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
         free(arrays[k]);
     free(g->active);
+    free(g->quiet);
     free(g->toi);
     free(g->pin_hits);
     free(g->ball_hits);
@@ -291,10 +298,15 @@ static int find_contacts(galton *g, const c2d_circle_soa *balls) {
 /* Impulses, then push-out into the displacement (dx, dy). */
 static int respond(galton *g) {
     const c2d_body_soa bodies = {g->dx, g->dy, g->vx, g->vy, g->inv_mass, g->e, g->n};
-    c2d_status st = c2d_resolve_circle_contacts(&bodies, g->ball_hits, g->n_ball_hits, NULL);
-    if (st == C2D_OK)
-        st = c2d_resolve_capsule_contacts(&bodies, g->pin_hits, g->n_pin_hits, g->ce, g->n_caps,
-                                          NULL);
+    c2d_status st = C2D_OK;
+    /* Several passes over the same lists let a push travel through a pile (each pass is
+     * sequential impulses in list order; a contact already separating changes nothing). */
+    for (int pass = 0; pass < GALTON_IMPULSE_PASSES && st == C2D_OK; pass++) {
+        st = c2d_resolve_circle_contacts(&bodies, g->ball_hits, g->n_ball_hits, NULL);
+        if (st == C2D_OK)
+            st = c2d_resolve_capsule_contacts(&bodies, g->pin_hits, g->n_pin_hits, g->ce, g->n_caps,
+                                              NULL);
+    }
     memset(g->dx, 0, g->n * sizeof *g->dx);
     memset(g->dy, 0, g->n * sizeof *g->dy);
     if (st == C2D_OK) st = c2d_push_out_circle_contacts(&bodies, g->ball_hits, g->n_ball_hits);
@@ -313,16 +325,17 @@ static void bounce(galton *g, size_t i, uint32_t c, c2d_vec2 normal) {
 }
 
 /* Step 6: move every ball by (mx, my), swept against the capsules. */
-static int move_swept(galton *g) {
-    const float dt = g->p.dt;
+static int move_swept(galton *g, bool relax) {
+    const float dt = relax ? 0.0f : g->p.dt;
     const double gravity = g->p.gravity;
+    const int passes = relax ? 1 : GALTON_PASSES;
     size_t n_active = 0;
     for (size_t i = 0; i < g->n; i++) {
         g->mx[i] = g->vx[i] * dt + g->dx[i];
         g->my[i] = g->vy[i] * dt + g->dy[i];
         g->active[n_active++] = (uint32_t)i;
     }
-    for (int pass = 0; pass < GALTON_PASSES && n_active > 0; pass++) {
+    for (int pass = 0; pass < passes && n_active > 0; pass++) {
         for (size_t k = 0; k < n_active; k++) {
             const uint32_t i = g->active[k];
             g->sx[k] = g->x[i];
@@ -353,11 +366,11 @@ static int move_swept(galton *g) {
                 g->x[i] += t * g->mx[i];
                 g->y[i] += t * g->my[i];
                 if (pass == 0) g->lifted += gravity * (double)t * (double)g->dy[i];
-                bounce(g, i, h->capsule, n);
+                if (!relax) bounce(g, i, h->capsule, n);
                 const float rest = (1.0f - t) * dt;
                 g->mx[i] = g->vx[i] * rest;
                 g->my[i] = g->vy[i] * rest;
-                if (pass + 1 < GALTON_PASSES) g->active[still++] = i;
+                if (pass + 1 < passes) g->active[still++] = i;
             } else {
                 /* Overlapping deeper than the skin at the start (a push from a crowd): put the
                  * ball back half a skin inside the capsule's surface, along the normal, bounce
@@ -366,10 +379,10 @@ static int move_swept(galton *g) {
                 g->x[i] = h->toi.point.x + n.x * (g->rs[i] + 0.5f * g->skin);
                 g->y[i] = h->toi.point.y + n.y * (g->rs[i] + 0.5f * g->skin);
                 g->lifted += gravity * ((double)g->y[i] - (double)y0);
-                bounce(g, i, h->capsule, n);
+                if (!relax) bounce(g, i, h->capsule, n);
                 g->mx[i] = g->vx[i] * dt;
                 g->my[i] = g->vy[i] * dt;
-                if (pass + 1 < GALTON_PASSES) g->active[still++] = i;
+                if (pass + 1 < passes) g->active[still++] = i;
             }
         }
         n_active = still;
@@ -377,23 +390,42 @@ static int move_swept(galton *g) {
     return 0;
 }
 
+/* Sleeping: a ball in a bin that has moved slower than 20 radii per second for
+ * GALTON_SETTLE_STEPS steps in a row stops for good (velocity 0, inverse mass 0), so a pile
+ * is built on balls that no longer give way. Without it, one pass of impulses and push-out
+ * per step cannot hold up a deep pile, which sinks into itself. */
+static void settle(galton *g) {
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->inv_mass[i] == 0.0f) continue;
+        const bool slow = g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] < 400.0f;
+        g->quiet[i] = slow && g->y[i] < g->bins_top ? g->quiet[i] + 1 : 0;
+        if (g->quiet[i] >= GALTON_SETTLE_STEPS) {
+            g->inv_mass[i] = 0.0f;
+            g->vx[i] = 0.0f;
+            g->vy[i] = 0.0f;
+        }
+    }
+}
+
 int galton_step(galton *g) {
     spawn(g);
-    const double t0 = galton_now();
-    const float gdt = g->p.gravity * g->p.dt, keep = 1.0f - g->p.drag * g->p.dt;
-    for (size_t i = 0; i < g->n; i++) {
-        g->vx[i] *= keep;
-        g->vy[i] = g->vy[i] * keep - gdt;
-    }
-    g->timing.response += galton_now() - t0;
     const c2d_circle_soa balls = {g->x, g->y, g->r, g->n};
     if (find_contacts(g, &balls) != 0) return -1;
     const double t1 = galton_now();
     if (respond(g) != 0) return -1;
+    /* Gravity and drag after the impulses: a ball resting on another is not bounced by the
+     * velocity gravity just gave it (which would lift it a little every step). */
+    const float gdt = g->p.gravity * g->p.dt, keep = 1.0f - g->p.drag * g->p.dt;
+    for (size_t i = 0; i < g->n; i++) {
+        if (g->inv_mass[i] == 0.0f) continue; /* asleep */
+        g->vx[i] *= keep;
+        g->vy[i] = g->vy[i] * keep - gdt;
+    }
     g->timing.response += galton_now() - t1;
     const double narrow_before = g->timing.narrow;
     const double t2 = galton_now();
-    if (move_swept(g) != 0) return -1;
+    if (move_swept(g, false) != 0) return -1;
+    settle(g);
     /* The sweeps' own time was counted as narrow phase; the rest of the move is response. */
     g->timing.response += (galton_now() - t2) - (g->timing.narrow - narrow_before);
     g->steps++;

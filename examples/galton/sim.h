@@ -54,6 +54,7 @@ typedef struct galton {
     /* Scratch: push-out displacement, motion, sweep lists. */
     float *dx, *dy, *mx, *my, *sx, *sy, *smx, *smy;
     uint32_t *active;
+    uint32_t *quiet; /* steps in a row each ball has been slow in a bin */
     c2d_circle_toi *toi;
     c2d_pair_contact *pin_hits;
     size_t pin_cap, n_pin_hits;
