@@ -115,10 +115,10 @@ static void build_board(galton *g) {
     g->left = -0.5f * (float)bins * d;
     g->right = -g->left;
     g->floor_y = 0.0f;
-    /* Bins tall enough for 1.3 times the fullest bin's expected count, packed loosely. */
+    /* Bins tall enough for the fullest bin's expected count in layers 1.7 radii apart. */
     const double per_layer = (double)(int)((d - 2.0f * divider_radius) / (2.0f * ball_radius));
-    const double fullest = (double)p->balls * central_probability(p->rows) * 1.3 + 20.0;
-    g->bins_top = (float)(fullest / per_layer * 1.9) + 2.0f * d;
+    const double fullest = (double)p->balls * central_probability(p->rows) + 20.0;
+    g->bins_top = (float)(fullest / per_layer * 1.7) + 2.0f * d;
     if (p->launch_speed > 0.0f) g->bins_top = 3.0f * d;
     g->pins_top = row_y(g, 0) + 3.0f;
     g->outlet_y = row_y(g, 0) + rh;
