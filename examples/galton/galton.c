@@ -9,9 +9,12 @@
  * --hopper is how many balls may wait above the funnel (a denser stream drops faster);
  * --frames writes DIR/frame00000.png ... every K steps for an animation.
  */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <collide2d.h>
 
@@ -92,6 +95,10 @@ int main(int argc, char **argv) {
            rows, (size_t)galton_bin_count(&g), g.n_caps, g.n_pins, balls,
            c2d_backend_name(c2d_backend_active()), threads, threads == 1 ? "" : "s");
     size_t frame = 0;
+    if (frames && mkdir(frames, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "galton: cannot create %s\n", frames);
+        return 1;
+    }
     const double start = galton_now();
     while (g.steps < max_steps && !galton_done(&g)) {
         if (galton_step(&g) != 0) return 1;

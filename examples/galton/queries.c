@@ -6,6 +6,7 @@
  * c2d_scene_sweep_range() over disjoint ball ranges writing straight into the output. Either
  * way the result is the single-thread one byte for byte, so the world hash does not depend on
  * the thread count. Ball pairs (c2d_scene_collide_circles) run on the calling thread. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
