@@ -159,29 +159,10 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     if (first > scene->capsule_count || capsules->count > scene->capsule_count - first)
         return C2D_ERROR_INDEX;
     if (capsules->count == 0) return C2D_OK;
-    /* the new index is built beside the old one, so a failure changes nothing */
-    c2d_scene saved = *scene;
-    const size_t m = scene->capsule_count;
-    float *block = c2d_scene_alloc(scene, 5 * m * sizeof(float));
-    if (!block) return C2D_ERROR_ALLOC;
-    memcpy(block, scene->ax, 5 * m * sizeof(float));
-    scene->ax = block;
-    scene->ay = block + m;
-    scene->bx = block + 2 * m;
-    scene->by = block + 3 * m;
-    scene->radius = block + 4 * m;
+    /* the index first: it is the only step that can fail, and then nothing changed */
+    const c2d_status moved = c2d_capsule_index_move(scene, &scene->index, first, capsules);
+    if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
-    scene->capsules =
-        (c2d_capsule_soa){scene->ax, scene->ay, scene->bx, scene->by, scene->radius, m};
-    c2d_capsule_index index;
-    if (c2d_capsule_index_build(scene, &index) != C2D_OK) {
-        c2d_scene_free(scene, block);
-        *scene = saved;
-        return C2D_ERROR_ALLOC;
-    }
-    c2d_capsule_index_free(scene, &saved.index);
-    c2d_scene_free(scene, saved.ax);
-    scene->index = index;
     scene->frame.valid = false;
     return C2D_OK;
 }

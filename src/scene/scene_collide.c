@@ -21,6 +21,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <simde/x86/sse2.h>
+
 #include "batch/cull.h"
 #include "dispatch.h"
 #include "scene/scene_internal.h"
@@ -161,68 +163,137 @@ static bool scan_circle(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const
     return true;
 }
 
-/* Circles handled per block: a first pass finds each circle's cell and asks memory for it,
- * a second pass tests them. Circles come in any order, so their cells are random memory, and
- * latency, not arithmetic, bounds the scan unless many requests are in flight at once. */
+/* Circles handled per block: a first pass, four circles at a time, finds each circle's box and
+ * cell and asks memory for the cell; a second pass tests the cell's capsules. */
 enum { BLOCK = 64 };
 
 /* How the second pass treats a circle of a block. */
 enum { SKIP_CIRCLE, WILD_CIRCLE, ONE_CELL, MANY_CELLS };
 
+/* A block's circles: boxes (structure of arrays), cells, and how to treat each. */
+typedef struct block {
+    float lo_x[BLOCK], hi_x[BLOCK], lo_y[BLOCK], hi_y[BLOCK];
+    uint32_t cell[BLOCK];
+    unsigned char how[BLOCK];
+} block;
+
+/* The first pass for circle i (block slot t), one at a time: the exact twin of the vector
+ * code below, for the tail of a block and the circles it leaves (not alive, not tame, or over
+ * several cells). */
+static void classify(const c2d_scene *s, const c2d_circle_soa *c, size_t i, size_t t, block *b) {
+    const c2d_grid *g = &s->index.grid;
+    const float cx = c->x[i], cy = c->y[i], r = c->radius[i];
+    b->how[t] = SKIP_CIRCLE;
+    if (cx != cx || cy != cy || !(r >= 0.0f)) return; /* overlaps nothing */
+    if (!(tame(cx) && tame(cy) && tame(r))) {         /* no box holds */
+        b->how[t] = WILD_CIRCLE;
+        return;
+    }
+    if (s->index.listed == 0) return;
+    const float reach = r * RADIUS_MARGIN;
+    const float reach_x = reach + fabsf(cx) * POSITION_MARGIN;
+    const float reach_y = reach + fabsf(cy) * POSITION_MARGIN;
+    b->lo_x[t] = cx - reach_x;
+    b->hi_x[t] = cx + reach_x;
+    b->lo_y[t] = cy - reach_y;
+    b->hi_y[t] = cy + reach_y;
+    const c2d_cell_span sp = c2d_grid_span(g, b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]);
+    if (sp.x0 != sp.x1 || sp.y0 != sp.y1) {
+        b->how[t] = MANY_CELLS;
+        return;
+    }
+    b->how[t] = ONE_CELL;
+    b->cell[t] = sp.y0 * g->nx + sp.x0;
+}
+
+/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
+static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
+    simde__m128 t =
+        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
+    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
+    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
+    return simde_mm_cvttps_epi32(t);
+}
+
+/* The first pass over circles first .. first+nb-1. */
+static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first, size_t nb,
+                       block *b) {
+    const c2d_capsule_index *x = &s->index;
+    const c2d_grid *g = &x->grid;
+    size_t t = 0;
+    if (x->listed > 0) {
+        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+        const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+        for (; t + 4 <= nb; t += 4) {
+            const size_t i = first + t;
+            const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
+            const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
+            const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
+            /* alive and tame: every compare false on NaN */
+            const simde__m128 ok = simde_mm_and_ps(
+                simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
+                simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, limit)));
+            const simde__m128 reach = simde_mm_mul_ps(R, simde_mm_set1_ps(RADIUS_MARGIN));
+            const simde__m128 pm = simde_mm_set1_ps(POSITION_MARGIN);
+            const simde__m128 rx = simde_mm_add_ps(reach, simde_mm_mul_ps(AX, pm));
+            const simde__m128 ry = simde_mm_add_ps(reach, simde_mm_mul_ps(AY, pm));
+            const simde__m128 lo_x = simde_mm_sub_ps(X, rx), hi_x = simde_mm_add_ps(X, rx);
+            const simde__m128 lo_y = simde_mm_sub_ps(Y, ry), hi_y = simde_mm_add_ps(Y, ry);
+            simde_mm_storeu_ps(b->lo_x + t, lo_x);
+            simde_mm_storeu_ps(b->hi_x + t, hi_x);
+            simde_mm_storeu_ps(b->lo_y + t, lo_y);
+            simde_mm_storeu_ps(b->hi_y + t, hi_y);
+            const simde__m128i x0 = coord4(lo_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i x1 = coord4(hi_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i y0 = coord4(lo_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i y1 = coord4(hi_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i one =
+                simde_mm_and_si128(simde_mm_cmpeq_epi32(x0, x1), simde_mm_cmpeq_epi32(y0, y1));
+            const unsigned fast =
+                (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(ok, simde_mm_castsi128_ps(one)));
+            int32_t cx[4], cy[4];
+            simde_mm_storeu_si128((simde__m128i *)cx, x0);
+            simde_mm_storeu_si128((simde__m128i *)cy, y0);
+            for (unsigned j = 0; j < 4; j++) {
+                if (!(fast >> j & 1u)) {
+                    classify(s, c, i + j, t + j, b);
+                    continue;
+                }
+                b->how[t + j] = ONE_CELL;
+                b->cell[t + j] = (uint32_t)cy[j] * g->nx + (uint32_t)cx[j];
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(&x->cells[b->cell[t + j]]);
+                __builtin_prefetch(x->cells[b->cell[t + j]].capsule);
+#endif
+            }
+        }
+    }
+    for (; t < nb; t++)
+        classify(s, c, first + t, t, b);
+}
+
 c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
     c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
     const c2d_circle_soa *c = &s->frame.circles;
     const c2d_capsule_index *x = &s->index;
-    const c2d_grid *g = &x->grid;
-    const bool listed = x->listed > 0;
     p->count = 0;
     p->status = C2D_ERROR_ALLOC;
     const size_t end = p->first + p->n;
-    unsigned char how[BLOCK];
-    uint32_t cell_of[BLOCK];
-    circle_box box[BLOCK];
+    block b;
     for (size_t first = p->first; first < end; first += BLOCK) {
         const size_t nb = end - first < BLOCK ? end - first : BLOCK;
-        for (size_t t = 0; t < nb; t++) {
-            const size_t i = first + t;
-            const float cx = c->x[i], cy = c->y[i], r = c->radius[i];
-            how[t] = SKIP_CIRCLE;
-            if (cx != cx || cy != cy || !(r >= 0.0f)) continue; /* overlaps nothing */
-            if (!(tame(cx) && tame(cy) && tame(r))) {           /* no box holds */
-                how[t] = WILD_CIRCLE;
-                continue;
-            }
-            if (!listed) continue;
-            const float reach = r * RADIUS_MARGIN;
-            const float reach_x = reach + fabsf(cx) * POSITION_MARGIN;
-            const float reach_y = reach + fabsf(cy) * POSITION_MARGIN;
-            box[t] = (circle_box){cx - reach_x, cx + reach_x, cy - reach_y, cy + reach_y};
-            const c2d_cell_span sp =
-                c2d_grid_span(g, box[t].lo_x, box[t].hi_x, box[t].lo_y, box[t].hi_y);
-            if (sp.x0 != sp.x1 || sp.y0 != sp.y1) {
-                how[t] = MANY_CELLS;
-                continue;
-            }
-            how[t] = ONE_CELL;
-            cell_of[t] = sp.y0 * g->nx + sp.x0;
-#if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(&x->cells[cell_of[t]]);
-            __builtin_prefetch(x->cells[cell_of[t]].capsule);
-#endif
-        }
+        first_pass(s, c, first, nb, &b);
         if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
         for (size_t t = 0; t < nb; t++) {
             const uint32_t i = (uint32_t)(first + t);
-            if (how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
-                const uint32_t cell = cell_of[t];
-                const c2d_index_cell *ic = &x->cells[cell];
-                const unsigned mask =
-                    c2d_cell_mask(ic, box[t].lo_x, box[t].hi_x, box[t].lo_y, box[t].hi_y);
-                const uint32_t *capsule = ic->capsule;
+            const circle_box box = {b.lo_x[t], b.hi_x[t], b.lo_y[t], b.hi_y[t]};
+            if (b.how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
+                const c2d_index_cell *ic = &x->cells[b.cell[t]];
+                const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
                 uint32_t *out = p->pairs + 2 * p->count;
                 size_t n = 0;
                 for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-                    out[2 * n] = capsule[j];
+                    out[2 * n] = ic->capsule[j];
                     out[2 * n + 1] = i;
                     n += (mask >> j) & 1u;
                 }
@@ -230,16 +301,16 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
                 if (ic->first != ic->end) { /* a crowded cell */
                     for (uint32_t e = ic->first; e < ic->end; e++) {
                         const c2d_index_entry *en = &x->entries[e];
-                        if (meets(&box[t], en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
+                        if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
                             !append(s, p, en->capsule, i))
                             return C2D_ERROR_ALLOC;
                     }
                     if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
                 }
-            } else if (how[t] == WILD_CIRCLE) {
+            } else if (b.how[t] == WILD_CIRCLE) {
                 if (!append(s, p, UINT32_MAX, i)) return C2D_ERROR_ALLOC;
-            } else if (how[t] == MANY_CELLS) {
-                if (!scan_circle(s, p, i, &box[t])) return C2D_ERROR_ALLOC;
+            } else if (b.how[t] == MANY_CELLS) {
+                if (!scan_circle(s, p, i, &box)) return C2D_ERROR_ALLOC;
                 if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
             }
         }

@@ -74,6 +74,93 @@ void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index) {
     *index = (c2d_capsule_index){0};
 }
 
+/* Boxes of capsules [first, first+n) of `capsules` into boxes first.. of x. */
+static void compute_boxes(c2d_capsule_index *x, size_t at, const c2d_capsule_soa *capsules,
+                          size_t first, size_t n) {
+    c2d_sweep_boxes boxes;
+    for (size_t done = 0; done < n; done += C2D_SWEEP_CHUNK) {
+        const size_t chunk = n - done < C2D_SWEEP_CHUNK ? n - done : C2D_SWEEP_CHUNK;
+        c2d_sweep_capsule_boxes(capsules, first + done, chunk, &boxes);
+        memcpy(x->lo_x + at + done, boxes.lo_x, chunk * sizeof(float));
+        memcpy(x->hi_x + at + done, boxes.hi_x, chunk * sizeof(float));
+        memcpy(x->lo_y + at + done, boxes.lo_y, chunk * sizeof(float));
+        memcpy(x->hi_y + at + done, boxes.hi_y, chunk * sizeof(float));
+    }
+}
+
+/* Adds `delta` (+1 or -1) to the count of every cell capsule k's box lists it in. */
+static void count_capsule(c2d_capsule_index *x, size_t k, int delta) {
+    c2d_cell_span sp;
+    if (placement(x, k, &sp) != C2D_KIND_GRID) return;
+    for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+        for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
+            x->cells[cy * x->grid.nx + cx].count += (uint32_t)delta;
+}
+
+/* Overflow entries the current counts need. */
+static size_t overflow_needed(const c2d_capsule_index *x) {
+    const size_t cells = (size_t)x->grid.nx * x->grid.ny;
+    size_t entries = 0;
+    for (size_t c = 0; c < cells; c++)
+        entries += x->cells[c].count > C2D_CELL_SLOTS ? x->cells[c].count - C2D_CELL_SLOTS : 0;
+    return entries;
+}
+
+/* Makes the overflow array hold `entries` (1.5x headroom when it grows); on failure it is as
+ * it was. */
+static c2d_status reserve_entries(const c2d_scene *s, c2d_capsule_index *x, size_t entries) {
+    if (entries <= x->entry_capacity && x->entries) return C2D_OK;
+    const size_t capacity = entries + entries / 2 + 16;
+    c2d_index_entry *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+    if (!fresh) return C2D_ERROR_ALLOC;
+    c2d_scene_free(s, x->entries);
+    x->entries = fresh;
+    x->entry_capacity = capacity;
+    return C2D_OK;
+}
+
+/* Lists every capsule in its cells from the boxes and counts (no allocation): kinds, the
+ * everywhere list, each cell's slots, and the overflow, a counting sort by cell. */
+static void relist(c2d_capsule_index *x, size_t m) {
+    const size_t cells = (size_t)x->grid.nx * x->grid.ny;
+    uint32_t first = 0;
+    for (size_t c = 0; c < cells; c++) {
+        c2d_index_cell *cell = &x->cells[c];
+        for (size_t j = 0; j < C2D_CELL_SLOTS; j++) {
+            cell->lo_x[j] = cell->lo_y[j] = INFINITY; /* an empty box meets nothing */
+            cell->hi_x[j] = cell->hi_y[j] = -INFINITY;
+            cell->capsule[j] = 0;
+        }
+        cell->first = cell->end = first;
+        cell->fill = 0;
+        first += cell->count > C2D_CELL_SLOTS ? cell->count - C2D_CELL_SLOTS : 0;
+    }
+    x->everywhere_count = x->listed = 0;
+    for (size_t k = 0; k < m; k++) {
+        c2d_cell_span sp;
+        x->kind[k] = placement(x, k, &sp);
+        if (x->kind[k] == C2D_KIND_EVERYWHERE) x->everywhere[x->everywhere_count++] = (uint32_t)k;
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        x->listed++;
+        const c2d_index_entry e = {x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k], (uint32_t)k};
+        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
+                c2d_index_cell *cell = &x->cells[cy * x->grid.nx + cx];
+                if (cell->fill < C2D_CELL_SLOTS) {
+                    const uint32_t j = cell->fill++;
+                    cell->lo_x[j] = e.lo_x;
+                    cell->hi_x[j] = e.hi_x;
+                    cell->lo_y[j] = e.lo_y;
+                    cell->hi_y[j] = e.hi_y;
+                    cell->capsule[j] = e.capsule;
+                } else {
+                    x->entries[cell->end++] = e;
+                }
+            }
+    }
+    x->entry_count = first;
+}
+
 c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index) {
     const size_t m = s->capsule_count;
     c2d_capsule_index x = {0};
@@ -87,92 +174,68 @@ c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index)
     x.hi_y = block + 3 * m;
     x.everywhere = (uint32_t *)(block + 4 * m);
     x.kind = (unsigned char *)(x.everywhere + m);
-    c2d_sweep_boxes boxes;
-    for (size_t first = 0; first < m; first += C2D_SWEEP_CHUNK) {
-        const size_t n = m - first < C2D_SWEEP_CHUNK ? m - first : C2D_SWEEP_CHUNK;
-        c2d_sweep_capsule_boxes(&s->capsules, first, n, &boxes);
-        memcpy(x.lo_x + first, boxes.lo_x, n * sizeof(float));
-        memcpy(x.hi_x + first, boxes.hi_x, n * sizeof(float));
-        memcpy(x.lo_y + first, boxes.lo_y, n * sizeof(float));
-        memcpy(x.hi_y + first, boxes.hi_y, n * sizeof(float));
-    }
+    compute_boxes(&x, 0, &s->capsules, 0, m);
+    /* the grid is set here, once: moved capsules stay correct in it (clamped to the border
+     * cells when they leave it), and moving them then allocates only for more overflow */
     x.grid = capsule_grid(&x, m);
     const size_t cells = (size_t)x.grid.nx * x.grid.ny;
-    /* how many capsules each cell gets: the first C2D_CELL_SLOTS inline, the rest overflow */
-    uint32_t *start = c2d_scene_alloc(s, (cells + 2) * sizeof(uint32_t));
     x.cell_block = c2d_scene_alloc(s, (cells + 1) * sizeof(c2d_index_cell));
-    if (!start || !x.cell_block) {
-        c2d_scene_free(s, start);
+    if (!x.cell_block) {
         c2d_capsule_index_free(s, &x);
         return C2D_ERROR_ALLOC;
     }
     const uintptr_t align = sizeof(c2d_index_cell);
     x.cells = (c2d_index_cell *)(((uintptr_t)x.cell_block + align - 1) / align * align);
-    memset(start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t c = 0; c < cells; c++)
-        for (size_t j = 0; j < C2D_CELL_SLOTS; j++) {
-            x.cells[c].lo_x[j] = x.cells[c].lo_y[j] = INFINITY;
-            x.cells[c].hi_x[j] = x.cells[c].hi_y[j] = -INFINITY;
-            x.cells[c].capsule[j] = 0;
-        }
-    size_t listed = 0;
-    for (size_t k = 0; k < m; k++) {
-        c2d_cell_span sp;
-        x.kind[k] = placement(&x, k, &sp);
-        if (x.kind[k] != C2D_KIND_GRID) continue;
-        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
-                start[cy * x.grid.nx + cx + 2]++;
-        listed++;
-    }
-    /* start[c + 2] holds c's count; keep only the overflow, then prefix sums: start[c + 1] is
-     * c's first overflow entry, and after the listing start[c] .. start[c + 1] are c's */
-    size_t entries = 0;
-    for (size_t c = 0; c < cells; c++) {
-        start[c + 2] = start[c + 2] > C2D_CELL_SLOTS ? start[c + 2] - C2D_CELL_SLOTS : 0;
-        entries += start[c + 2];
-    }
-    for (size_t c = 3; c < cells + 2; c++)
-        start[c] += start[c - 1];
-    x.entries = c2d_scene_alloc(s, (entries + 1) * sizeof(c2d_index_entry));
-    unsigned char *fill = c2d_scene_alloc(s, cells + 1);
-    if (!x.entries || !fill) {
-        c2d_scene_free(s, fill);
-        c2d_scene_free(s, start);
+        x.cells[c].count = 0;
+    for (size_t k = 0; k < m; k++)
+        count_capsule(&x, k, 1);
+    if (reserve_entries(s, &x, overflow_needed(&x)) != C2D_OK) {
         c2d_capsule_index_free(s, &x);
         return C2D_ERROR_ALLOC;
     }
-    x.entry_capacity = entries + 1;
-    memset(fill, 0, cells + 1);
-    for (size_t k = 0; k < m; k++) {
-        if (x.kind[k] == C2D_KIND_EVERYWHERE) x.everywhere[x.everywhere_count++] = (uint32_t)k;
-        c2d_cell_span sp;
-        if (x.kind[k] != C2D_KIND_GRID) continue;
-        sp = c2d_grid_span(&x.grid, x.lo_x[k], x.hi_x[k], x.lo_y[k], x.hi_y[k]);
-        const c2d_index_entry e = {x.lo_x[k], x.hi_x[k], x.lo_y[k], x.hi_y[k], (uint32_t)k};
-        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
-                const size_t c = cy * x.grid.nx + cx;
-                if (fill[c] < C2D_CELL_SLOTS) {
-                    const unsigned j = fill[c]++;
-                    x.cells[c].lo_x[j] = e.lo_x;
-                    x.cells[c].hi_x[j] = e.hi_x;
-                    x.cells[c].lo_y[j] = e.lo_y;
-                    x.cells[c].hi_y[j] = e.hi_y;
-                    x.cells[c].capsule[j] = e.capsule;
-                } else {
-                    x.entries[start[c + 1]++] = e;
-                }
-            }
-    }
-    for (size_t c = 0; c < cells; c++) { /* after the listing, start[c] is c's first entry */
-        x.cells[c].first = start[c];
-        x.cells[c].end = start[c + 1];
-    }
-    c2d_scene_free(s, fill);
-    c2d_scene_free(s, start);
-    x.entry_count = entries;
-    x.listed = listed;
+    relist(&x, m);
     *index = x;
+    return C2D_OK;
+}
+
+c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *x, size_t first,
+                                  const c2d_capsule_soa *moved) {
+    const size_t n = moved->count;
+    /* the counts with the moved boxes, computed a chunk at a time in a spare copy of the
+     * boxes: the old boxes stay until nothing can fail */
+    float lo_x[C2D_SWEEP_CHUNK], hi_x[C2D_SWEEP_CHUNK], lo_y[C2D_SWEEP_CHUNK],
+        hi_y[C2D_SWEEP_CHUNK];
+    for (size_t k = first; k < first + n; k++)
+        count_capsule(x, k, -1);
+    for (size_t done = 0; done < n; done += C2D_SWEEP_CHUNK) {
+        const size_t chunk = n - done < C2D_SWEEP_CHUNK ? n - done : C2D_SWEEP_CHUNK;
+        c2d_capsule_index view = *x; /* boxes of this chunk at index 0 */
+        view.lo_x = lo_x;
+        view.hi_x = hi_x;
+        view.lo_y = lo_y;
+        view.hi_y = hi_y;
+        compute_boxes(&view, 0, moved, done, chunk);
+        for (size_t j = 0; j < chunk; j++)
+            count_capsule(&view, j, 1);
+    }
+    if (reserve_entries(s, x, overflow_needed(x)) != C2D_OK) { /* undo the counts */
+        for (size_t done = 0; done < n; done += C2D_SWEEP_CHUNK) {
+            const size_t chunk = n - done < C2D_SWEEP_CHUNK ? n - done : C2D_SWEEP_CHUNK;
+            c2d_capsule_index view = *x;
+            view.lo_x = lo_x;
+            view.hi_x = hi_x;
+            view.lo_y = lo_y;
+            view.hi_y = hi_y;
+            compute_boxes(&view, 0, moved, done, chunk);
+            for (size_t j = 0; j < chunk; j++)
+                count_capsule(&view, j, -1);
+        }
+        for (size_t k = first; k < first + n; k++)
+            count_capsule(x, k, 1);
+        return C2D_ERROR_ALLOC;
+    }
+    compute_boxes(x, first, moved, 0, n);
+    relist(x, s->capsule_count);
     return C2D_OK;
 }

@@ -1,8 +1,8 @@
 /* Scenes (collide2d/scene.h): the scene structure, its memory, and the parts of the broad
  * phase shared by the files of src/scene/.
  *
- * A scene owns a copy of its capsules, a static index of them (for sweeps), and numbered
- * scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
+ * A scene owns a copy of its capsules, a static index of them (collides and sweeps), and
+ * numbered scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
  * against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
 #ifndef C2D_SCENE_INTERNAL_H
 #define C2D_SCENE_INTERNAL_H
@@ -12,7 +12,7 @@
 #include "collide2d/scene.h"
 #include "scalar/reference.h"
 
-/* Scratch slots. Collide frames use slots 0-5; slots from C2D_SCENE_SLOT_FREE up to
+/* Scratch slots. Collide frames use slots 0-4; slots from C2D_SCENE_SLOT_FREE up to
  * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
 enum {
     C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
@@ -65,7 +65,8 @@ typedef struct c2d_index_cell {
     float lo_x[C2D_CELL_SLOTS], hi_x[C2D_CELL_SLOTS], lo_y[C2D_CELL_SLOTS], hi_y[C2D_CELL_SLOTS];
     uint32_t capsule[C2D_CELL_SLOTS]; /* the capsules of the slots */
     uint32_t first, end;              /* its overflow: entries[first .. end) */
-    uint32_t pad[10];                 /* 128 bytes: two cache lines, fetched together */
+    uint32_t count, fill;             /* capsules listed here; slots filled (while listing) */
+    uint32_t pad[8];                  /* 128 bytes: two cache lines, fetched together */
 } c2d_index_cell;
 
 /* How the index holds a capsule. */
@@ -136,6 +137,11 @@ C2D_INTERNAL c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int 
  * C2D_ERROR_ALLOC nothing is allocated. c2d_capsule_index_free releases one. */
 C2D_INTERNAL c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index);
 C2D_INTERNAL void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index);
+/* Updates the index for capsules [first, first + moved->count) replaced by `moved` (call it
+ * before copying them into the scene). Allocates only when the overflow outgrows its memory;
+ * C2D_ERROR_ALLOC leaves the index as it was. */
+C2D_INTERNAL c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *index,
+                                               size_t first, const c2d_capsule_soa *moved);
 /* Cell span of a box, and its cell count. */
 typedef struct c2d_cell_span {
     uint32_t x0, x1, y0, y1;

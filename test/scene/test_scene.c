@@ -446,8 +446,8 @@ static void scene_failing_allocator(void **state) {
     c2d_workload_free(&big);
 }
 
-/* A steady stream of frames (collides, bins, ranges, sweeps) allocates nothing after the first;
- * smaller frames neither; a frame with more candidates grows the scratch once. */
+/* A steady stream of frames (collides, bins, ranges, sweeps, small capsule moves) allocates
+ * nothing after the first frame; smaller frames neither. */
 static void scene_steady_frames_allocate_nothing(void **state) {
     (void)state;
     c2d_workload w;
@@ -474,6 +474,12 @@ static void scene_steady_frames_allocate_nothing(void **state) {
         c2d_circle_soa fewer = w.circles;
         fewer.count /= 2;
         assert_int_equal(c2d_scene_collide(sc, &fewer, out, 4096, &count), C2D_OK);
+        /* a flipper: capsules 3 and 4 turn a little every frame */
+        w.bx[3] += 0.05f;
+        w.by[4] -= 0.05f;
+        const c2d_capsule_soa flipper = {
+            w.ax + 3, w.ay + 3, w.bx + 3, w.by + 3, w.capsule_radius + 3, 2};
+        assert_int_equal(c2d_scene_move_capsules(sc, 3, &flipper), C2D_OK);
     }
     assert_int_equal(cnt.calls, after_first);
     c2d_scene_destroy(sc);
