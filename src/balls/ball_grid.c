@@ -1,5 +1,7 @@
 /* The ball grid: a uniform grid over one frame's balls, built by a counting sort in scratch
- * memory, then queried ball by ball in index order so that the output needs no global sort.
+ * memory and walked in cell order (neighbours are close in memory). Contacts: the pairs found
+ * are grouped by their first ball with a second counting sort, each group sorted, and written
+ * in the all-pairs order. Sweeps: each ball's earliest hit is independent of the others.
  *
  * Every ball is one of three kinds:
  * - dead: NaN where it matters or a negative radius; it can hit nothing and is left out;
