@@ -1,5 +1,7 @@
 /* The ball grid: a uniform grid over one frame's balls, built by a counting sort in scratch
- * memory, then queried ball by ball in index order so that the output needs no global sort.
+ * memory and walked in cell order (neighbours are close in memory). Contacts: the pairs found
+ * are grouped by their first ball with a second counting sort, each group sorted, and written
+ * in the all-pairs order. Sweeps: each ball's earliest hit is independent of the others.
  *
  * Every ball is one of three kinds:
  * - dead: NaN where it matters or a negative radius; it can hit nothing and is left out;
@@ -185,12 +187,16 @@ static unsigned big_class(const size_t hist[256]) {
 /* The first half of a counting sort of the grid balls by cell: afterwards start[c + 1] is
  * where cell c begins; placing a ball with start[c + 1]++ leaves start[c] = the beginning of
  * cell c for every c once all are placed (each cell in index order). */
+static void prefix_cells(grid_memory *m, size_t cells) {
+    for (size_t c = 2; c < cells + 2; c++)
+        m->start[c] += m->start[c - 1];
+}
+
 static void count_cells(grid_memory *m, size_t n, size_t cells) {
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++)
         if (m->cell_of[i] < KIND_SPECIAL) m->start[m->cell_of[i] + 2]++;
-    for (size_t c = 2; c < cells + 2; c++)
-        m->start[c] += m->start[c - 1];
+    prefix_cells(m, cells);
 }
 
 static size_t list_special(grid_memory *m, size_t n) {
@@ -248,6 +254,8 @@ static void sort_indices(uint32_t *v, size_t n) {
 static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *special_count) {
     const size_t n = c->count;
     size_t hist[256] = {0};
+    float class_max[256] = {0.0f}; /* the largest radius of each size class */
+    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t i = 0; i < n; i++) {
         const float x = c->x[i], y = c->y[i], r = c->radius[i];
         if (x != x || y != y || !(r >= 0.0f))
@@ -256,27 +264,31 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
             m->cell_of[i] = KIND_SPECIAL;
         else {
             m->cell_of[i] = KIND_GRID;
-            hist[size_class(r)]++;
+            const unsigned k = size_class(r);
+            hist[k]++;
+            class_max[k] = r > class_max[k] ? r : class_max[k];
+            bounds_add(&b, x, y); /* the big ones too: a slightly larger area at most */
         }
     }
     const unsigned big = big_class(hist);
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     float reach = 0.0f;
+    for (unsigned k = 0; k <= big && k < 256; k++)
+        reach = class_max[k] > reach ? class_max[k] : reach;
+    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0; /* no grid ball */
+    const grid g = grid_make(&b, 2.0 * (double)reach, n);
+    const size_t cells = (size_t)g.nx * g.ny;
+    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
         if (m->cell_of[i] != KIND_GRID) continue;
-        const float r = c->radius[i];
-        if (size_class(r) > big) {
+        if (size_class(c->radius[i]) > big) {
             m->cell_of[i] = KIND_SPECIAL;
             continue;
         }
-        reach = r > reach ? r : reach;
-        bounds_add(&b, c->x[i], c->y[i]);
+        const uint32_t cell = grid_cell(&g, c->x[i], c->y[i]);
+        m->cell_of[i] = cell;
+        m->start[cell + 2]++;
     }
-    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0; /* no grid ball */
-    const grid g = grid_make(&b, 2.0 * (double)reach, n);
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] == KIND_GRID) m->cell_of[i] = grid_cell(&g, c->x[i], c->y[i]);
-    count_cells(m, n, (size_t)g.nx * g.ny);
+    prefix_cells(m, cells);
     contact_entry *e = m->entries;
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m->cell_of[i];
@@ -380,6 +392,10 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
             if (m.cell_of[a] < KIND_SPECIAL &&
                 may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb))
                 sink_add(&sink, (uint32_t)a, b);
+    }
+    if (sink.count > UINT32_MAX) { /* billions of pairs (a crowd on a point): all pairs */
+        *total_out = kernels->collide_circles(c, 0, n, out, capacity, 0);
+        return 0;
     }
     if (sink.count > sink.capacity) return c2d_ball_grid_scratch_bytes(n, sink.count);
     /* the pairs grouped by a (a counting sort), then each group sorted by b */

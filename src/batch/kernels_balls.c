@@ -33,8 +33,31 @@ static inline lane_t load_part(const float *p, size_t n, float pad) {
 
 /* ---- c2d_batch_collide_circles ---------------------------------------------------------- */
 
-/* Ball a against balls b in [a+1, n): the shared overlap formula with b as a zero-length
- * capsule (its closest point is its centre, so the offset is just a - b). */
+/* The lanes of W balls from b (the first `lanes` of them are real) that overlap ball a: the
+ * shared overlap formula with b as a zero-length capsule (its closest point is its centre, so
+ * the offset is just a - b). NaN padding never overlaps. */
+static inline mask_t overlap_lanes(const c2d_circle_soa *c, lane_t xa, lane_t ya, lane_t ra,
+                                   size_t b, size_t lanes) {
+    const lane_t qx = lane_sub(xa, load_part(c->x + b, lanes, NAN));
+    const lane_t qy = lane_sub(ya, load_part(c->y + b, lanes, NAN));
+    const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
+    return radii_overlap(d2, ra, load_part(c->radius + b, lanes, NAN));
+}
+
+/* The exact contacts of ball a with the lanes `bits` of the balls from b, in lane order. */
+static size_t refine_row(const c2d_circle_soa *c, size_t a, size_t b, uint32_t bits,
+                         c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (; bits; bits &= bits - 1) {
+        const size_t j = b + (size_t)__builtin_ctz(bits);
+        c2d_contact contact;
+        if (c2d_ball_contact(c, a, j, &contact))
+            c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, (uint32_t)j, &contact);
+    }
+    return total;
+}
+
+/* Ball a against balls b in [a+1, n), two vectors a step with one branch for both (hits are
+ * rare), then the rest a vector at a time. */
 static size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pair_contact *out,
                           size_t capacity, size_t total) {
     const float ra_s = c->radius[a];
@@ -42,19 +65,18 @@ static size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pair_con
         return total;
     const lane_t xa = lane_splat(c->x[a]), ya = lane_splat(c->y[a]), ra = lane_splat(ra_s);
     const size_t n = c->count;
-    for (size_t b = a + 1; b < n; b += W) {
-        const size_t lanes = n - b;
-        const lane_t qx = lane_sub(xa, load_part(c->x + b, lanes, NAN));
-        const lane_t qy = lane_sub(ya, load_part(c->y + b, lanes, NAN));
-        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
-        const mask_t hit = radii_overlap(d2, ra, load_part(c->radius + b, lanes, NAN));
-        if (!mask_any(hit)) continue;
-        for (uint32_t bits = mask_bits(hit) & valid_lanes(lanes); bits; bits &= bits - 1) {
-            const size_t j = b + (size_t)__builtin_ctz(bits);
-            c2d_contact contact;
-            if (c2d_ball_contact(c, a, j, &contact))
-                c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, (uint32_t)j, &contact);
-        }
+    size_t b = a + 1;
+    for (; b + 2 * W <= n; b += 2 * W) {
+        const mask_t hit0 = overlap_lanes(c, xa, ya, ra, b, W);
+        const mask_t hit1 = overlap_lanes(c, xa, ya, ra, b + W, W);
+        if (!mask_any(mask_or(hit0, hit1))) continue;
+        total = refine_row(c, a, b, mask_bits(hit0), out, capacity, total);
+        total = refine_row(c, a, b + W, mask_bits(hit1), out, capacity, total);
+    }
+    for (; b < n; b += W) {
+        const mask_t hit = overlap_lanes(c, xa, ya, ra, b, n - b);
+        if (mask_any(hit))
+            total = refine_row(c, a, b, mask_bits(hit) & valid_lanes(n - b), out, capacity, total);
     }
     return total;
 }

@@ -302,13 +302,45 @@ static void scene_memory(void **state) {
     c2d_scene_destroy(scene);
 }
 
+/* A scene's capsules play no part: a scene of pins answers the ball calls as the batch does,
+ * and its own capsule calls still work between ball frames. */
+static void scene_with_capsules(void **state) {
+    (void)state;
+    c2d_workload w;
+    assert_int_equal(c2d_workload_make(&w, 1200, 40, C2D_WORKLOAD_SEED ^ 9), 0);
+    c2d_scene *scene;
+    assert_int_equal(c2d_scene_create(&w.capsules, NULL, &scene), C2D_OK);
+    size_t want, got, pins_before, pins_after;
+    c2d_circle_pair_contact *a = xmalloc(2000 * sizeof *a), *b = xmalloc(2000 * sizeof *b);
+    c2d_circle_hit *ha = xmalloc(1200 * sizeof *ha), *hb = xmalloc(1200 * sizeof *hb);
+    assert_int_equal(c2d_scene_collide(scene, &w.circles, NULL, 0, &pins_before), C2D_OK);
+    assert_int_equal(c2d_batch_collide_circles(&w.circles, a, 2000, &want), C2D_OK);
+    assert_int_equal(c2d_scene_collide_circles(scene, &w.circles, b, 2000, &got), C2D_OK);
+    assert_int_equal(got, want);
+    assert_true(want > 0);
+    for (size_t k = 0; k < want; k++)
+        assert_true(same_ball_pair(&a[k], &b[k]));
+    assert_int_equal(c2d_batch_sweep_circles(&w.circles, w.move_x, w.move_y, ha), C2D_OK);
+    assert_int_equal(c2d_scene_sweep_circles(scene, &w.circles, w.move_x, w.move_y, hb), C2D_OK);
+    for (size_t i = 0; i < 1200; i++)
+        assert_true(same_ball_hit(&ha[i], &hb[i]));
+    assert_int_equal(c2d_scene_collide(scene, &w.circles, NULL, 0, &pins_after), C2D_OK);
+    assert_int_equal(pins_after, pins_before);
+    free(a);
+    free(b);
+    free(ha);
+    free(hb);
+    c2d_scene_destroy(scene);
+    c2d_workload_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(worked_example), cmocka_unit_test(random_sets),
         cmocka_unit_test(packed),         cmocka_unit_test(coincident),
         cmocka_unit_test(mixed_sizes),    cmocka_unit_test(hostile),
         cmocka_unit_test(every_count),    cmocka_unit_test(bad_arguments),
-        cmocka_unit_test(scene_memory),
+        cmocka_unit_test(scene_memory),   cmocka_unit_test(scene_with_capsules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
