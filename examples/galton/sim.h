@@ -26,7 +26,7 @@ typedef struct galton_params {
     float pin_restitution;  /* each capsule's restitution; a contact uses sqrt(eb * ep) */
     float gravity;          /* downward acceleration (a board tilted by about 12 degrees) */
     float dt;               /* the fixed step */
-    float pin_size;         /* radius of the round pins, half-length of the flat ones */
+    float pin_size;         /* radius of the round pins and capsules, half-length of segments */
     float drag;             /* air and rolling drag: v *= 1 - drag dt each step (1/s) */
     float launch_speed;     /* 0: drop from the hopper; > 0: all balls start at once inside the
                                pin field, in random directions at this speed (tests) */
