@@ -120,7 +120,7 @@ c2d_status galton_collide_pins(galton_queries *q, const c2d_circle_soa *balls,
             collide_part(p);
         }
         if (p->status != C2D_OK) return p->status;
-        if (total < capacity)
+        if (p->found > 0 && total < capacity)
             memcpy(out + total, p->hits,
                    (p->found < capacity - total ? p->found : capacity - total) * sizeof *out);
         total += p->found;
