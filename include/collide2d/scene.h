@@ -31,7 +31,8 @@
 /// c2d_scene_move_capsules() when the index outgrows its memory, and in a frame that needs
 /// more scratch memory than every earlier frame (grown geometrically and kept). A steady
 /// stream of similar frames allocates nothing. A failed allocation returns C2D_ERROR_ALLOC and
-/// leaves the scene as it was.
+/// leaves the scene's capsules and index as they were (a frame that failed is not binned; the
+/// next call may simply try again).
 #ifndef COLLIDE2D_SCENE_H
 #define COLLIDE2D_SCENE_H
 
@@ -56,8 +57,9 @@ typedef struct c2d_allocator {
 /// Creates a scene holding a copy of `capsules` (any count, 0 included) and its index.
 /// `allocator` may be NULL (malloc/free); it is copied. On success `*scene` receives the
 /// scene; on failure `*scene` is set to NULL (when `scene` is not NULL).
-/// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array, C2D_ERROR_TOO_LARGE
-/// for more than UINT32_MAX capsules, C2D_ERROR_ALLOC when memory runs out.
+/// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array (or an allocator
+/// with a NULL hook), C2D_ERROR_TOO_LARGE for more than UINT32_MAX capsules, C2D_ERROR_ALLOC
+/// when memory runs out.
 C2D_API c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator *allocator,
                                     c2d_scene **scene);
 
