@@ -170,10 +170,8 @@ void bench_register_balls(const bench_options *o) {
         add(brute_names[k], &brute[k], 16384);
         if (backends[k]->backend == best) add(brute_names[k], &brute[k], 65536);
     }
-    static const ball_case gas_brute = {C2D_W6_GAS, RUN_BRUTE, C2D_BACKEND_AUTO};
     static ball_case gas_best;
-    gas_best = gas_brute;
-    gas_best.backend = best;
+    gas_best = (ball_case){C2D_W6_GAS, RUN_BRUTE, best};
     static char gas_name[48];
     snprintf(gas_name, sizeof gas_name, "W6_gas_brute/%s", c2d_backend_name(best));
     add(gas_name, &gas_best, 65536);
