@@ -500,6 +500,12 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
 
 /* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
  * every special ball. */
+/* True when ball j cannot replace `best`: nothing is earlier than t = 0 (every t is >= +0),
+ * and at equal times the lower index stays. Saves the exact sweep of packed neighbours. */
+static inline bool cannot_beat(const c2d_circle_hit *best, uint32_t j) {
+    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
+}
+
 static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
                                 const sweep_entry *e, size_t p, const row_ranges *rr,
                                 const uint32_t *special, size_t special_count) {
@@ -510,7 +516,7 @@ static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const 
         for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
             if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
                   e[q].lo_y <= s.hi_y) ||
-                q == p)
+                q == p || cannot_beat(&best, e[q].id))
                 continue;
             c2d_toi toi;
             if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
