@@ -5,7 +5,7 @@
  *   W6_pile/chipmunk_bbtree/N, W6_pile/chipmunk_hash/N (and gas): Chipmunk2D's cpSpace,
  *       reindex and query (peer_balls.c)
  *   W6_pile_brute/BACKEND/16384: c2d_batch_collide_circles (all pairs) on every backend, and
- *       at 65536 on the best backend only (seconds a frame)
+ *       at 65536 on the best backend only (seconds a frame); W6_gas_brute/BEST/65536 too
  *
  * The counter "hits" is the number of contacts (pairs) in a frame: the scene and the brute
  * force agree (and so does "checksum": the same bytes); Chipmunk's count is beside it (its
@@ -170,4 +170,9 @@ void bench_register_balls(const bench_options *o) {
         add(brute_names[k], &brute[k], 16384);
         if (backends[k]->backend == best) add(brute_names[k], &brute[k], 65536);
     }
+    static ball_case gas_best;
+    gas_best = (ball_case){C2D_W6_GAS, RUN_BRUTE, best};
+    static char gas_name[48];
+    snprintf(gas_name, sizeof gas_name, "W6_gas_brute/%s", c2d_backend_name(best));
+    add(gas_name, &gas_best, 65536);
 }

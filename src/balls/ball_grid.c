@@ -28,7 +28,9 @@
 #define KIND_DEAD UINT32_MAX
 
 enum {
-    BIG_BUDGET = 8, /* at most this many balls are made special for being large */
+    CONTACT_CELLS = 1, /* cells a ball, at most (contacts walk half of 3x3 cells) */
+    SWEEP_CELLS = 2,   /* sweeps walk all 3x3 cells: smaller cells pay more */
+    BIG_BUDGET = 8,    /* at most this many balls are made special for being large */
     SMALL_SORT = 32
 };
 
@@ -69,7 +71,7 @@ typedef struct grid_memory {
 
 static size_t max_cells(size_t n) {
     const size_t limit = (size_t)UINT32_MAX - 4;
-    return n < limit / 4 - 1 ? 4 * n + 2 : limit;
+    return n < limit / 2 - 1 ? 2 * n + 2 : limit;
 }
 
 /* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
@@ -118,13 +120,16 @@ static void bounds_add(bounds *b, double x, double y) {
     b->hi_y = y > b->hi_y ? y : b->hi_y;
 }
 
-/* Cells of side at least `reach` over the bounds, at most max_cells(n) of them: the cell
- * doubles until the count fits (a spread-out set gets fewer, larger cells). */
-static grid grid_make(const bounds *b, double reach, size_t n) {
+/* Cells of side at least `reach` over the bounds, at most `cells` (<= max_cells(n)) of them:
+ * a spread-out set gets fewer, larger cells (about `cells`), so that walking the empty cells
+ * costs no more than testing the balls. */
+static grid grid_make(const bounds *b, double reach, size_t cells) {
     double size = reach * CELL_RELATIVE_SLACK + C2D_ABSOLUTE_SLACK;
     const double ex = b->hi_x - b->lo_x, ey = b->hi_y - b->lo_y;
-    while ((ex / size + 1.0) * (ey / size + 1.0) > (double)max_cells(n))
-        size *= 2.0;
+    const double area_side = sqrt(ex * ey / (double)cells);
+    size = area_side > size ? area_side : size;
+    while ((ex / size + 1.0) * (ey / size + 1.0) > (double)cells)
+        size *= 1.125;
     grid g = {b->lo_x, b->lo_y, 1.0 / size, (uint32_t)(ex / size) + 1, (uint32_t)(ey / size) + 1};
     return g;
 }
@@ -275,7 +280,7 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
     for (unsigned k = 0; k <= big && k < 256; k++)
         reach = class_max[k] > reach ? class_max[k] : reach;
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0; /* no grid ball */
-    const grid g = grid_make(&b, 2.0 * (double)reach, n);
+    const grid g = grid_make(&b, 2.0 * (double)reach, CONTACT_CELLS * n + 2);
     const size_t cells = (size_t)g.nx * g.ny;
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
@@ -482,7 +487,7 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
     }
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
     /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
-    const grid g = grid_make(&b, (double)reach, n);
+    const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
     for (size_t i = 0; i < n; i++)
         if (m->cell_of[i] == KIND_GRID)
             m->cell_of[i] = grid_cell(&g, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
@@ -495,6 +500,12 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
 
 /* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
  * every special ball. */
+/* True when ball j cannot replace `best`: nothing is earlier than t = 0 (every t is >= +0),
+ * and at equal times the lower index stays. Saves the exact sweep of packed neighbours. */
+static inline bool cannot_beat(const c2d_circle_hit *best, uint32_t j) {
+    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
+}
+
 static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
                                 const sweep_entry *e, size_t p, const row_ranges *rr,
                                 const uint32_t *special, size_t special_count) {
@@ -505,7 +516,7 @@ static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const 
         for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
             if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
                   e[q].lo_y <= s.hi_y) ||
-                q == p)
+                q == p || cannot_beat(&best, e[q].id))
                 continue;
             c2d_toi toi;
             if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
