@@ -69,4 +69,7 @@ void bench_register_chipmunk(const bench_options *o); /* W5 on Chipmunk2D (peer_
  * use and kept; NULL when out of memory. */
 const c2d_workload *bench_w5(c2d_w5_variant v, size_t n_circles);
 
+/* W6 (balls against balls, bench/balls.c). */
+void bench_register_balls(const bench_options *o);
+
 #endif

@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
 #ifdef C2D_BENCH_CHIPMUNK
     bench_register_chipmunk(&options);
 #endif
+    bench_register_balls(&options);
     add_context();
     if (gb_initialize(&argc, argv) != 0) return 2;
     gb_run();

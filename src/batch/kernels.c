@@ -19,6 +19,7 @@
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
 #include "core/sweep_formula.h"
+#include "batch/kernels_balls.h"
 
 enum { W = C2D_LANES };
 
@@ -360,7 +361,9 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
     sweep_flush(&q, circles, move_x, move_y, capsules, out);
 }
 
-const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep};
+const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep,
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)};
 
 #if defined(C2D_MCA_CONTACT_LOOP)
 /* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of

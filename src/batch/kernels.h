@@ -3,6 +3,7 @@
 #ifndef C2D_BATCH_KERNELS_H
 #define C2D_BATCH_KERNELS_H
 
+#include "collide2d/balls.h"
 #include "collide2d/batch.h"
 #include "scalar/reference.h"
 
@@ -17,6 +18,13 @@ typedef struct c2d_kernels {
     /* Earliest hit per circle; writes all circles->count entries of out. */
     void (*sweep)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
                   const c2d_capsule_soa *capsules, c2d_circle_toi *out);
+    /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),
+     * ordered by a then b, appended after the `total` found so far; returns the new total. */
+    size_t (*collide_circles)(const c2d_circle_soa *circles, size_t first, size_t end,
+                              c2d_circle_pair_contact *out, size_t capacity, size_t total);
+    /* out[i] for i in [first, end): ball i's earliest sweep hit over every j != i. */
+    void (*sweep_circles)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                          size_t first, size_t end, c2d_circle_hit *out);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

@@ -4,6 +4,7 @@
 #include "core/segment_formula.h"
 
 #include "batch/kernels.h"
+#include "batch/kernels_balls.h"
 
 static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pair_contact *out,
                       size_t capacity) {
@@ -49,4 +50,35 @@ static void sweep(const c2d_circle_soa *c, const float *move_x, const float *mov
     }
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide, collide_pairs, sweep};
+/* Balls against balls: the overlap formula inline (b as a zero-length capsule: its closest
+ * point is its centre), the contact for the hits. */
+static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
+                              c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (size_t a = first; a < end; a++) {
+        const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
+        if (!(ra >= 0.0f)) continue; /* NaN or negative: overlaps nothing */
+        for (size_t b = a + 1; b < c->count; b++) {
+            const float qx = xa - c->x[b], qy = ya - c->y[b];
+            if (!radii_overlap(qx * qx + qy * qy, ra, c->radius[b])) continue;
+            c2d_contact contact;
+            if (c2d_ball_contact(c, a, b, &contact))
+                c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, (uint32_t)b, &contact);
+        }
+    }
+    return total;
+}
+
+static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                          size_t first, size_t end, c2d_circle_hit *out) {
+    for (size_t i = first; i < end; i++) {
+        out[i] = c2d_no_ball_hit();
+        for (size_t j = 0; j < c->count; j++) {
+            c2d_toi toi;
+            if (j != i && c2d_ball_sweep(c, move_x, move_y, i, j, &toi))
+                c2d_keep_earliest_ball(&out[i], (uint32_t)j, &toi);
+        }
+    }
+}
+
+const c2d_kernels c2d_kernels_scalar = {collide, collide_pairs, sweep, collide_circles,
+                                        sweep_circles};

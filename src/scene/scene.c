@@ -264,7 +264,7 @@ c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *c
     if (circle_count > 0 && !out) return C2D_ERROR_NULL;
     if (circle_first > circles->count || circle_count > circles->count - circle_first)
         return C2D_ERROR_INDEX;
-    c2d_scene_sweep_circles(scene, circles, move_x, move_y, circle_first, circle_count, out);
+    c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, circle_first, circle_count, out);
     return C2D_OK;
 }
 
@@ -274,6 +274,6 @@ c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles, cons
     const c2d_status st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
-    c2d_scene_sweep_circles(scene, circles, move_x, move_y, 0, circles->count, out);
+    c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, 0, circles->count, out);
     return C2D_OK;
 }

@@ -187,8 +187,8 @@ C2D_INTERNAL c2d_status c2d_scene_frame_end(c2d_scene *s);
 C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,
                                              c2d_pair_contact *out, size_t capacity);
 /* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
-C2D_INTERNAL void c2d_scene_sweep_circles(const c2d_scene *s, const c2d_circle_soa *circles,
-                                          const float *move_x, const float *move_y, size_t first,
-                                          size_t n, c2d_circle_toi *out);
+C2D_INTERNAL void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                               const float *move_x, const float *move_y,
+                                               size_t first, size_t n, c2d_circle_toi *out);
 
 #endif

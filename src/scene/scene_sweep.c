@@ -150,8 +150,9 @@ static void sweep_one(const c2d_scene *s, const moving *c0, c2d_circle_toi *out)
     *out = b.toi;
 }
 
-void c2d_scene_sweep_circles(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
-                             const float *move_y, size_t first, size_t n, c2d_circle_toi *out) {
+void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                  const float *move_x, const float *move_y, size_t first, size_t n,
+                                  c2d_circle_toi *out) {
     for (size_t j = 0; j < n; j++) {
         const size_t i = first + j;
         const moving c = {circles->x[i], circles->y[i], circles->radius[i],

@@ -844,6 +844,8 @@ static void check_valid_results(const scene *s, const reference *ref) {
     }
 }
 
+#include "fuzz_balls.h"
+
 static bool initialised;
 static c2d_backend backends[C2D_BACKEND_COUNT];
 static size_t n_backends;
@@ -926,6 +928,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_scene(&s, &ks, &cs, &ref, name);
     }
     check_too_large(&s, &cs, &ks);
+    fuzz_balls(&s, &cs, backends, n_backends);
 
     free(ref.collide);
     free(ref.pairs);

@@ -11,9 +11,13 @@ uint64_t c2d_rng_next(c2d_rng *rng) {
     return z ^ (z >> 31);
 }
 
-float c2d_rng_unit(c2d_rng *rng) { return (float)(c2d_rng_next(rng) >> 40) * 0x1p-24f; }
+float c2d_rng_unit(c2d_rng *rng) {
+    return (float)(c2d_rng_next(rng) >> 40) * 0x1p-24f;
+}
 
-float c2d_rng_range(c2d_rng *rng, float lo, float hi) { return lo + (hi - lo) * c2d_rng_unit(rng); }
+float c2d_rng_range(c2d_rng *rng, float lo, float hi) {
+    return lo + (hi - lo) * c2d_rng_unit(rng);
+}
 
 c2d_vec2 c2d_rng_direction(c2d_rng *rng) {
     for (;;) {
@@ -27,7 +31,9 @@ c2d_vec2 c2d_rng_direction(c2d_rng *rng) {
     }
 }
 
-static float *floats(size_t n) { return malloc((n ? n : 1) * sizeof(float)); }
+static float *floats(size_t n) {
+    return malloc((n ? n : 1) * sizeof(float));
+}
 
 int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint64_t seed) {
     float **arrays[] = {&w->x, &w->y, &w->radius, &w->move_x, &w->move_y};
@@ -98,6 +104,40 @@ int c2d_workload_w5(c2d_workload *w, size_t n_circles, size_t n_capsules, c2d_w5
         w->bx[k] = side;
         w->by[k] = 0.02f * side;
         w->capsule_radius[k] = 0.5f;
+    }
+    return 0;
+}
+
+const char *c2d_w6_name(c2d_w6_variant v) {
+    static const char *const names[] = {"pile", "gas"};
+    return v < C2D_W6_VARIANTS ? names[v] : "unknown";
+}
+
+int c2d_workload_w6(c2d_workload *w, size_t n, c2d_w6_variant v, uint64_t seed) {
+    if (c2d_workload_make(w, n, 0, seed) != 0) return -1;
+    c2d_rng rng = {seed ^ UINT64_C(0x6666666666666666)};
+    size_t per_row = 1;
+    while ((per_row + 1) * (per_row + 1) <= n)
+        per_row++;
+    /* gas: n balls of radius 0.5 on side^2 touch about n pi / side^2 others: 0.1 */
+    const float side = sqrtf((float)n * 31.4159265f);
+    for (size_t i = 0; i < n; i++) {
+        if (v == C2D_W6_PILE) {
+            const size_t row = i / per_row, col = i % per_row;
+            const float shift = row % 2 ? 0.5f : 0.0f;
+            w->x[i] = (float)col + shift + c2d_rng_range(&rng, -0.005f, 0.005f);
+            w->y[i] =
+                (float)row * 0.8660254f + c2d_rng_range(&rng, -0.005f, 0.005f); /* sqrt(3)/2 */
+            w->radius[i] = 0.51f;
+            w->move_x[i] = c2d_rng_range(&rng, -0.05f, 0.05f);
+            w->move_y[i] = c2d_rng_range(&rng, -0.05f, 0.05f);
+        } else {
+            w->x[i] = c2d_rng_range(&rng, 0.0f, side);
+            w->y[i] = c2d_rng_range(&rng, 0.0f, side);
+            w->radius[i] = 0.5f;
+            w->move_x[i] = c2d_rng_range(&rng, -0.5f, 0.5f);
+            w->move_y[i] = c2d_rng_range(&rng, -0.5f, 0.5f);
+        }
     }
     return 0;
 }

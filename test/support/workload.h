@@ -56,6 +56,23 @@ const char *c2d_w5_name(c2d_w5_variant v);
 int c2d_workload_w5(c2d_workload *w, size_t n_circles, size_t n_capsules, c2d_w5_variant v,
                     uint64_t seed);
 
+/* W6 variants (balls against balls). */
+typedef enum c2d_w6_variant {
+    C2D_W6_PILE, /* hexagonal packing, rows of sqrt(n), spacing 1, radius 0.51, centres jittered
+                    by up to 0.005: about 6 contacts a ball (3 pairs), all small overlaps */
+    C2D_W6_GAS,  /* radius 0.5, centres uniform on a square of side sqrt(10 pi n): about 0.1
+                    contacts a ball (0.05 pairs) */
+    C2D_W6_VARIANTS
+} c2d_w6_variant;
+
+/* The name of a W6 variant ("pile", "gas"). */
+const char *c2d_w6_name(c2d_w6_variant v);
+
+/* W6: n balls (no capsules) in variant v, indexed row by row (pile) or in random order (gas);
+ * moves uniform in [-0.05, 0.05]^2 (pile) or [-0.5, 0.5]^2 (gas). Returns 0, or -1 when out of
+ * memory. */
+int c2d_workload_w6(c2d_workload *w, size_t n, c2d_w6_variant v, uint64_t seed);
+
 /* W2: n random (circle, capsule) index pairs over a workload's sets. Returns 0 or -1. */
 int c2d_workload_pairs(const c2d_workload *w, size_t n, uint64_t seed, uint32_t **circle_index,
                        uint32_t **capsule_index);

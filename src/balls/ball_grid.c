@@ -1,0 +1,564 @@
+/* The ball grid: a uniform grid over one frame's balls, built by a counting sort in scratch
+ * memory and walked in cell order (neighbours are close in memory). Contacts: the pairs found
+ * are grouped by their first ball with a second counting sort, each group sorted, and written
+ * in the all-pairs order. Sweeps: each ball's earliest hit is independent of the others.
+ *
+ * Every ball is one of three kinds:
+ * - dead: NaN where it matters or a negative radius; it can hit nothing and is left out;
+ * - special: a value beyond C2D_TAME_LIMIT (infinities included), or one of the few largest
+ *   balls (or swept boxes) when they are much larger than the rest; a special ball runs the
+ *   all-pairs kernel for its own row, and every grid ball tests it exactly;
+ * - a grid ball: binned by its centre (collide) or its swept box's centre (sweep) into cells
+ *   at least as wide as any two grid balls can reach, so partners are in the 3x3 cells around.
+ *
+ * The grid only chooses which pairs get the exact test; the exact test is the one the
+ * all-pairs kernels run, so the answers are theirs by construction. */
+#include <math.h>
+#include <string.h>
+
+#include "balls/ball_grid.h"
+#include "batch/cull.h"
+#include "batch/kernels_balls.h"
+#include "core/lane_scalar.h"
+#include "core/segment_formula.h"
+
+/* cell_of[] values for balls outside the grid (cell numbers stay below them) */
+#define KIND_GRID UINT32_C(0)
+#define KIND_SPECIAL (UINT32_MAX - 1)
+#define KIND_DEAD UINT32_MAX
+
+enum {
+    CONTACT_CELLS = 1, /* cells a ball, at most (contacts walk half of 3x3 cells) */
+    SWEEP_CELLS = 2,   /* sweeps walk all 3x3 cells: smaller cells pay more */
+    BIG_BUDGET = 8,    /* at most this many balls are made special for being large */
+    SMALL_SORT = 32
+};
+
+/* Relative and absolute growth of the cell size over the largest reach: the cell coordinate
+ * is computed in double (error far below 2^-11 of a cell), and the float overlap test can
+ * accept centres (r_a + r_b)(1 + 4 eps) + 2^-74 apart (cull.h's absolute slack covers the
+ * underflow of squares). */
+#define CELL_RELATIVE_SLACK (1.0 + 1.0 / 1024.0)
+
+/* A grid ball in cell order: its centre and radius (contacts) or its swept box (sweeps). */
+typedef struct contact_entry {
+    float x, y, r;
+    uint32_t id;
+} contact_entry;
+
+typedef struct sweep_entry {
+    float lo_x, hi_x, lo_y, hi_y;
+    uint32_t id;
+} sweep_entry;
+
+/* One overlapping pair a < b found in cell order, before the pairs are put in a-order. */
+typedef struct found_pair {
+    uint32_t a, b;
+} found_pair;
+
+/* The scratch block, carved into arrays. The part that does not depend on the frame's pairs
+ * comes first; the rest holds the pairs (found_pair, then their b in a-order). */
+typedef struct grid_memory {
+    uint32_t *cell_of; /* per ball: its cell, KIND_SPECIAL or KIND_DEAD */
+    uint32_t *start;   /* per cell: first sorted entry; start[cells] = grid balls */
+    uint32_t *special; /* special balls, increasing */
+    uint32_t *first;   /* collide: per ball a, where its partners begin in `partner` */
+    void *entries;     /* contact_entry or sweep_entry, in cell order */
+    found_pair *pairs; /* collide: pairs as found */
+    uint32_t *partner; /* collide: the b of every pair, grouped by a */
+    size_t pair_capacity;
+} grid_memory;
+
+static size_t max_cells(size_t n) {
+    const size_t limit = (size_t)UINT32_MAX - 4;
+    return n < limit / 2 - 1 ? 2 * n + 2 : limit;
+}
+
+/* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
+static size_t fixed_bytes(size_t n) {
+    return n * sizeof(sweep_entry) + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
+}
+
+enum { PAIR_BYTES = sizeof(found_pair) + sizeof(uint32_t) };
+
+size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
+    return fixed_bytes(n) + 8 + pairs * PAIR_BYTES;
+}
+
+static grid_memory carve(void *scratch, size_t bytes, size_t n) {
+    grid_memory m;
+    m.entries = scratch;
+    uint32_t *p = (uint32_t *)((sweep_entry *)scratch + n);
+    m.cell_of = p;
+    m.special = p + n;
+    m.first = p + 2 * n;
+    m.start = p + 3 * n + 1;
+    uintptr_t rest = (uintptr_t)(m.start + max_cells(n) + 2);
+    rest = (rest + 7) & ~(uintptr_t)7;
+    const size_t left = bytes - (size_t)(rest - (uintptr_t)scratch);
+    m.pair_capacity = left / PAIR_BYTES;
+    m.pairs = (found_pair *)rest;
+    m.partner = (uint32_t *)(m.pairs + m.pair_capacity);
+    return m;
+}
+
+/* ---- grid geometry ---------------------------------------------------------------------- */
+
+typedef struct grid {
+    double x0, y0, inv; /* origin and 1 / cell size */
+    uint32_t nx, ny;
+} grid;
+
+typedef struct bounds {
+    double lo_x, hi_x, lo_y, hi_y;
+} bounds;
+
+static void bounds_add(bounds *b, double x, double y) {
+    b->lo_x = x < b->lo_x ? x : b->lo_x;
+    b->hi_x = x > b->hi_x ? x : b->hi_x;
+    b->lo_y = y < b->lo_y ? y : b->lo_y;
+    b->hi_y = y > b->hi_y ? y : b->hi_y;
+}
+
+/* Cells of side at least `reach` over the bounds, at most `cells` (<= max_cells(n)) of them:
+ * a spread-out set gets fewer, larger cells (about `cells`), so that walking the empty cells
+ * costs no more than testing the balls. */
+static grid grid_make(const bounds *b, double reach, size_t cells) {
+    double size = reach * CELL_RELATIVE_SLACK + C2D_ABSOLUTE_SLACK;
+    const double ex = b->hi_x - b->lo_x, ey = b->hi_y - b->lo_y;
+    const double area_side = sqrt(ex * ey / (double)cells);
+    size = area_side > size ? area_side : size;
+    while ((ex / size + 1.0) * (ey / size + 1.0) > (double)cells)
+        size *= 1.125;
+    grid g = {b->lo_x, b->lo_y, 1.0 / size, (uint32_t)(ex / size) + 1, (uint32_t)(ey / size) + 1};
+    return g;
+}
+
+/* floor((v - origin) / size) clamped to [0, n-1]: monotone in v. */
+static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t n) {
+    const double u = (v - origin) * inv;
+    if (!(u > 0.0)) return 0;
+    if (u >= (double)(n - 1)) return n - 1;
+    return (uint32_t)u;
+}
+
+static inline uint32_t grid_cell(const grid *g, double x, double y) {
+    return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
+}
+
+/* The sorted-entry ranges of the (up to) three rows of the 3x3 cells around cell (cx, cy). */
+typedef struct row_ranges {
+    uint32_t lo[3], hi[3];
+    int rows;
+} row_ranges;
+
+static inline row_ranges neighbours(const grid *g, const uint32_t *start, uint32_t cx,
+                                    uint32_t cy) {
+    const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
+    const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
+    row_ranges r;
+    r.rows = 0;
+    for (uint32_t y = y0; y <= y1; y++) {
+        r.lo[r.rows] = start[y * g->nx + x0];
+        r.hi[r.rows] = start[y * g->nx + x1 + 1];
+        r.rows++;
+    }
+    return r;
+}
+
+/* ---- binning ---------------------------------------------------------------------------- */
+
+/* The float exponent field of a size >= 0: its power-of-two class. */
+static inline unsigned size_class(float v) {
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return (bits >> 23) & 0xffu;
+}
+
+/* The size class above which balls are made special: the few (<= BIG_BUDGET) largest, and
+ * only when that shrinks the cells at least 4x (two classes). 255: none. */
+static unsigned big_class(const size_t hist[256]) {
+    int top = 255;
+    while (top > 0 && hist[top] == 0)
+        top--;
+    size_t kept = 0;
+    for (int c = top; c >= 0; c--) {
+        if (kept + hist[c] > BIG_BUDGET) return c + 2 <= top ? (unsigned)c : 255u;
+        kept += hist[c];
+    }
+    return 0; /* so few balls that all of them are special */
+}
+
+/* The first half of a counting sort of the grid balls by cell: afterwards start[c + 1] is
+ * where cell c begins; placing a ball with start[c + 1]++ leaves start[c] = the beginning of
+ * cell c for every c once all are placed (each cell in index order). */
+static void prefix_cells(grid_memory *m, size_t cells) {
+    for (size_t c = 2; c < cells + 2; c++)
+        m->start[c] += m->start[c - 1];
+}
+
+static void count_cells(grid_memory *m, size_t n, size_t cells) {
+    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        if (m->cell_of[i] < KIND_SPECIAL) m->start[m->cell_of[i] + 2]++;
+    prefix_cells(m, cells);
+}
+
+static size_t list_special(grid_memory *m, size_t n) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m->cell_of[i] == KIND_SPECIAL) m->special[count++] = (uint32_t)i;
+    return count;
+}
+
+static inline bool tame(float v) {
+    return fabsf(v) <= C2D_TAME_LIMIT;
+}
+
+/* ---- sorting one ball's partners -------------------------------------------------------- */
+
+static void sift_down(uint32_t *v, size_t root, size_t n) {
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && v[child + 1] > v[child]) child++;
+        if (v[root] >= v[child]) return;
+        const uint32_t t = v[root];
+        v[root] = v[child];
+        v[child] = t;
+        root = child;
+    }
+}
+
+/* Increasing order: insertion sort for the usual handful, heapsort (no recursion, no memory,
+ * n log n) when a crowd of balls shares a few cells. */
+static void sort_indices(uint32_t *v, size_t n) {
+    if (n <= SMALL_SORT) {
+        for (size_t i = 1; i < n; i++) {
+            const uint32_t x = v[i];
+            size_t j = i;
+            for (; j > 0 && v[j - 1] > x; j--)
+                v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (size_t end = n; end-- > 1;) {
+        const uint32_t t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift_down(v, 0, end);
+    }
+}
+
+/* ---- collide ---------------------------------------------------------------------------- */
+
+/* Kinds and bins of every ball for contacts: grid balls by centre, cells of side 2 r_max. */
+static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *special_count) {
+    const size_t n = c->count;
+    size_t hist[256] = {0};
+    float class_max[256] = {0.0f}; /* the largest radius of each size class */
+    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (size_t i = 0; i < n; i++) {
+        const float x = c->x[i], y = c->y[i], r = c->radius[i];
+        if (x != x || y != y || !(r >= 0.0f))
+            m->cell_of[i] = KIND_DEAD;
+        else if (!(tame(x) && tame(y) && tame(r)))
+            m->cell_of[i] = KIND_SPECIAL;
+        else {
+            m->cell_of[i] = KIND_GRID;
+            const unsigned k = size_class(r);
+            hist[k]++;
+            class_max[k] = r > class_max[k] ? r : class_max[k];
+            bounds_add(&b, x, y); /* the big ones too: a slightly larger area at most */
+        }
+    }
+    const unsigned big = big_class(hist);
+    float reach = 0.0f;
+    for (unsigned k = 0; k <= big && k < 256; k++)
+        reach = class_max[k] > reach ? class_max[k] : reach;
+    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0; /* no grid ball */
+    const grid g = grid_make(&b, 2.0 * (double)reach, CONTACT_CELLS * n + 2);
+    const size_t cells = (size_t)g.nx * g.ny;
+    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        if (m->cell_of[i] != KIND_GRID) continue;
+        if (size_class(c->radius[i]) > big) {
+            m->cell_of[i] = KIND_SPECIAL;
+            continue;
+        }
+        const uint32_t cell = grid_cell(&g, c->x[i], c->y[i]);
+        m->cell_of[i] = cell;
+        m->start[cell + 2]++;
+    }
+    prefix_cells(m, cells);
+    contact_entry *e = m->entries;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t cell = m->cell_of[i];
+        if (cell >= KIND_SPECIAL) continue;
+        const contact_entry entry = {c->x[i], c->y[i], c->radius[i], (uint32_t)i};
+        e[m->start[cell + 1]++] = entry;
+    }
+    *special_count = list_special(m, n);
+    return g;
+}
+
+/* The overlap test of the kernels (b as a zero-length capsule), inline. Symmetric in a, b:
+ * the squares lose the sign of the offset, and the radius sum commutes. */
+static inline bool may_touch(float xa, float ya, float ra, float xb, float yb, float rb) {
+    const float qx = xa - xb, qy = ya - yb;
+    return radii_overlap(qx * qx + qy * qy, ra, rb);
+}
+
+/* c2d_ball_contact for balls whose coordinates are finite, short-cut where the zero-length
+ * capsule makes the general code compute constants: its axis b - b is +0, so the closest-point
+ * parameter is max(0/0, 0) = +0 and the closest point is b + (+0 * +0) = b + 0 (which turns
+ * -0 into +0, so it is kept); the axis normal of a zero-length axis is the fallback (0, 1).
+ * Every remaining operation is the general code's, in its order, so the bytes are the same
+ * (the tests compare this path with the public scalar function). */
+static inline bool c2d_ball_contact_finite(float xa, float ya, float ra, float xb, float yb,
+                                           float rb, c2d_contact *out) {
+    const float cx = xb + 0.0f, cy = yb + 0.0f;
+    const float qx = xa - cx, qy = ya - cy;
+    const float d2 = qx * qx + qy * qy;
+    if (!radii_overlap(d2, ra, rb)) return false;
+    const c2d_vec2 up = {0.0f, 1.0f};
+    const c2d_vec2 n = c2d_unit_or(qx, qy, up);
+    out->normal = n;
+    out->depth = lane_max((ra + rb) - sqrtf(d2), 0.0f);
+    out->point.x = cx + n.x * rb;
+    out->point.y = cy + n.y * rb;
+    return true;
+}
+
+/* Collects pairs, counting those past the capacity. */
+typedef struct pair_sink {
+    found_pair *pairs;
+    size_t capacity, count;
+} pair_sink;
+
+static inline void sink_add(pair_sink *s, uint32_t i, uint32_t j) {
+    if (s->count < s->capacity) {
+        s->pairs[s->count].a = i < j ? i : j;
+        s->pairs[s->count].b = i < j ? j : i;
+    }
+    s->count++;
+}
+
+/* Entry p against entries [lo, hi). */
+static inline void touch_range(const contact_entry *e, size_t p, size_t lo, size_t hi,
+                               pair_sink *sink) {
+    const float x = e[p].x, y = e[p].y, r = e[p].r;
+    for (size_t q = lo; q < hi; q++)
+        if (may_touch(x, y, r, e[q].x, e[q].y, e[q].r)) sink_add(sink, e[p].id, e[q].id);
+}
+
+/* Every grid pair once, in cell order: a cell against itself (later entries) and against
+ * the four cells after it (east, and the three of the next row). */
+static void grid_pairs(const grid *g, const grid_memory *m, pair_sink *sink) {
+    const contact_entry *e = m->entries;
+    for (uint32_t cy = 0; cy < g->ny; cy++)
+        for (uint32_t cx = 0; cx < g->nx; cx++) {
+            const size_t cell = (size_t)cy * g->nx + cx;
+            const size_t lo = m->start[cell], hi = m->start[cell + 1];
+            if (lo == hi) continue;
+            const size_t east = cx + 1 < g->nx ? m->start[cell + 2] : hi;
+            size_t up_lo = 0, up_hi = 0;
+            if (cy + 1 < g->ny) {
+                const size_t row = cell + g->nx;
+                up_lo = m->start[cx > 0 ? row - 1 : row];
+                up_hi = m->start[cx + 1 < g->nx ? row + 2 : row + 1];
+            }
+            for (size_t p = lo; p < hi; p++) {
+                touch_range(e, p, p + 1, east, sink);
+                touch_range(e, p, up_lo, up_hi, sink);
+            }
+        }
+}
+
+size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
+                             size_t scratch_bytes, c2d_circle_pair_contact *out, size_t capacity,
+                             size_t *total_out) {
+    const size_t n = c->count;
+    *total_out = 0;
+    if (n == 0) return 0;
+    grid_memory m = carve(scratch, scratch_bytes, n);
+    size_t special_count;
+    const grid g = bin_for_contacts(c, &m, &special_count);
+    pair_sink sink = {m.pairs, m.pair_capacity, 0};
+    grid_pairs(&g, &m, &sink);
+    /* grid balls against the special ones (a special ball's own row runs the kernel) */
+    for (size_t s = 0; s < special_count; s++) {
+        const uint32_t b = m.special[s];
+        const float xb = c->x[b], yb = c->y[b], rb = c->radius[b];
+        for (size_t a = 0; a < b; a++)
+            if (m.cell_of[a] < KIND_SPECIAL &&
+                may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb))
+                sink_add(&sink, (uint32_t)a, b);
+    }
+    if (sink.count > UINT32_MAX) { /* billions of pairs (a crowd on a point): all pairs */
+        *total_out = kernels->collide_circles(c, 0, n, out, capacity, 0);
+        return 0;
+    }
+    if (sink.count > sink.capacity) return c2d_ball_grid_scratch_bytes(n, sink.count);
+    /* the pairs grouped by a (a counting sort), then each group sorted by b */
+    memset(m.first, 0, (n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < sink.count; k++)
+        m.first[m.pairs[k].a + 1]++;
+    for (size_t a = 1; a <= n; a++)
+        m.first[a] += m.first[a - 1];
+    for (size_t k = 0; k < sink.count; k++) /* first[a] moves to the end of a's group */
+        m.partner[m.first[m.pairs[k].a]++] = m.pairs[k].b;
+    size_t total = 0, begin = 0;
+    for (size_t a = 0; a < n; a++) {
+        const size_t end = m.first[a];
+        if (m.cell_of[a] == KIND_SPECIAL) { /* its row against everything, as the kernel runs it */
+            total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
+        } else {
+            sort_indices(m.partner + begin, end - begin);
+            const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
+            for (size_t h = begin; h < end; h++) {
+                const uint32_t b = m.partner[h];
+                c2d_contact contact;
+                /* a grid ball is finite; so is a special partner unless it is wild */
+                const bool hit =
+                    m.cell_of[b] < KIND_SPECIAL || (isfinite(c->x[b]) && isfinite(c->y[b]))
+                        ? c2d_ball_contact_finite(xa, ya, ra, c->x[b], c->y[b], c->radius[b],
+                                                  &contact)
+                        : c2d_ball_contact(c, a, b, &contact);
+                if (hit)
+                    c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, m.partner[h], &contact);
+            }
+        }
+        begin = end;
+    }
+    *total_out = total;
+    return 0;
+}
+
+/* ---- sweep ------------------------------------------------------------------------------ */
+
+/* A tame ball's swept box: everything within r of its path, grown by cull.h's sweep slack
+ * (2^-8 of the sizes, 2^-16 of the position), in double, then rounded to float (an error far
+ * inside the slack). Two balls whose exact sweep reports a hit have overlapping boxes. */
+static inline sweep_entry swept_of(float x, float y, float r, float mx, float my, uint32_t id) {
+    const double ex = (double)x + mx, ey = (double)y + my;
+    const double grow =
+        (double)r + C2D_SWEEP_SIZE_SLACK * (fabs((double)mx) + fabs((double)my) + r) +
+        C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y)) + C2D_ABSOLUTE_SLACK;
+    sweep_entry s = {(float)((x < ex ? x : ex) - grow), (float)((x > ex ? x : ex) + grow),
+                     (float)((y < ey ? y : ey) - grow), (float)((y > ey ? y : ey) + grow), id};
+    return s;
+}
+
+static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float *my,
+                           grid_memory *m, size_t *special_count) {
+    const size_t n = c->count;
+    size_t hist[256] = {0};
+    sweep_entry *e = m->entries; /* each grid ball's box, by index for now */
+    for (size_t i = 0; i < n; i++) {
+        const float x = c->x[i], y = c->y[i], r = c->radius[i];
+        if (x != x || y != y || mx[i] != mx[i] || my[i] != my[i] || !(r >= 0.0f))
+            m->cell_of[i] = KIND_DEAD;
+        else if (!(tame(x) && tame(y) && tame(r) && tame(mx[i]) && tame(my[i])))
+            m->cell_of[i] = KIND_SPECIAL;
+        else {
+            m->cell_of[i] = KIND_GRID;
+            e[i] = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
+            const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y;
+            hist[size_class(w > h ? w : h)]++;
+        }
+    }
+    const unsigned big = big_class(hist);
+    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    float reach = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        if (m->cell_of[i] != KIND_GRID) continue;
+        const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y, size = w > h ? w : h;
+        if (size_class(size) > big) {
+            m->cell_of[i] = KIND_SPECIAL;
+            continue;
+        }
+        reach = size > reach ? size : reach;
+        bounds_add(&b, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
+                   0.5 * ((double)e[i].lo_y + e[i].hi_y));
+    }
+    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
+    /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
+    const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
+    for (size_t i = 0; i < n; i++)
+        if (m->cell_of[i] == KIND_GRID)
+            m->cell_of[i] = grid_cell(&g, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
+                                      0.5 * ((double)e[i].lo_y + e[i].hi_y));
+    count_cells(m, n, (size_t)g.nx * g.ny);
+    /* the boxes were stored by index in the same array: place them from the pair area */
+    *special_count = list_special(m, n);
+    return g;
+}
+
+/* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
+ * every special ball. */
+/* True when ball j cannot replace `best`: nothing is earlier than t = 0 (every t is >= +0),
+ * and at equal times the lower index stays. Saves the exact sweep of packed neighbours. */
+static inline bool cannot_beat(const c2d_circle_hit *best, uint32_t j) {
+    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
+}
+
+static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
+                                const sweep_entry *e, size_t p, const row_ranges *rr,
+                                const uint32_t *special, size_t special_count) {
+    const sweep_entry s = e[p];
+    const uint32_t i = s.id;
+    c2d_circle_hit best = c2d_no_ball_hit();
+    for (int row = 0; row < rr->rows; row++)
+        for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
+            if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
+                  e[q].lo_y <= s.hi_y) ||
+                q == p || cannot_beat(&best, e[q].id))
+                continue;
+            c2d_toi toi;
+            if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
+                c2d_keep_earliest_ball(&best, e[q].id, &toi);
+        }
+    for (size_t k = 0; k < special_count; k++) {
+        c2d_toi toi;
+        if (c2d_ball_sweep(c, mx, my, i, special[k], &toi))
+            c2d_keep_earliest_ball(&best, special[k], &toi);
+    }
+    return best;
+}
+
+void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
+                         const float *my, void *scratch, size_t scratch_bytes,
+                         c2d_circle_hit *out) {
+    const size_t n = c->count;
+    if (n == 0) return;
+    grid_memory m = carve(scratch, scratch_bytes, n);
+    size_t special_count;
+    const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
+    /* boxes by index -> cell order, through the pair area (it holds at least n entries) */
+    sweep_entry *e = m.entries, *by_index = (sweep_entry *)m.pairs;
+    memcpy(by_index, e, n * sizeof *e);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t cell = m.cell_of[i];
+        if (cell < KIND_SPECIAL) e[m.start[cell + 1]++] = by_index[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        if (m.cell_of[i] >= KIND_SPECIAL) {
+            if (m.cell_of[i] == KIND_SPECIAL)
+                kernels->sweep_circles(c, mx, my, i, i + 1, out);
+            else
+                out[i] = c2d_no_ball_hit();
+        }
+    /* grid balls in cell order: neighbours are close in memory */
+    for (uint32_t cy = 0; cy < g.ny; cy++)
+        for (uint32_t cx = 0; cx < g.nx; cx++) {
+            const uint32_t cell = cy * g.nx + cx;
+            if (m.start[cell] == m.start[cell + 1]) continue;
+            const row_ranges rr = neighbours(&g, m.start, cx, cy);
+            for (size_t p = m.start[cell]; p < m.start[cell + 1]; p++)
+                out[e[p].id] = sweep_one(c, mx, my, e, p, &rr, m.special, special_count);
+        }
+}

@@ -1,0 +1,41 @@
+/* Shared helpers of the ball tests: ball sets, the reference answers built from the public
+ * scalar functions only (c2d_collide_circles, c2d_sweep_circles), and the check that runs the
+ * batch and scene calls on every backend and compares them with the reference byte for byte. */
+#ifndef C2D_TEST_BALLS_CHECK_H
+#define C2D_TEST_BALLS_CHECK_H
+
+#include "batch_check.h"
+
+/* Balls with their moves. */
+typedef struct ball_set {
+    size_t n;
+    float *x, *y, *r, *mx, *my;
+    c2d_circle_soa soa;
+} ball_set;
+
+/* n balls, every value 0. Aborts on failure. */
+void balls_init(ball_set *s, size_t n);
+void balls_free(ball_set *s);
+
+/* Generators. Centres uniform in [0, span]^2, radii in [rlo, rhi], moves in [-move, move]^2. */
+void balls_random(ball_set *s, c2d_rng *rng, float span, float rlo, float rhi, float move);
+/* Hexagonal packing, rows of `per_row`, spacing d, radius r (overlap when 2r > d). */
+void balls_hex(ball_set *s, size_t per_row, float d, float r, float move, c2d_rng *rng);
+/* About `percent` % of all values replaced by special ones (NaN, infinities, huge, ...). */
+void balls_sprinkle(ball_set *s, c2d_rng *rng, unsigned percent, bool tame);
+
+/* The reference: every overlapping pair a < b by a then b (*out malloc'd), and each ball's
+ * earliest sweep hit (out has n entries). */
+size_t balls_ref_collide(const ball_set *s, c2d_circle_pair_contact **out);
+void balls_ref_sweep(const ball_set *s, c2d_circle_hit *out);
+
+bool same_ball_pair(const c2d_circle_pair_contact *a, const c2d_circle_pair_contact *b);
+bool same_ball_hit(const c2d_circle_hit *a, const c2d_circle_hit *b);
+
+/* c2d_batch_collide_circles and c2d_scene_collide_circles on every backend against the
+ * reference: full output (canaries after it), every capacity near the total, capacity 0 with
+ * and without an output (size query); then both sweeps. Asserts on any difference. Returns
+ * the total number of pairs. */
+size_t check_balls(const ball_set *s, const char *label);
+
+#endif

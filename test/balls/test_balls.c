@@ -1,0 +1,346 @@
+/* Balls against balls: c2d_batch_collide_circles, c2d_scene_collide_circles,
+ * c2d_batch_sweep_circles and c2d_scene_sweep_circles against loops over c2d_collide_circles
+ * and c2d_sweep_circles, byte for byte on every backend: worked examples, random, packed,
+ * coincident and hostile sets, every tail length, truncation, size queries, bad arguments and
+ * the scene's memory rules. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "balls_check.h"
+
+/* Three balls on a line: 0 and 1 overlap by 0.5, 1 and 2 touch, 0 and 2 are apart. */
+static void worked_example(void **state) {
+    (void)state;
+    const float x[] = {0.0f, 1.5f, 3.5f}, y[] = {0.0f, 0.0f, 0.0f}, r[] = {1.0f, 1.0f, 1.0f};
+    const c2d_circle_soa balls = {x, y, r, 3};
+    c2d_circle_pair_contact out[4];
+    size_t n;
+    assert_int_equal(c2d_batch_collide_circles(&balls, out, 4, &n), C2D_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(out[0].a, 0);
+    assert_int_equal(out[0].b, 1);
+    assert_true(out[0].contact.normal.x == -1.0f && out[0].contact.normal.y == 0.0f);
+    assert_true(out[0].contact.depth == 0.5f);
+    assert_true(out[0].contact.point.x == 0.5f); /* on ball 1's surface */
+    assert_int_equal(out[1].a, 1);
+    assert_int_equal(out[1].b, 2);
+    assert_true(out[1].contact.depth == 0.0f);
+
+    /* 0 moves right by 4 and meets 1 at once (overlapping); 2 moves left into 1 at t = 0
+     * (touching counts as overlap at the start? no: c == 0 is not < 0, and they move apart
+     * from 1... so compute: 2 moving left toward 1, touching at start, b < 0: t = 0). */
+    const float mx[] = {4.0f, 0.0f, -1.0f}, my[] = {0.0f, 0.0f, 0.0f};
+    c2d_circle_hit hits[3];
+    assert_int_equal(c2d_batch_sweep_circles(&balls, mx, my, hits), C2D_OK);
+    assert_int_equal(hits[0].other, 1);
+    assert_true(hits[0].toi.t == 0.0f);
+    assert_int_equal(hits[1].other, 0); /* 0 and 2 both at t = 0: the lowest index */
+    assert_int_equal(hits[2].other, 1);
+    ball_set s;
+    balls_init(&s, 3);
+    memcpy(s.x, x, sizeof x);
+    memcpy(s.r, r, sizeof r);
+    memcpy(s.mx, mx, sizeof mx);
+    assert_int_equal(check_balls(&s, "worked example"), 2);
+    balls_free(&s);
+}
+
+static void random_sets(void **state) {
+    (void)state;
+    const struct {
+        size_t n;
+        float span, rlo, rhi, move;
+    } cases[] = {
+        {700, 100.0f, 0.5f, 2.0f, 3.0f},  /* a few contacts a ball */
+        {500, 1000.0f, 0.1f, 1.0f, 1.0f}, /* gas */
+        {400, 10.0f, 0.1f, 3.0f, 2.0f},   /* dense: tens of contacts a ball */
+        {300, 50.0f, 0.0f, 0.0f, 5.0f},   /* points */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        c2d_rng rng = {0xba11 + k};
+        ball_set s;
+        balls_init(&s, cases[k].n);
+        balls_random(&s, &rng, cases[k].span, cases[k].rlo, cases[k].rhi, cases[k].move);
+        char label[64];
+        snprintf(label, sizeof label, "random %zu", k);
+        check_balls(&s, label);
+        balls_free(&s);
+    }
+}
+
+/* Hexagonal packing with small overlaps: six contacts inside, rounding at the touching
+ * distance decides some of them. */
+static void packed(void **state) {
+    (void)state;
+    const float radii[] = {0.5f, 0.5005f, 0.52f};
+    for (size_t k = 0; k < 3; k++) {
+        c2d_rng rng = {0x4e7 + k};
+        ball_set s;
+        balls_init(&s, 600);
+        balls_hex(&s, 25, 1.0f, radii[k], 0.3f, &rng);
+        char label[64];
+        snprintf(label, sizeof label, "hexagonal, r %g", (double)radii[k]);
+        const size_t total = check_balls(&s, label);
+        if (k > 0) assert_true(total > 2 * s.n); /* really packed */
+        balls_free(&s);
+    }
+}
+
+/* Two balls on one centre, crowds on a few points, every ball on one point. */
+static void coincident(void **state) {
+    (void)state;
+    ball_set s;
+    balls_init(&s, 200);
+    c2d_rng rng = {0xc0c0};
+    balls_random(&s, &rng, 30.0f, 0.2f, 1.0f, 2.0f);
+    for (size_t i = 0; i < 200; i += 10) { /* pairs on one centre */
+        s.x[i + 1] = s.x[i];
+        s.y[i + 1] = s.y[i];
+        s.mx[i + 1] = s.mx[i];
+        s.my[i + 1] = s.my[i];
+    }
+    for (size_t i = 100; i < 160; i++) { /* a crowd on one point, half with zero radius */
+        s.x[i] = 7.0f;
+        s.y[i] = 7.0f;
+        s.r[i] = i % 2 ? 0.0f : s.r[i];
+    }
+    check_balls(&s, "coincident");
+    for (size_t i = 0; i < 200; i++) { /* all on one point */
+        s.x[i] = 1.0f;
+        s.y[i] = -2.0f;
+    }
+    const size_t total = check_balls(&s, "all on one point");
+    assert_int_equal(total, 200 * 199 / 2);
+    for (size_t i = 0; i < 200; i++) /* and all of radius 0, not moving */
+        s.r[i] = s.mx[i] = s.my[i] = 0.0f;
+    assert_int_equal(check_balls(&s, "all on one point, radius 0"), 200 * 199 / 2);
+    balls_free(&s);
+}
+
+/* Mixed sizes: a few huge balls (the grid leaves them out) among small ones, and one ball as
+ * large as the world. */
+static void mixed_sizes(void **state) {
+    (void)state;
+    ball_set s;
+    balls_init(&s, 500);
+    c2d_rng rng = {0x312e};
+    balls_random(&s, &rng, 200.0f, 0.2f, 0.8f, 1.0f);
+    for (size_t i = 0; i < 500; i += 97)
+        s.r[i] = 25.0f;
+    check_balls(&s, "a few huge balls");
+    s.r[250] = 1000.0f;
+    s.mx[3] = 300.0f; /* one fast ball */
+    check_balls(&s, "world-sized ball and a fast one");
+    balls_free(&s);
+}
+
+/* NaN, infinities, huge and tiny values, negative radii. */
+static void hostile(void **state) {
+    (void)state;
+    for (unsigned k = 0; k < 6; k++) {
+        c2d_rng rng = {0xbad + k};
+        ball_set s;
+        balls_init(&s, 150 + 37 * k);
+        balls_random(&s, &rng, k % 2 ? 10.0f : 100.0f, 0.1f, 2.0f, 2.0f);
+        balls_sprinkle(&s, &rng, k < 3 ? 3 + 4 * k : 2 + k, k % 3 == 1);
+        for (size_t i = 0; i < s.n; i += 11)
+            s.r[i] = -s.r[i];
+        char label[64];
+        snprintf(label, sizeof label, "hostile %u", k);
+        check_balls(&s, label);
+        balls_free(&s);
+    }
+}
+
+/* Every count 0..40: every vector tail of 4, 8 and 16 lanes. */
+static void every_count(void **state) {
+    (void)state;
+    for (size_t n = 0; n <= 40; n++) {
+        c2d_rng rng = {0x7a11 + n};
+        ball_set s;
+        balls_init(&s, n);
+        balls_random(&s, &rng, 6.0f, 0.2f, 1.5f, 2.0f);
+        if (n % 5 == 4) balls_sprinkle(&s, &rng, 5, false);
+        char label[64];
+        snprintf(label, sizeof label, "%zu balls", n);
+        check_balls(&s, label);
+        balls_free(&s);
+    }
+}
+
+static void bad_arguments(void **state) {
+    (void)state;
+    const float v[] = {0.0f, 0.5f}, zero[] = {0.0f, 0.0f}; /* (0,0) r 0 touches (0.5,0) r 0.5 */
+    const c2d_circle_soa ok = {v, zero, v, 2};
+    const c2d_circle_soa no_y = {v, NULL, v, 2};
+    const c2d_circle_soa huge = {v, v, v, (size_t)UINT32_MAX + 1};
+    const c2d_circle_soa empty = {NULL, NULL, NULL, 0};
+    c2d_circle_pair_contact out[4];
+    c2d_circle_hit hits[2];
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    c2d_scene *scene;
+    assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
+    size_t n = 99;
+    for (int sc = 0; sc < 2; sc++) {
+        c2d_scene *use = sc ? scene : NULL;
+#define COLLIDE(c, o, cap, cnt)                                                                    \
+    (use ? c2d_scene_collide_circles(use, (c), (o), (cap), (cnt))                                  \
+         : c2d_batch_collide_circles((c), (o), (cap), (cnt)))
+#define SWEEP(c, x, y, o)                                                                          \
+    (use ? c2d_scene_sweep_circles(use, (c), (x), (y), (o))                                        \
+         : c2d_batch_sweep_circles((c), (x), (y), (o)))
+        assert_int_equal(COLLIDE(&ok, out, 4, NULL), C2D_ERROR_NULL);
+        n = 99;
+        assert_int_equal(COLLIDE(NULL, out, 4, &n), C2D_ERROR_NULL);
+        assert_int_equal(n, 0);
+        n = 99;
+        assert_int_equal(COLLIDE(&ok, NULL, 4, &n), C2D_ERROR_NULL);
+        assert_int_equal(n, 0);
+        n = 99;
+        assert_int_equal(COLLIDE(&no_y, out, 4, &n), C2D_ERROR_NULL);
+        assert_int_equal(n, 0);
+        n = 99;
+        assert_int_equal(COLLIDE(&huge, out, 4, &n), C2D_ERROR_TOO_LARGE);
+        assert_int_equal(n, 0);
+        n = 99;
+        assert_int_equal(COLLIDE(&empty, NULL, 0, &n), C2D_OK);
+        assert_int_equal(n, 0);
+        n = 99;
+        assert_int_equal(COLLIDE(&ok, NULL, 0, &n), C2D_OK); /* size query */
+        assert_int_equal(n, 1);
+        assert_int_equal(SWEEP(NULL, v, v, hits), C2D_ERROR_NULL);
+        assert_int_equal(SWEEP(&ok, NULL, v, hits), C2D_ERROR_NULL);
+        assert_int_equal(SWEEP(&ok, v, NULL, hits), C2D_ERROR_NULL);
+        assert_int_equal(SWEEP(&ok, v, v, NULL), C2D_ERROR_NULL);
+        assert_int_equal(SWEEP(&no_y, v, v, hits), C2D_ERROR_NULL);
+        assert_int_equal(SWEEP(&huge, v, v, hits), C2D_ERROR_TOO_LARGE);
+        assert_int_equal(SWEEP(&empty, NULL, NULL, NULL), C2D_OK);
+#undef COLLIDE
+#undef SWEEP
+    }
+    n = 99;
+    assert_int_equal(c2d_scene_collide_circles(NULL, &ok, out, 4, &n), C2D_ERROR_NULL);
+    assert_int_equal(n, 0);
+    assert_int_equal(c2d_scene_sweep_circles(NULL, &ok, v, v, hits), C2D_ERROR_NULL);
+    c2d_scene_destroy(scene);
+}
+
+/* ---- scene memory ---------------------------------------------------------------------- */
+
+typedef struct counting {
+    size_t allocations, fail_after; /* fail every allocation once `allocations` reaches it */
+} counting;
+
+static void *counting_alloc(size_t size, void *user) {
+    counting *c = user;
+    if (c->allocations >= c->fail_after) return NULL;
+    c->allocations++;
+    return malloc(size);
+}
+
+static void counting_free(void *p, void *user) {
+    (void)user;
+    free(p);
+}
+
+/* A steady stream of frames allocates nothing after the first; a failed allocation returns
+ * C2D_ERROR_ALLOC and leaves the scene working. */
+static void scene_memory(void **state) {
+    (void)state;
+    counting cnt = {0, SIZE_MAX};
+    const c2d_allocator alloc = {counting_alloc, counting_free, &cnt};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    c2d_scene *scene;
+    assert_int_equal(c2d_scene_create(&none, &alloc, &scene), C2D_OK);
+    ball_set s;
+    balls_init(&s, 400);
+    c2d_rng rng = {0x3e3};
+    balls_random(&s, &rng, 40.0f, 0.3f, 1.0f, 1.0f);
+    c2d_circle_pair_contact *ref;
+    const size_t total = balls_ref_collide(&s, &ref);
+    c2d_circle_pair_contact *out = xmalloc((total + 1) * sizeof *out);
+    c2d_circle_hit *hits = xmalloc(s.n * sizeof *hits);
+    size_t n;
+    assert_int_equal(c2d_scene_collide_circles(scene, &s.soa, out, total, &n), C2D_OK);
+    const size_t after_first = cnt.allocations;
+    for (int frame = 0; frame < 5; frame++) {
+        assert_int_equal(c2d_scene_collide_circles(scene, &s.soa, out, total, &n), C2D_OK);
+        assert_int_equal(c2d_scene_sweep_circles(scene, &s.soa, s.mx, s.my, hits), C2D_OK);
+    }
+    assert_int_equal(cnt.allocations, after_first);
+    /* a frame twice as large needs more scratch: make that allocation fail */
+    ball_set big;
+    balls_init(&big, 1600);
+    balls_random(&big, &rng, 80.0f, 0.3f, 1.0f, 1.0f);
+    cnt.fail_after = cnt.allocations;
+    n = 99;
+    assert_int_equal(c2d_scene_collide_circles(scene, &big.soa, out, total, &n), C2D_ERROR_ALLOC);
+    assert_int_equal(n, 0);
+    assert_int_equal(c2d_scene_sweep_circles(scene, &big.soa, big.mx, big.my, hits),
+                     C2D_ERROR_ALLOC);
+    /* the scene still answers the earlier frame, without allocating */
+    memset(out, 0, (total + 1) * sizeof *out);
+    assert_int_equal(c2d_scene_collide_circles(scene, &s.soa, out, total, &n), C2D_OK);
+    assert_int_equal(n, total);
+    for (size_t k = 0; k < total; k++)
+        assert_true(same_ball_pair(&ref[k], &out[k]));
+    cnt.fail_after = SIZE_MAX;
+    balls_free(&big);
+    balls_free(&s);
+    free(ref);
+    free(out);
+    free(hits);
+    c2d_scene_destroy(scene);
+}
+
+/* A scene's capsules play no part: a scene of pins answers the ball calls as the batch does,
+ * and its own capsule calls still work between ball frames. */
+static void scene_with_capsules(void **state) {
+    (void)state;
+    c2d_workload w;
+    assert_int_equal(c2d_workload_make(&w, 1200, 40, C2D_WORKLOAD_SEED ^ 9), 0);
+    c2d_scene *scene;
+    assert_int_equal(c2d_scene_create(&w.capsules, NULL, &scene), C2D_OK);
+    size_t want, got, pins_before, pins_after;
+    c2d_circle_pair_contact *a = xmalloc(2000 * sizeof *a), *b = xmalloc(2000 * sizeof *b);
+    c2d_circle_hit *ha = xmalloc(1200 * sizeof *ha), *hb = xmalloc(1200 * sizeof *hb);
+    assert_int_equal(c2d_scene_collide(scene, &w.circles, NULL, 0, &pins_before), C2D_OK);
+    assert_int_equal(c2d_batch_collide_circles(&w.circles, a, 2000, &want), C2D_OK);
+    assert_int_equal(c2d_scene_collide_circles(scene, &w.circles, b, 2000, &got), C2D_OK);
+    assert_int_equal(got, want);
+    assert_true(want > 0);
+    for (size_t k = 0; k < want; k++)
+        assert_true(same_ball_pair(&a[k], &b[k]));
+    assert_int_equal(c2d_batch_sweep_circles(&w.circles, w.move_x, w.move_y, ha), C2D_OK);
+    assert_int_equal(c2d_scene_sweep_circles(scene, &w.circles, w.move_x, w.move_y, hb), C2D_OK);
+    for (size_t i = 0; i < 1200; i++)
+        assert_true(same_ball_hit(&ha[i], &hb[i]));
+    assert_int_equal(c2d_scene_collide(scene, &w.circles, NULL, 0, &pins_after), C2D_OK);
+    assert_int_equal(pins_after, pins_before);
+    free(a);
+    free(b);
+    free(ha);
+    free(hb);
+    c2d_scene_destroy(scene);
+    c2d_workload_free(&w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(worked_example), cmocka_unit_test(random_sets),
+        cmocka_unit_test(packed),         cmocka_unit_test(coincident),
+        cmocka_unit_test(mixed_sizes),    cmocka_unit_test(hostile),
+        cmocka_unit_test(every_count),    cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(scene_memory),   cmocka_unit_test(scene_with_capsules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
