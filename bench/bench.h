@@ -56,6 +56,12 @@ size_t bench_backends(const bench_case **out);
 void bench_register_collide(const bench_options *o); /* W1 and W4 (collide.c) */
 void bench_register_pairs(const bench_options *o);   /* W2 (pairs.c) */
 void bench_register_sweep(const bench_options *o);   /* W3 (sweep.c) */
+void bench_register_scene(const bench_options *o);   /* W5 scenes (scene.c) */
+void bench_register_chipmunk(const bench_options *o); /* W5 on Chipmunk2D (peer_chipmunk.c) */
+
+/* The W5 workload of variant v with n_circles balls and n_circles / 16 pins, built on first
+ * use and kept; NULL when out of memory. */
+const c2d_workload *bench_w5(c2d_w5_variant v, size_t n_circles);
 
 /* W6 (balls against balls, bench/balls.c). */
 void bench_register_balls(const bench_options *o);

@@ -68,6 +68,10 @@ int main(int argc, char **argv) {
     bench_register_collide(&options);
     bench_register_pairs(&options);
     bench_register_sweep(&options);
+    bench_register_scene(&options);
+#ifdef C2D_BENCH_CHIPMUNK
+    bench_register_chipmunk(&options);
+#endif
     bench_register_balls(&options);
     add_context();
     if (gb_initialize(&argc, argv) != 0) return 2;

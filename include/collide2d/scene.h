@@ -20,8 +20,9 @@
 /// c2d_scene_destroy(scene);
 /// @endcode
 ///
-/// Threads: one frame can be split. Call c2d_scene_bin() once (one thread), then
-/// c2d_scene_collide_range() on any number of threads over disjoint capsule ranges; their
+/// Threads: one frame can be split. Call c2d_scene_bin() once (one thread), or split it with
+/// c2d_scene_bin_begin(), c2d_scene_bin_part() on any number of threads, c2d_scene_bin_end();
+/// then c2d_scene_collide_range() on any number of threads over disjoint capsule ranges; their
 /// outputs, concatenated in range order, are c2d_scene_collide()'s. c2d_scene_sweep_range()
 /// splits a sweep over circle ranges the same way and needs no binning. Range calls only read
 /// the scene; every other scene call needs the scene to itself.
@@ -30,7 +31,8 @@
 /// c2d_scene_move_capsules() when the index outgrows its memory, and in a frame that needs
 /// more scratch memory than every earlier frame (grown geometrically and kept). A steady
 /// stream of similar frames allocates nothing. A failed allocation returns C2D_ERROR_ALLOC and
-/// leaves the scene as it was.
+/// leaves the scene's capsules and index as they were (a frame that failed is not binned; the
+/// next call may simply try again).
 #ifndef COLLIDE2D_SCENE_H
 #define COLLIDE2D_SCENE_H
 
@@ -55,8 +57,9 @@ typedef struct c2d_allocator {
 /// Creates a scene holding a copy of `capsules` (any count, 0 included) and its index.
 /// `allocator` may be NULL (malloc/free); it is copied. On success `*scene` receives the
 /// scene; on failure `*scene` is set to NULL (when `scene` is not NULL).
-/// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array, C2D_ERROR_TOO_LARGE
-/// for more than UINT32_MAX capsules, C2D_ERROR_ALLOC when memory runs out.
+/// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array (or an allocator
+/// with a NULL hook), C2D_ERROR_TOO_LARGE for more than UINT32_MAX capsules, C2D_ERROR_ALLOC
+/// when memory runs out.
 C2D_API c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator *allocator,
                                     c2d_scene **scene);
 
@@ -93,6 +96,25 @@ C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circl
 /// pointers of `circles`, not the values: the arrays must stay alive and unchanged until the
 /// frame's c2d_scene_collide_range() calls are done.
 C2D_API c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles);
+
+/// c2d_scene_bin() split into `parts` (1 to 64) for threads: c2d_scene_bin_begin() (one
+/// thread), then c2d_scene_bin_part() once for each part 0 .. parts-1 (any threads, each part
+/// once, all parts at the same time if wanted), then c2d_scene_bin_end() (one thread) makes the
+/// frame ready for c2d_scene_collide_range(). Part p scans circles n*p/parts ..
+/// n*(p+1)/parts - 1. The result is c2d_scene_bin()'s. A part may allocate (its own buffer,
+/// through the scene's allocator: with several threads the allocator must be thread-safe,
+/// as malloc is). `parts` out of range: C2D_ERROR_INDEX.
+C2D_API c2d_status c2d_scene_bin_begin(c2d_scene *scene, const c2d_circle_soa *circles,
+                                       size_t parts);
+
+/// Bins part `part` of the frame begun by c2d_scene_bin_begin(); calls for different parts
+/// may run on different threads at once. A part outside the frame: C2D_ERROR_INDEX.
+C2D_API c2d_status c2d_scene_bin_part(c2d_scene *scene, size_t part);
+
+/// Completes the frame begun by c2d_scene_bin_begin() once every part is binned (one thread;
+/// may allocate). A part that failed or was not binned: its status (C2D_ERROR_ALLOC or
+/// C2D_ERROR_INDEX), and no frame is binned.
+C2D_API c2d_status c2d_scene_bin_end(c2d_scene *scene);
 
 /// The contacts of capsules capsule_first .. capsule_first + capsule_count - 1 against the
 /// circles of the last c2d_scene_bin(), in c2d_scene_collide()'s order, with its count,

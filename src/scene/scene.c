@@ -24,11 +24,12 @@ void c2d_scene_free(const c2d_scene *s, void *ptr) {
     if (ptr) s->allocator.free(ptr, s->allocator.user);
 }
 
-/* Geometric growth: at least `bytes`, at least 1.5x the old size, so a slowly growing stream
- * of frames allocates O(log) times. */
+/* Geometric growth with headroom: 1.5x what is needed, at least 1.5x the old size, so frames
+ * that vary a little allocate nothing and a growing stream allocates O(log) times. */
 static size_t grown_size(size_t old, size_t bytes) {
-    const size_t grown = old + old / 2;
-    return grown > bytes && grown > old ? grown : bytes;
+    const size_t grown = old + old / 2, wanted = bytes + bytes / 2;
+    const size_t size = grown > wanted ? grown : wanted;
+    return size >= bytes ? size : bytes; /* on overflow, exactly what is needed */
 }
 
 c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int *slots, const size_t *bytes,
@@ -135,6 +136,9 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
 
 void c2d_scene_destroy(c2d_scene *scene) {
     if (!scene) return;
+    c2d_scene_part *part = scene->scratch[C2D_SCENE_SLOT_PARTS].ptr;
+    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++)
+        c2d_scene_free(scene, part[p].pairs);
     c2d_capsule_index_free(scene, &scene->index);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
@@ -155,29 +159,10 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     if (first > scene->capsule_count || capsules->count > scene->capsule_count - first)
         return C2D_ERROR_INDEX;
     if (capsules->count == 0) return C2D_OK;
-    /* the new index is built beside the old one, so a failure changes nothing */
-    c2d_scene saved = *scene;
-    const size_t m = scene->capsule_count;
-    float *block = c2d_scene_alloc(scene, 5 * m * sizeof(float));
-    if (!block) return C2D_ERROR_ALLOC;
-    memcpy(block, scene->ax, 5 * m * sizeof(float));
-    scene->ax = block;
-    scene->ay = block + m;
-    scene->bx = block + 2 * m;
-    scene->by = block + 3 * m;
-    scene->radius = block + 4 * m;
+    /* the index first: it is the only step that can fail, and then nothing changed */
+    const c2d_status moved = c2d_capsule_index_move(scene, &scene->index, first, capsules);
+    if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
-    scene->capsules =
-        (c2d_capsule_soa){scene->ax, scene->ay, scene->bx, scene->by, scene->radius, m};
-    c2d_capsule_index index;
-    if (c2d_capsule_index_build(scene, &index) != C2D_OK) {
-        c2d_scene_free(scene, block);
-        *scene = saved;
-        return C2D_ERROR_ALLOC;
-    }
-    c2d_capsule_index_free(scene, &saved.index);
-    c2d_scene_free(scene, saved.ax);
-    scene->index = index;
     scene->frame.valid = false;
     return C2D_OK;
 }
@@ -196,11 +181,41 @@ static c2d_status finish(size_t total, size_t capacity, const c2d_pair_contact *
     return total > capacity && out ? C2D_ERROR_TRUNCATED : C2D_OK;
 }
 
+/* The whole binning on one thread. */
+static c2d_status bin_all(c2d_scene *scene, const c2d_circle_soa *circles) {
+    c2d_status st = c2d_scene_frame_begin(scene, circles, 1);
+    if (st == C2D_OK) st = c2d_scene_frame_part(scene, 0);
+    if (st == C2D_OK) st = c2d_scene_frame_end(scene);
+    return st;
+}
+
 c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles) {
     if (!scene) return C2D_ERROR_NULL;
     const c2d_status st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
-    return c2d_scene_bin_circles(scene, circles);
+    return bin_all(scene, circles);
+}
+
+c2d_status c2d_scene_bin_begin(c2d_scene *scene, const c2d_circle_soa *circles, size_t parts) {
+    if (!scene) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (parts == 0 || parts > C2D_SCENE_MAX_PARTS) return C2D_ERROR_INDEX;
+    return c2d_scene_frame_begin(scene, circles, parts);
+}
+
+c2d_status c2d_scene_bin_part(c2d_scene *scene, size_t part) {
+    if (!scene) return C2D_ERROR_NULL;
+    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || part >= scene->frame.parts)
+        return C2D_ERROR_INDEX;
+    return c2d_scene_frame_part(scene, part);
+}
+
+c2d_status c2d_scene_bin_end(c2d_scene *scene) {
+    if (!scene) return C2D_ERROR_NULL;
+    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || scene->frame.parts == 0)
+        return C2D_ERROR_INDEX;
+    return c2d_scene_frame_end(scene);
 }
 
 c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2d_pair_contact *out,
@@ -210,7 +225,7 @@ c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2
     if (!scene) return C2D_ERROR_NULL;
     st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
-    st = c2d_scene_bin_circles(scene, circles);
+    st = bin_all(scene, circles);
     if (st != C2D_OK) return st;
     const size_t total = c2d_scene_collide_binned(scene, 0, scene->capsule_count, out, capacity);
     return finish(total, capacity, out, count);

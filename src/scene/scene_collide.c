@@ -1,22 +1,455 @@
-/* Scene collide frames: binning the circles, then the contacts of capsule ranges. */
+/* Scene collide frames. Binning scans the circles in index order against the static capsule
+ * index (scene_index.c) and keeps every (capsule, circle) pair whose boxes meet; a counting
+ * sort by capsule, stable, then orders the candidates by capsule and, within a capsule, by
+ * circle. Queries hand runs of candidates to the active backend's listed-pairs kernel, which
+ * builds each contact with the scalar layer's function.
+ *
+ * Why the output is c2d_batch_collide()'s: a circle of radius r can touch a capsule only if
+ * its centre lies in the capsule's culling box for radius r (cull.h, the box the all-pairs
+ * kernels trust). That box is the box for radius 0 grown by r(1 + 2^-20)^2 < r(1 + 2^-18) on
+ * each side, and the index box contains the box for radius 0; so the centre is within
+ * r(1 + 2^-18) of the index box. The scan's circle box reaches r(1 + 2^-10) + 2^-22 |x| from
+ * the centre, computed in float: its rounding (at most 2^-24 of |x| + reach, twice) stays far
+ * inside the extra margin, so the computed box still reaches r(1 + 2^-18). The scan visits
+ * every cell the two boxes share (a coordinate's cell is monotone in it): no contact is
+ * lost. Each candidate gets
+ * the exact test: no false contact. Candidates run capsule by capsule, circles ascending and
+ * distinct: the all-pairs order. Circles that can overlap nothing (NaN, negative radius) are
+ * dropped; circles beyond the tame range (where no box is trusted) are tested against every
+ * capsule; capsules beyond it, or whose box covers too many cells (a floor as long as the
+ * world), are tested against every circle by the all-pairs kernel itself. */
+#include <math.h>
+#include <string.h>
+
+#include <simde/x86/sse2.h>
+
+#include "batch/cull.h"
 #include "dispatch.h"
 #include "scene/scene_internal.h"
 
-c2d_status c2d_scene_bin_circles(c2d_scene *s, const c2d_circle_soa *circles) {
-    s->frame.valid = true;
+/* Margins of a circle's box in the scan (see above): its radius times 1 + 2^-10, plus 2^-22
+ * of the coordinate's magnitude for the float rounding of the box's ends. */
+#define RADIUS_MARGIN 1.0009765625f
+#define POSITION_MARGIN 2.384185791015625e-07f
+
+/* Listed pairs handed to the pairs kernel at once when wild circles must be merged in (on
+ * the stack: range calls allocate nothing). */
+enum { CHUNK = 1024 };
+
+static bool tame(float v) {
+    return fabsf(v) <= C2D_TAME_LIMIT;
+}
+
+/* ---- binning ----------------------------------------------------------------------------- */
+
+c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, size_t parts) {
+    void *ptr;
+    const size_t have = s->scratch[C2D_SCENE_SLOT_PARTS].bytes / sizeof(c2d_scene_part);
+    c2d_status st = c2d_scene_reserve(s, C2D_SCENE_SLOT_PARTS,
+                                      C2D_SCENE_MAX_PARTS * sizeof(c2d_scene_part), &ptr);
+    if (st != C2D_OK) return st;
+    c2d_scene_part *part = ptr;
+    if (have < C2D_SCENE_MAX_PARTS) /* a fresh array: no buffers yet */
+        memset(part, 0, C2D_SCENE_MAX_PARTS * sizeof *part);
+    s->frame.valid = false;
     s->frame.circles = *circles;
+    s->frame.parts = parts;
+    const size_t n = circles->count;
+    for (size_t p = 0; p < parts; p++) {
+        part[p].first = n * p / parts;
+        part[p].n = n * (p + 1) / parts - part[p].first;
+        part[p].count = 0;
+        part[p].status = C2D_ERROR_INDEX; /* not binned yet */
+    }
     return C2D_OK;
+}
+
+/* Appends the pair (capsule, circle) to the part, growing its buffer (1.5x) when full. */
+static bool append(const c2d_scene *s, c2d_scene_part *p, uint32_t capsule, uint32_t circle) {
+    if (p->count == p->capacity) {
+        const size_t capacity = p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2;
+        uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
+        if (!pairs) return false;
+        if (p->count) memcpy(pairs, p->pairs, 2 * p->count * sizeof(uint32_t));
+        c2d_scene_free(s, p->pairs);
+        p->pairs = pairs;
+        p->capacity = capacity;
+    }
+    p->pairs[2 * p->count] = capsule;
+    p->pairs[2 * p->count + 1] = circle;
+    p->count++;
+    return true;
+}
+
+/* A circle's box in the scan (see the top of the file; float, with margins). */
+typedef struct circle_box {
+    float lo_x, hi_x, lo_y, hi_y;
+} circle_box;
+
+static bool meets(const circle_box *b, float lo_x, float hi_x, float lo_y, float hi_y) {
+    return b->lo_x <= hi_x && b->hi_x >= lo_x && b->lo_y <= hi_y && b->hi_y >= lo_y;
+}
+
+/* Makes room for `n` more pairs. */
+static bool room_for(const c2d_scene *s, c2d_scene_part *p, size_t n) {
+    if (p->capacity - p->count >= n) return true;
+    /* 1.5x the old size or what is needed, whichever is larger: kept for later frames */
+    const size_t need = p->count + n;
+    size_t capacity = p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2;
+    if (capacity < need + need / 2) capacity = need + need / 2;
+    uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
+    if (!pairs) return false;
+    if (p->count) memcpy(pairs, p->pairs, 2 * p->count * sizeof(uint32_t));
+    c2d_scene_free(s, p->pairs);
+    p->pairs = pairs;
+    p->capacity = capacity;
+    return true;
+}
+
+/* Is `cell` the one cell where the pair is reported: the cell of the low corner of the
+ * overlap of the two boxes (which both cover, so it is visited exactly once). */
+static bool owns(const c2d_grid *g, uint32_t cx, uint32_t cy, const circle_box *b, float lo_x,
+                 float lo_y) {
+    const float ox = b->lo_x > lo_x ? b->lo_x : lo_x;
+    const float oy = b->lo_y > lo_y ? b->lo_y : lo_y;
+    return c2d_grid_coord(ox, g->x0, g->inv_size, g->nx) == cx &&
+           c2d_grid_coord(oy, g->y0, g->inv_size, g->ny) == cy;
+}
+
+/* The capsules of one cell whose boxes meet b, as (capsule, circle i) pairs; `shared` when b
+ * spans several cells (then each pair is kept in one of them only). */
+static bool scan_cell(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const circle_box *b,
+                      uint32_t cx, uint32_t cy, bool shared) {
+    const c2d_capsule_index *x = &s->index;
+    const c2d_grid *g = &x->grid;
+    const uint32_t cell = cy * g->nx + cx;
+    const c2d_index_cell *c = &x->cells[cell];
+    unsigned mask = c2d_cell_mask(c, b->lo_x, b->hi_x, b->lo_y, b->hi_y);
+    const uint32_t e0 = c->first, e1 = c->end;
+    if (!room_for(s, p, C2D_CELL_SLOTS + (e1 - e0))) return false;
+    for (; mask; mask &= mask - 1) {
+        const unsigned j = (unsigned)__builtin_ctz(mask);
+        if (shared && !owns(g, cx, cy, b, c->lo_x[j], c->lo_y[j])) continue;
+        p->pairs[2 * p->count] = c->capsule[j];
+        p->pairs[2 * p->count + 1] = i;
+        p->count++;
+    }
+    for (uint32_t e = e0; e < e1; e++) { /* the overflow of a crowded cell */
+        const c2d_index_entry *en = &x->entries[e];
+        if (!meets(b, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
+        if (shared && !owns(g, cx, cy, b, en->lo_x, en->lo_y)) continue;
+        p->pairs[2 * p->count] = en->capsule;
+        p->pairs[2 * p->count + 1] = i;
+        p->count++;
+    }
+    return true;
+}
+
+/* The candidates of one tame circle i: capsules listed in the cells its box touches. */
+static bool scan_circle(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const circle_box *b) {
+    const c2d_capsule_index *x = &s->index;
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, b->lo_x, b->hi_x, b->lo_y, b->hi_y);
+    if (sp.x0 == sp.x1 && sp.y0 == sp.y1) return scan_cell(s, p, i, b, sp.x0, sp.y0, false);
+    if (c2d_span_cells(&sp) > C2D_SCENE_SPAN_LIMIT) { /* a huge circle: every listed capsule */
+        for (uint32_t k = 0; k < s->capsule_count; k++)
+            if (x->kind[k] == C2D_KIND_GRID &&
+                meets(b, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k]) && !append(s, p, k, i))
+                return false;
+        return true;
+    }
+    for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+        for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
+            if (!scan_cell(s, p, i, b, cx, cy, true)) return false;
+    return true;
+}
+
+/* Circles handled per block: a first pass, four circles at a time, finds each circle's box and
+ * cell and asks memory for the cell; a second pass tests the cell's capsules. */
+enum { BLOCK = 64 };
+
+/* How the second pass treats a circle of a block. */
+enum { SKIP_CIRCLE, WILD_CIRCLE, ONE_CELL, MANY_CELLS };
+
+/* A block's circles: boxes (structure of arrays), cells, and how to treat each. */
+typedef struct block {
+    float lo_x[BLOCK], hi_x[BLOCK], lo_y[BLOCK], hi_y[BLOCK];
+    uint32_t cell[BLOCK];
+    unsigned char how[BLOCK];
+} block;
+
+/* The first pass for circle i (block slot t), one at a time: the exact twin of the vector
+ * code below, for the tail of a block and the circles it leaves (not alive, not tame, or over
+ * several cells). */
+static void classify(const c2d_scene *s, const c2d_circle_soa *c, size_t i, size_t t, block *b) {
+    const c2d_grid *g = &s->index.grid;
+    const float cx = c->x[i], cy = c->y[i], r = c->radius[i];
+    b->how[t] = SKIP_CIRCLE;
+    if (cx != cx || cy != cy || !(r >= 0.0f)) return; /* overlaps nothing */
+    if (!(tame(cx) && tame(cy) && tame(r))) {         /* no box holds */
+        b->how[t] = WILD_CIRCLE;
+        return;
+    }
+    if (s->index.listed == 0) return;
+    const float reach = r * RADIUS_MARGIN;
+    const float reach_x = reach + fabsf(cx) * POSITION_MARGIN;
+    const float reach_y = reach + fabsf(cy) * POSITION_MARGIN;
+    b->lo_x[t] = cx - reach_x;
+    b->hi_x[t] = cx + reach_x;
+    b->lo_y[t] = cy - reach_y;
+    b->hi_y[t] = cy + reach_y;
+    const c2d_cell_span sp = c2d_grid_span(g, b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]);
+    if (sp.x0 != sp.x1 || sp.y0 != sp.y1) {
+        b->how[t] = MANY_CELLS;
+        return;
+    }
+    b->how[t] = ONE_CELL;
+    b->cell[t] = sp.y0 * g->nx + sp.x0;
+}
+
+/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
+static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
+    simde__m128 t =
+        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
+    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
+    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
+    return simde_mm_cvttps_epi32(t);
+}
+
+/* The first pass over circles first .. first+nb-1. */
+static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first, size_t nb,
+                       block *b) {
+    const c2d_capsule_index *x = &s->index;
+    const c2d_grid *g = &x->grid;
+    size_t t = 0;
+    if (x->listed > 0) {
+        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+        const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+        for (; t + 4 <= nb; t += 4) {
+            const size_t i = first + t;
+            const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
+            const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
+            const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
+            /* alive and tame: every compare false on NaN */
+            const simde__m128 ok = simde_mm_and_ps(
+                simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
+                simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, limit)));
+            const simde__m128 reach = simde_mm_mul_ps(R, simde_mm_set1_ps(RADIUS_MARGIN));
+            const simde__m128 pm = simde_mm_set1_ps(POSITION_MARGIN);
+            const simde__m128 rx = simde_mm_add_ps(reach, simde_mm_mul_ps(AX, pm));
+            const simde__m128 ry = simde_mm_add_ps(reach, simde_mm_mul_ps(AY, pm));
+            const simde__m128 lo_x = simde_mm_sub_ps(X, rx), hi_x = simde_mm_add_ps(X, rx);
+            const simde__m128 lo_y = simde_mm_sub_ps(Y, ry), hi_y = simde_mm_add_ps(Y, ry);
+            simde_mm_storeu_ps(b->lo_x + t, lo_x);
+            simde_mm_storeu_ps(b->hi_x + t, hi_x);
+            simde_mm_storeu_ps(b->lo_y + t, lo_y);
+            simde_mm_storeu_ps(b->hi_y + t, hi_y);
+            const simde__m128i x0 = coord4(lo_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i x1 = coord4(hi_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i y0 = coord4(lo_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i y1 = coord4(hi_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i one =
+                simde_mm_and_si128(simde_mm_cmpeq_epi32(x0, x1), simde_mm_cmpeq_epi32(y0, y1));
+            const unsigned fast =
+                (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(ok, simde_mm_castsi128_ps(one)));
+            int32_t cx[4], cy[4];
+            simde_mm_storeu_si128((simde__m128i *)cx, x0);
+            simde_mm_storeu_si128((simde__m128i *)cy, y0);
+            for (unsigned j = 0; j < 4; j++) {
+                if (!(fast >> j & 1u)) {
+                    classify(s, c, i + j, t + j, b);
+                    continue;
+                }
+                b->how[t + j] = ONE_CELL;
+                b->cell[t + j] = (uint32_t)cy[j] * g->nx + (uint32_t)cx[j];
+#if defined(__GNUC__) || defined(__clang__)
+                __builtin_prefetch(&x->cells[b->cell[t + j]]);
+                __builtin_prefetch(x->cells[b->cell[t + j]].capsule);
+#endif
+            }
+        }
+    }
+    for (; t < nb; t++)
+        classify(s, c, first + t, t, b);
+}
+
+c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
+    c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_capsule_index *x = &s->index;
+    p->count = 0;
+    p->status = C2D_ERROR_ALLOC;
+    const size_t end = p->first + p->n;
+    block b;
+    for (size_t first = p->first; first < end; first += BLOCK) {
+        const size_t nb = end - first < BLOCK ? end - first : BLOCK;
+        first_pass(s, c, first, nb, &b);
+        if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+        for (size_t t = 0; t < nb; t++) {
+            const uint32_t i = (uint32_t)(first + t);
+            const circle_box box = {b.lo_x[t], b.hi_x[t], b.lo_y[t], b.hi_y[t]};
+            if (b.how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
+                const c2d_index_cell *ic = &x->cells[b.cell[t]];
+                const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
+                uint32_t *out = p->pairs + 2 * p->count;
+                size_t n = 0;
+                for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
+                    out[2 * n] = ic->capsule[j];
+                    out[2 * n + 1] = i;
+                    n += (mask >> j) & 1u;
+                }
+                p->count += n;
+                if (ic->first != ic->end) { /* a crowded cell */
+                    for (uint32_t e = ic->first; e < ic->end; e++) {
+                        const c2d_index_entry *en = &x->entries[e];
+                        if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
+                            !append(s, p, en->capsule, i))
+                            return C2D_ERROR_ALLOC;
+                    }
+                    if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+                }
+            } else if (b.how[t] == WILD_CIRCLE) {
+                if (!append(s, p, UINT32_MAX, i)) return C2D_ERROR_ALLOC;
+            } else if (b.how[t] == MANY_CELLS) {
+                if (!scan_circle(s, p, i, &box)) return C2D_ERROR_ALLOC;
+                if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+            }
+        }
+    }
+    /* keep a quarter more than this frame used, so similar frames do not allocate */
+    if (!room_for(s, p, p->count / 4 + C2D_CELL_SLOTS * BLOCK)) return C2D_ERROR_ALLOC;
+    p->status = C2D_OK;
+    return C2D_OK;
+}
+
+c2d_status c2d_scene_frame_end(c2d_scene *s) {
+    const c2d_scene_part *part = s->scratch[C2D_SCENE_SLOT_PARTS].ptr;
+    const size_t parts = s->frame.parts, m = s->capsule_count;
+    size_t pairs = 0;
+    for (size_t p = 0; p < parts; p++) {
+        if (part[p].status != C2D_OK) return part[p].status;
+        pairs += part[p].count;
+    }
+    const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CIRCLE, C2D_SCENE_SLOT_CAPSULE,
+                         C2D_SCENE_SLOT_WILD};
+    const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t),
+                            (pairs + 1) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t)};
+    void *ptr[4];
+    const c2d_status st = c2d_scene_reserve_all(s, 4, slots, bytes, ptr);
+    if (st != C2D_OK) return st;
+    uint32_t *offset = ptr[0], *circle = ptr[1], *capsule = ptr[2], *wild = ptr[3];
+    /* counting sort by capsule; parts in order, each in circle order: stable, ascending */
+    memset(offset, 0, (m + 2) * sizeof(uint32_t));
+    size_t wild_count = 0;
+    for (size_t p = 0; p < parts; p++)
+        for (size_t j = 0; j < part[p].count; j++) {
+            const uint32_t k = part[p].pairs[2 * j];
+            if (k == UINT32_MAX)
+                wild[wild_count++] = part[p].pairs[2 * j + 1];
+            else
+                offset[k + 2]++;
+        }
+    for (size_t k = 3; k < m + 2; k++)
+        offset[k] += offset[k - 1];
+    for (size_t p = 0; p < parts; p++)
+        for (size_t j = 0; j < part[p].count; j++) {
+            const uint32_t k = part[p].pairs[2 * j];
+            if (k == UINT32_MAX) continue;
+            const uint32_t at = offset[k + 1]++;
+            circle[at] = part[p].pairs[2 * j + 1];
+            capsule[at] = k;
+        }
+    /* capsule k's candidates: circle[offset[k] .. offset[k + 1]) */
+    s->frame.wild_count = wild_count;
+    s->frame.valid = true;
+    return C2D_OK;
+}
+
+/* ---- queries ----------------------------------------------------------------------------- */
+
+/* Where contacts go, and how many were found. */
+typedef struct sink {
+    c2d_pair_contact *out;
+    size_t capacity, written, total;
+} sink;
+
+/* The rest of the output buffer: NULL once full (no pointer past the end is formed). */
+static c2d_pair_contact *rest_of(const sink *o, size_t *capacity) {
+    *capacity = o->capacity - o->written;
+    return *capacity ? o->out + o->written : NULL;
+}
+
+static void account(sink *o, size_t found) {
+    const size_t room = o->capacity - o->written;
+    o->written += found < room ? found : room;
+    o->total += found;
+}
+
+/* The listed pairs (ci[j], ki[j]), j < n, through the pairs kernel. */
+static void run_pairs(const c2d_scene *s, const uint32_t *ci, const uint32_t *ki, size_t n,
+                      sink *o) {
+    if (n == 0) return;
+    size_t capacity;
+    c2d_pair_contact *out = rest_of(o, &capacity);
+    account(o, c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n, out,
+                                                   capacity));
+}
+
+/* Capsule k against every circle, by the all-pairs kernel: huge or infinite capsules, and
+ * capsules whose box covers too many cells. */
+static void collide_all(const c2d_scene *s, size_t k, sink *o) {
+    const c2d_capsule_soa *K = &s->capsules;
+    const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
+    size_t capacity;
+    c2d_pair_contact *out = rest_of(o, &capacity);
+    const size_t found = c2d_active_kernels()->collide(&s->frame.circles, &one, out, capacity);
+    const size_t written = found < capacity ? found : capacity;
+    for (size_t i = 0; i < written; i++)
+        out[i].capsule = (uint32_t)k;
+    account(o, found);
+}
+
+/* Capsule k's candidates merged with the wild circles (both ascending), a chunk at a time. */
+static void collide_merged(const c2d_scene *s, uint32_t k, const uint32_t *cand, size_t n,
+                           const uint32_t *wild, size_t w, sink *o) {
+    uint32_t ci[CHUNK], ki[CHUNK];
+    for (size_t j = 0; j < CHUNK; j++)
+        ki[j] = k;
+    size_t a = 0, b = 0, fill = 0;
+    while (a < n || b < w) {
+        ci[fill++] = b == w || (a < n && cand[a] < wild[b]) ? cand[a++] : wild[b++];
+        if (fill == CHUNK) {
+            run_pairs(s, ci, ki, fill, o);
+            fill = 0;
+        }
+    }
+    run_pairs(s, ci, ki, fill, o);
 }
 
 size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_pair_contact *out,
                                 size_t capacity) {
-    const c2d_capsule_soa *k = &s->capsules;
-    const c2d_capsule_soa range = {k->ax + first, k->ay + first,     k->bx + first,
-                                   k->by + first, k->radius + first, n};
-    if (n == 0) return 0;
-    const size_t total = c2d_active_kernels()->collide(&s->frame.circles, &range, out, capacity);
-    const size_t written = total < capacity ? total : capacity;
-    for (size_t i = 0; i < written; i++)
-        out[i].capsule += (uint32_t)first;
-    return total;
+    sink o = {out, capacity, 0, 0};
+    if (s->frame.circles.count == 0 || n == 0) return 0;
+    const uint32_t *offset = s->scratch[C2D_SCENE_SLOT_OFFSET].ptr;
+    const uint32_t *circle = s->scratch[C2D_SCENE_SLOT_CIRCLE].ptr;
+    const uint32_t *capsule = s->scratch[C2D_SCENE_SLOT_CAPSULE].ptr;
+    const uint32_t *wild = s->scratch[C2D_SCENE_SLOT_WILD].ptr;
+    const size_t w = s->frame.wild_count;
+    const unsigned char *kind = s->index.kind;
+    const float *R = s->capsules.radius;
+    /* runs of listed candidates go to the pairs kernel in one call */
+    size_t run = offset[first];
+    for (size_t k = first; k < first + n; k++) {
+        const bool everywhere = kind[k] == C2D_KIND_EVERYWHERE;
+        if (!everywhere && w == 0) continue; /* inside the run */
+        run_pairs(s, circle + run, capsule + run, offset[k] - run, &o);
+        run = offset[k + 1];
+        if (kind[k] == C2D_KIND_NEVER || !(R[k] >= 0.0f)) continue; /* overlaps nothing */
+        if (everywhere)
+            collide_all(s, k, &o);
+        else
+            collide_merged(s, (uint32_t)k, circle + offset[k], offset[k + 1] - offset[k], wild, w,
+                           &o);
+    }
+    run_pairs(s, circle + run, capsule + run, offset[first + n] - run, &o);
+    return o.total;
 }

@@ -1,25 +1,26 @@
 /* Scenes (collide2d/scene.h): the scene structure, its memory, and the parts of the broad
  * phase shared by the files of src/scene/.
  *
- * A scene owns a copy of its capsules, a static index of them (for sweeps), and numbered
- * scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
+ * A scene owns a copy of its capsules, a static index of them (collides and sweeps), and
+ * numbered scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
  * against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
 #ifndef C2D_SCENE_INTERNAL_H
 #define C2D_SCENE_INTERNAL_H
 
+#include <simde/x86/sse.h>
+
 #include "collide2d/scene.h"
 #include "scalar/reference.h"
 
-/* Scratch slots. Collide frames use slots 0-5; slots from C2D_SCENE_SLOT_FREE up to
+/* Scratch slots. Collide frames use slots 0-4; slots from C2D_SCENE_SLOT_FREE up to
  * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
 enum {
-    C2D_SCENE_SLOT_CELLS = 0,  /* collide: cell starts of every level's grid */
-    C2D_SCENE_SLOT_ORDER = 1,  /* collide: circle indices sorted by cell */
-    C2D_SCENE_SLOT_POINTS = 2, /* collide: circle centres in cell order */
-    C2D_SCENE_SLOT_KEYS = 3,   /* collide: cell of each circle */
-    C2D_SCENE_SLOT_WILD = 4,   /* collide: circles tested against every capsule */
-    C2D_SCENE_SLOT_SPARE = 5,
-    C2D_SCENE_SLOT_FREE = 8, /* first slot for other topics */
+    C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
+    C2D_SCENE_SLOT_OFFSET = 1,  /* collide: each capsule's first candidate */
+    C2D_SCENE_SLOT_CIRCLE = 2,  /* collide: candidate circles, by capsule then circle */
+    C2D_SCENE_SLOT_CAPSULE = 3, /* collide: their capsules */
+    C2D_SCENE_SLOT_WILD = 4,    /* collide: circles tested against every capsule */
+    C2D_SCENE_SLOT_FREE = 8,    /* first slot for other topics */
     C2D_SCENE_SLOTS = 16
 };
 
@@ -29,52 +30,85 @@ typedef struct c2d_scene_scratch {
     size_t bytes;
 } c2d_scene_scratch;
 
-/* A uniform grid over a rectangle: cell (cx, cy) covers
- * [x0 + cx*size, x0 + (cx+1)*size) x [y0 + cy*size, ...); points outside are clamped to the
- * border cells. The cell of a coordinate is monotone in it (float rounding is monotone), which
- * is all the queries rely on: a point inside a box lies in a cell between the box's corners'
- * cells. */
+/* A uniform grid over a rectangle: cell (cx, cy) covers [x0 + cx*size, x0 + (cx+1)*size) x
+ * [y0 + cy*size, ...) (up to rounding); coordinates outside are clamped to the border cells.
+ * The cell of a coordinate is monotone in it (float subtraction, multiplication by a positive
+ * constant and clamping all are), which is all the queries rely on: a point inside a box lies
+ * in a cell between its corners' cells, as long as both use c2d_grid_coord. */
 typedef struct c2d_grid {
-    float x0, y0, inv_size; /* origin and 1 / cell size */
-    float size;
+    float x0, y0, inv_size, size;
     uint32_t nx, ny; /* cells per row and per column (>= 1) */
 } c2d_grid;
 
-/* Cell column of x (or row, with y0 and ny): floor((x - x0) * inv_size) clamped to [0, n-1].
- * Monotone in x; NaN maps to 0. */
-static inline uint32_t c2d_grid_coord(float x, float x0, float inv_size, uint32_t n) {
-    const float v = (x - x0) * inv_size;
-    if (!(v > 0.0f)) return 0;
-    if (v >= (float)(n - 1)) return n - 1;
-    return (uint32_t)v;
+/* Cell column of v (or row): (v - v0) * inv_size clamped to [0, n-1], truncated. Branch-free
+ * (min and max); NaN maps to some valid cell. */
+static inline uint32_t c2d_grid_coord(float v, float v0, float inv_size, uint32_t n) {
+    float t = (v - v0) * inv_size;
+    const float last = (float)(n - 1);
+    t = t < last ? t : last;
+    t = t > 0.0f ? t : 0.0f;
+    return (uint32_t)t;
 }
 
-/* The static index of the capsules, for sweeps: capsules listed in every grid cell their
- * (conservative) sweep box touches, in increasing index order; capsules whose box spans too
- * many cells, or is infinite, are in `everywhere` and tested against every circle. Capsules
- * with a NaN never hit and are in neither. */
+/* One capsule listed in one cell, with its box (copied for locality). */
+typedef struct c2d_index_entry {
+    float lo_x, hi_x, lo_y, hi_y;
+    uint32_t capsule;
+} c2d_index_entry;
+
+/* Capsules a cell holds inline (one 64-byte line of boxes); more go to its overflow list. */
+#define C2D_CELL_SLOTS 4
+
+/* The boxes of a cell's first capsules; unused slots hold an empty box (lo = +inf,
+ * hi = -inf) that meets nothing, so a query tests all four without a branch. */
+typedef struct c2d_index_cell {
+    float lo_x[C2D_CELL_SLOTS], hi_x[C2D_CELL_SLOTS], lo_y[C2D_CELL_SLOTS], hi_y[C2D_CELL_SLOTS];
+    uint32_t capsule[C2D_CELL_SLOTS]; /* the capsules of the slots */
+    uint32_t first, end;              /* its overflow: entries[first .. end) */
+    uint32_t count, fill;             /* capsules listed here; slots filled (while listing) */
+    uint32_t pad[8];                  /* 128 bytes: two cache lines, fetched together */
+} c2d_index_cell;
+
+/* How the index holds a capsule. */
+enum {
+    C2D_KIND_GRID,       /* listed in the cells its box touches */
+    C2D_KIND_EVERYWHERE, /* box infinite, huge, or over too many cells: tested against all */
+    C2D_KIND_NEVER       /* a NaN: it hits nothing */
+};
+
+/* The static index of the capsules, shared by sweeps and collides. Every capsule has a box
+ * (cull.h's sweep box, which also contains its collide culling box for radius 0); capsules of
+ * kind GRID are listed, in increasing index order, in every cell their box touches. */
 typedef struct c2d_capsule_index {
     c2d_grid grid;
-    uint32_t *cell_start; /* nx*ny + 1 offsets into `entries` */
-    uint32_t *entries;    /* capsule indices */
-    uint32_t *everywhere; /* capsule indices, increasing */
-    size_t everywhere_count, entry_count;
-    /* each capsule's sweep box (cull.h's c2d_sweep_capsule_boxes), by index */
-    float *lo_x, *hi_x, *lo_y, *hi_y;
-    bool empty; /* no capsule in the grid */
+    c2d_index_cell *cells; /* nx*ny cells, 128-byte aligned in cell_block */
+    void *cell_block;
+    c2d_index_entry *entries; /* overflow entries (entry_capacity allocated) */
+    uint32_t *everywhere;     /* capsules of kind EVERYWHERE, increasing */
+    size_t everywhere_count, entry_count, entry_capacity;
+    size_t listed;                    /* capsules of kind GRID */
+    float *lo_x, *hi_x, *lo_y, *hi_y; /* each capsule's box, by index */
+    unsigned char *kind;              /* each capsule's C2D_KIND_* */
 } c2d_capsule_index;
 
-/* The binned frame of c2d_scene_bin(): which circles, and the per-frame index. */
+/* The candidate pairs one part of a frame found: (capsule, circle) pairs in circle order;
+ * capsule UINT32_MAX marks a wild circle (tested against every capsule). */
+typedef struct c2d_scene_part {
+    uint32_t *pairs; /* 2 * capacity entries */
+    size_t count, capacity;
+    size_t first, n; /* its circles */
+    c2d_status status;
+} c2d_scene_part;
+
+/* Most parts a frame can be split into. */
+#define C2D_SCENE_MAX_PARTS 64
+
+/* The binned frame: which circles, how it was split, and whether it is complete. */
 typedef struct c2d_scene_frame {
-    bool valid;             /* a bin succeeded and no capsule moved since */
     c2d_circle_soa circles; /* the binned set (pointers and count) */
-    size_t level_count;     /* grids in use, by radius class */
-    c2d_grid grid[8];       /* level l holds tame circles with radius <= max_radius[l] */
-    float max_radius[8];    /* the largest radius binned into each level */
-    size_t cell_first[8];   /* where each level's cell starts begin in the cells slot */
-    size_t order_first[8];  /* where each level's circles begin in the order slot */
+    size_t parts;           /* parts of the frame being binned */
     size_t wild_count;      /* circles tested exactly against every capsule */
-    bool census_tame;       /* no circle beyond C2D_TAME_LIMIT (for the full-scan path) */
+    bool valid;             /* binned completely, and no capsule moved since */
 } c2d_scene_frame;
 
 struct c2d_scene {
@@ -103,13 +137,51 @@ C2D_INTERNAL c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int 
  * C2D_ERROR_ALLOC nothing is allocated. c2d_capsule_index_free releases one. */
 C2D_INTERNAL c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index);
 C2D_INTERNAL void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index);
+/* Updates the index for capsules [first, first + moved->count) replaced by `moved` (call it
+ * before copying them into the scene). Allocates only when the overflow outgrows its memory;
+ * C2D_ERROR_ALLOC leaves the index as it was. */
+C2D_INTERNAL c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *index,
+                                               size_t first, const c2d_capsule_soa *moved);
+/* Cell span of a box, and its cell count. */
+typedef struct c2d_cell_span {
+    uint32_t x0, x1, y0, y1;
+} c2d_cell_span;
+static inline c2d_cell_span c2d_grid_span(const c2d_grid *g, double lo_x, double hi_x, double lo_y,
+                                          double hi_y) {
+    return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(hi_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
+                           c2d_grid_coord(hi_y, g->y0, g->inv_size, g->ny)};
+}
+static inline size_t c2d_span_cells(const c2d_cell_span *c) {
+    return (size_t)(c->x1 - c->x0 + 1) * (c->y1 - c->y0 + 1);
+}
+/* Bit j set when slot j's box meets [lo_x, hi_x] x [lo_y, hi_y]: four boxes in one vector
+ * (SIMDe: SSE on x86, NEON on AArch64). A NaN compares false, as in scalar code. */
+static inline unsigned c2d_cell_mask(const c2d_index_cell *c, float lo_x, float hi_x, float lo_y,
+                                     float hi_y) {
+    const simde__m128 x =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_x), simde_mm_loadu_ps(c->hi_x)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_x), simde_mm_loadu_ps(c->lo_x)));
+    const simde__m128 y =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_y), simde_mm_loadu_ps(c->hi_y)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_y), simde_mm_loadu_ps(c->lo_y)));
+    return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
+}
+
+/* A query box spanning more cells than this visits every capsule instead. */
+#define C2D_SCENE_SPAN_LIMIT 64
 
 /* Argument checks shared with the batch layer's rules: NULL first, then too large. */
 C2D_INTERNAL c2d_status c2d_scene_check_circles(const c2d_circle_soa *c);
 C2D_INTERNAL c2d_status c2d_scene_check_capsules(const c2d_capsule_soa *k);
 
-/* The binning of c2d_scene_bin() after its arguments were checked. */
-C2D_INTERNAL c2d_status c2d_scene_bin_circles(c2d_scene *s, const c2d_circle_soa *circles);
+/* The three steps of binning (arguments checked): begin (reserves the parts), each part
+ * (any thread; may grow its own buffer), end (sorts the candidates by capsule). */
+C2D_INTERNAL c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles,
+                                              size_t parts);
+C2D_INTERNAL c2d_status c2d_scene_frame_part(c2d_scene *s, size_t part);
+C2D_INTERNAL c2d_status c2d_scene_frame_end(c2d_scene *s);
 /* Contacts of capsules [first, first+n) against the binned circles: writes the first
  * `capacity`, returns the total. */
 C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,

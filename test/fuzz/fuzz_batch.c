@@ -678,6 +678,65 @@ static void check_sweep(const scene *s, const c2d_circle_soa *cs, const c2d_caps
     free(out);
 }
 
+/* Scenes (collide2d/scene.h): c2d_scene_collide and c2d_scene_sweep equal the scalar loop,
+ * with the collide capacity rules, and a frame binned in two parts and collided in two capsule
+ * ranges concatenates to the same contacts. */
+static void check_scene(const scene *s, const c2d_capsule_soa *ks, const c2d_circle_soa *cs,
+                        const reference *ref, const char *backend) {
+    c2d_scene *sc;
+    if (c2d_scene_create(ks, NULL, &sc) != C2D_OK) fail("scene_create", backend);
+    bool null_out;
+    const size_t cap =
+        choose_capacity(s->collide_capacity_mode, s->capacity_byte, ref->total, &null_out);
+    c2d_pair_contact *out = malloc((ref->total + cap + CANARY) * sizeof *out);
+    if (!out) abort();
+    memset(out, CANARY_BYTE, (ref->total + cap + CANARY) * sizeof *out);
+    size_t count = 12345;
+    c2d_status st = c2d_scene_collide(sc, cs, null_out ? NULL : out, cap, &count);
+    const c2d_status want =
+        ref->total > cap && !null_out ? C2D_ERROR_TRUNCATED : C2D_OK; /* NULL: a size query */
+    if (st != want || count != ref->total) fail("scene_collide: status or count", backend);
+    const size_t written = null_out ? 0 : ref->total < cap ? ref->total : cap;
+    for (size_t n = 0; n < written; n++)
+        if (!same_pair(&out[n], &ref->collide[n])) {
+            print_pair("got ", &out[n]);
+            print_pair("want", &ref->collide[n]);
+            fail("scene_collide: contact differs from the scalar loop", backend);
+        }
+    if (!untouched(out + written, (cap + CANARY - written) * sizeof *out))
+        fail("scene_collide: wrote past min(total, capacity)", backend);
+    /* two parts, two ranges */
+    const size_t split = s->nk / 2;
+    size_t first_count = 0, second_count = 0;
+    if (c2d_scene_bin_begin(sc, cs, 2) != C2D_OK || c2d_scene_bin_part(sc, 1) != C2D_OK ||
+        c2d_scene_bin_part(sc, 0) != C2D_OK || c2d_scene_bin_end(sc) != C2D_OK)
+        fail("scene_bin parts", backend);
+    st = c2d_scene_collide_range(sc, cs, 0, split, out, ref->total + cap, &first_count);
+    if (st != C2D_OK) fail("scene_collide_range: status", backend);
+    st = c2d_scene_collide_range(sc, cs, split, s->nk - split, out + first_count,
+                                 ref->total + cap - first_count, &second_count);
+    if (st != C2D_OK || first_count + second_count != ref->total)
+        fail("scene_collide_range: status or count", backend);
+    for (size_t n = 0; n < ref->total; n++)
+        if (!same_pair(&out[n], &ref->collide[n])) fail("scene_collide_range: contact", backend);
+    free(out);
+    c2d_circle_toi *toi = malloc((s->nc + CANARY) * sizeof *toi);
+    if (!toi) abort();
+    memset(toi, CANARY_BYTE, (s->nc + CANARY) * sizeof *toi);
+    if (c2d_scene_sweep(sc, cs, s->mx, s->my, toi) != C2D_OK) fail("scene_sweep: status", backend);
+    for (size_t i = 0; i < s->nc; i++)
+        if (!same_circle_toi(&toi[i], &ref->sweep[i])) {
+            print_toi("got ", &toi[i]);
+            print_toi("want", &ref->sweep[i]);
+            print_circle(s, i);
+            fail("scene_sweep: result differs from the scalar loop", backend);
+        }
+    if (!untouched(toi + s->nc, CANARY * sizeof *toi))
+        fail("scene_sweep: wrote past circles->count", backend);
+    free(toi);
+    c2d_scene_destroy(sc);
+}
+
 /* Counts above UINT32_MAX are refused before anything is read or written. */
 static void check_too_large(const scene *s, const c2d_circle_soa *cs, const c2d_capsule_soa *ks) {
 #if SIZE_MAX > UINT32_MAX
@@ -847,6 +906,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_collide(&s, &cs, &ks, &ref, name);
         check_pairs(&s, &cs, &ks, &ref, name);
         check_sweep(&s, &cs, &ks, &ref, name);
+        check_scene(&s, &ks, &cs, &ref, name);
     }
     check_too_large(&s, &cs, &ks);
     fuzz_balls(&s, &cs, backends, n_backends);

@@ -98,6 +98,13 @@ void check_scene_once(c2d_scene *sc, const scene *s, const char *label) {
     /* the size query */
     size_t count = 12345;
     assert_int_equal(c2d_scene_collide(sc, &s->circles, NULL, 0, &count), C2D_OK);
+    if (count != total) {
+        fprintf(stderr, "%s: %zu contacts, expected %zu\n", label, count, total);
+        for (size_t j = 0; j < total; j++) {
+            print_circle(s, ref[j].circle, false);
+            print_capsule(s, ref[j].capsule);
+        }
+    }
     assert_int_equal(count, total);
     /* ample, exact, and every capacity from total - 3 down, plus a few small ones */
     collide_with_capacity(sc, s, ref, total, total + 2, label);
