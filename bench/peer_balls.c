@@ -8,7 +8,7 @@
 
 #include "peer_balls.h"
 
-#ifdef C2D_HAVE_CHIPMUNK
+#ifdef C2D_BENCH_CHIPMUNK
 #define CP_ALLOW_PRIVATE_ACCESS 1 /* the space's dynamic index: cpSpaceStep's own entry point */
 #include <chipmunk/chipmunk.h>
 #include <chipmunk/chipmunk_structs.h>
