@@ -13,16 +13,6 @@ static const double PI = 3.14159265358979323846;
 
 enum { IMAGE_H = 1800, HIST_W = 560, MARGIN = 40, LABEL_W = 150 };
 
-/* C(n, k) / 2^n in double (drawing only, not part of the state). */
-static double binomial(int n, int k) {
-    double p = 1.0;
-    for (int i = 1; i <= n; i++) {
-        p *= 0.5;
-        if (i <= k) p *= (double)(n - k + i) / (double)i;
-    }
-    return p;
-}
-
 static void capsule_path(cairo_t *cr, const galton *g, size_t k) {
     const double ax = g->ax[k], ay = g->ay[k], bx = g->bx[k], by = g->by[k];
     const double r = g->cr[k] > 0.0f ? g->cr[k] : 0.35; /* thin segments: a visible line */
@@ -96,7 +86,7 @@ static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, d
     }
     double top = (double)most;
     for (int k = 1; k <= rows + 1; k++) {
-        const double expect = (double)total * binomial(rows, k - 1);
+        const double expect = (double)total * galton_binomial(rows, k - 1);
         if (expect > top) top = expect;
     }
     const double bar = w / bins;
@@ -109,7 +99,7 @@ static void draw_histogram(cairo_t *cr, const galton *g, double x0, double y0, d
     /* Bin k holds the balls that went right k - 1 times of `rows`. */
     cairo_set_source_rgb(cr, 0.85, 0.15, 0.1);
     for (int k = 1; k <= rows + 1; k++) {
-        const double e = (double)total * binomial(rows, k - 1);
+        const double e = (double)total * galton_binomial(rows, k - 1);
         cairo_arc(cr, x0 + (k + 0.5) * bar, y0 + h - h * e / top, 4.0, 0.0, 2.0 * PI);
         cairo_fill(cr);
     }

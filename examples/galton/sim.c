@@ -71,12 +71,11 @@ static void add_capsule(galton *g, float ax, float ay, float bx, float by, float
     g->ce[k] = g->p.pin_restitution;
 }
 
-/* The largest binomial probability C(rows, rows/2) / 2^rows (sizes the bins). */
-static double central_probability(int rows) {
+double galton_binomial(int n, int k) {
     double p = 1.0;
-    for (int k = 1; k <= rows; k++) {
+    for (int i = 1; i <= n; i++) {
         p *= 0.5;
-        if (k <= rows / 2) p *= (double)(rows - rows / 2 + k) / (double)k;
+        if (i <= k) p *= (double)(n - k + i) / (double)i;
     }
     return p;
 }
@@ -117,7 +116,7 @@ static void build_board(galton *g) {
     g->floor_y = 0.0f;
     /* Bins tall enough for the fullest bin's expected count in layers 1.7 radii apart. */
     const double per_layer = (double)(int)((d - 2.0f * divider_radius) / (2.0f * ball_radius));
-    const double fullest = (double)p->balls * central_probability(p->rows) + 20.0;
+    const double fullest = (double)p->balls * galton_binomial(p->rows, p->rows / 2) + 20.0;
     g->bins_top = (float)(fullest / per_layer * 1.7) + 2.0f * d;
     if (p->launch_speed > 0.0f) g->bins_top = 3.0f * d;
     g->pins_top = row_y(g, 0) + 3.0f;

@@ -96,4 +96,8 @@ int galton_bin_of(const galton *g, float x);
 /* Balls per bin (counts has galton_bin_count() entries), counting balls below the pins. */
 void galton_bins(const galton *g, size_t *counts);
 
+/* C(n, k) / 2^n, the binomial probability of k of n fair choices, in double (pictures and
+ * checks only, never the state). */
+double galton_binomial(int n, int k);
+
 #endif

@@ -112,22 +112,12 @@ static void energy_never_grows(void **state) {
 static const double chi2_999[] = {10.83, 13.82, 16.27, 18.47, 20.52, 22.46,
                                   24.32, 26.12, 27.88, 29.59, 31.26, 32.91};
 
-/* C(n, k) / 2^n. */
-static double binomial(int n, int k) {
-    double p = 1.0;
-    for (int i = 1; i <= n; i++) {
-        p *= 0.5;
-        if (i <= k) p *= (double)(n - k + i) / (double)i;
-    }
-    return p;
-}
-
 /* Pearson's chi-square of the bins against Binomial(rows, 1/2), merging neighbouring bins
  * from the outside in until each group expects at least 5 balls; *dof = groups - 1. */
 static double chi_square(const size_t *counts, int rows, size_t total, int *dof) {
     double expect[64], observe[64];
     for (int k = 0; k <= rows; k++) {
-        expect[k] = (double)total * binomial(rows, k);
+        expect[k] = (double)total * galton_binomial(rows, k);
         observe[k] = (double)counts[k + 1]; /* bin k + 1: k times right */
     }
     observe[0] += (double)counts[0];
