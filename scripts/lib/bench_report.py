@@ -28,6 +28,7 @@ DESCRIPTIONS = {
     "W1_collide": "4096 balls x 256 pins, all pairs (c2d_batch_collide)",
     "W2_pairs": "1,048,576 random listed (ball, pin) pairs (c2d_batch_collide_pairs)",
     "W3_sweep": "4096 moving balls x 256 pins, earliest hit per ball (c2d_batch_sweep)",
+    "W3d_sweep": "4096 moving balls x 64 pins on an 8 x 8 board: nearly every pair a sweep candidate",
     "W4_scaling": "W1 with N = 256 ... 65536 balls x 256 pins",
     "W2d_ordered": "1,048,576 listed pairs, 60% overlapping, in capsule order (a broad phase's output)",
     "W2d_shuffled": "the W2d pairs in random order",
@@ -84,6 +85,8 @@ def collect(data):
     repetition gives its one iteration entry as the median."""
     runs = {}
     for e in data["benchmarks"]:
+        if e["run_name"].startswith(("W5_", "W6_")):  # frames, not pairs: scene_report.py
+            continue
         if e.get("error_occurred"):
             runs.setdefault(run_key(e), {})["error"] = e.get("error_message", "error")
             continue
@@ -328,7 +331,7 @@ def main():
     print()
     for workload, label in WORKLOADS:
         if any(k[0] == workload for k in runs):
-            print(f"{label.split()[0]}: {DESCRIPTIONS[workload]}")
+            print(f"{label.split()[0]}: {DESCRIPTIONS.get(workload, label)}")
 
     ok, notes = same_bytes(runs, collect(load(a.compare)) if a.compare else None)
     print()
