@@ -106,16 +106,6 @@ static bool room_for(const c2d_scene *s, c2d_scene_part *p, size_t n) {
     return true;
 }
 
-/* Is `cell` the one cell where the pair is reported: the cell of the low corner of the
- * overlap of the two boxes (which both cover, so it is visited exactly once). */
-static bool owns(const c2d_grid *g, uint32_t cx, uint32_t cy, const circle_box *b, float lo_x,
-                 float lo_y) {
-    const float ox = b->lo_x > lo_x ? b->lo_x : lo_x;
-    const float oy = b->lo_y > lo_y ? b->lo_y : lo_y;
-    return c2d_grid_coord(ox, g->x0, g->inv_size, g->nx) == cx &&
-           c2d_grid_coord(oy, g->y0, g->inv_size, g->ny) == cy;
-}
-
 /* The capsules of one cell whose boxes meet b, as (capsule, circle i) pairs; `shared` when b
  * spans several cells (then each pair is kept in one of them only). */
 static bool scan_cell(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const circle_box *b,
@@ -129,7 +119,7 @@ static bool scan_cell(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const c
     if (!room_for(s, p, C2D_CELL_SLOTS + (e1 - e0))) return false;
     for (; mask; mask &= mask - 1) {
         const unsigned j = (unsigned)__builtin_ctz(mask);
-        if (shared && !owns(g, cx, cy, b, c->lo_x[j], c->lo_y[j])) continue;
+        if (shared && !c2d_grid_owns(g, cx, cy, b->lo_x, b->lo_y, c->lo_x[j], c->lo_y[j])) continue;
         p->pairs[2 * p->count] = c->capsule[j];
         p->pairs[2 * p->count + 1] = i;
         p->count++;
@@ -137,7 +127,7 @@ static bool scan_cell(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const c
     for (uint32_t e = e0; e < e1; e++) { /* the overflow of a crowded cell */
         const c2d_index_entry *en = &x->entries[e];
         if (!meets(b, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
-        if (shared && !owns(g, cx, cy, b, en->lo_x, en->lo_y)) continue;
+        if (shared && !c2d_grid_owns(g, cx, cy, b->lo_x, b->lo_y, en->lo_x, en->lo_y)) continue;
         p->pairs[2 * p->count] = en->capsule;
         p->pairs[2 * p->count + 1] = i;
         p->count++;

@@ -2,8 +2,8 @@
  * phase shared by the files of src/scene/.
  *
  * A scene owns a copy of its capsules, a static index of them (collides and sweeps), and
- * numbered scratch slots for per-frame data. Other topics that hang per-frame work on a scene (circles
- * against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
+ * numbered scratch slots for per-frame data. Other topics that hang per-frame work on a scene
+ * (circles against circles, simulations) reserve their own slots from C2D_SCENE_SLOT_FREE on. */
 #ifndef C2D_SCENE_INTERNAL_H
 #define C2D_SCENE_INTERNAL_H
 
@@ -155,6 +155,16 @@ static inline c2d_cell_span c2d_grid_span(const c2d_grid *g, double lo_x, double
 }
 static inline size_t c2d_span_cells(const c2d_cell_span *c) {
     return (size_t)(c->x1 - c->x0 + 1) * (c->y1 - c->y0 + 1);
+}
+/* Is cell (cx, cy) the one cell where a pair of boxes is reported: the cell of the low corner
+ * of their overlap (a_lo = one box's low corner, b_lo = the other's), which both boxes cover,
+ * so a pair seen from several shared cells is kept exactly once. */
+static inline bool c2d_grid_owns(const c2d_grid *g, uint32_t cx, uint32_t cy, float a_lo_x,
+                                 float a_lo_y, float b_lo_x, float b_lo_y) {
+    const float ox = a_lo_x > b_lo_x ? a_lo_x : b_lo_x;
+    const float oy = a_lo_y > b_lo_y ? a_lo_y : b_lo_y;
+    return c2d_grid_coord(ox, g->x0, g->inv_size, g->nx) == cx &&
+           c2d_grid_coord(oy, g->y0, g->inv_size, g->ny) == cy;
 }
 /* Bit j set when slot j's box meets [lo_x, hi_x] x [lo_y, hi_y]: four boxes in one vector
  * (SIMDe: SSE on x86, NEON on AArch64). A NaN compares false, as in scalar code. */

@@ -84,16 +84,6 @@ static bool swept_box(moving *c) {
     return true;
 }
 
-/* Is `cell` the one cell where the pair is tried: the cell of the low corner of the overlap of
- * the two boxes (which both cover, so it is visited exactly once). */
-static bool owns(const c2d_grid *g, uint32_t cx, uint32_t cy, const moving *c, float lo_x,
-                 float lo_y) {
-    const float ox = c->lo_x > lo_x ? c->lo_x : lo_x;
-    const float oy = c->lo_y > lo_y ? c->lo_y : lo_y;
-    return c2d_grid_coord(ox, g->x0, g->inv_size, g->nx) == cx &&
-           c2d_grid_coord(oy, g->y0, g->inv_size, g->ny) == cy;
-}
-
 /* The capsules of one cell whose boxes meet the swept box. */
 static void sweep_cell(const c2d_scene *s, const moving *c, uint32_t cx, uint32_t cy, bool shared,
                        best_hit *b) {
@@ -104,13 +94,14 @@ static void sweep_cell(const c2d_scene *s, const moving *c, uint32_t cx, uint32_
     for (unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y); mask;
          mask &= mask - 1) {
         const unsigned j = (unsigned)__builtin_ctz(mask);
-        if (shared && !owns(g, cx, cy, c, ic->lo_x[j], ic->lo_y[j])) continue;
+        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, ic->lo_x[j], ic->lo_y[j]))
+            continue;
         try_capsule(s, c, ic->capsule[j], b);
     }
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
         if (!boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
-        if (shared && !owns(g, cx, cy, c, en->lo_x, en->lo_y)) continue;
+        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, en->lo_x, en->lo_y)) continue;
         try_capsule(s, c, en->capsule, b);
     }
 }
