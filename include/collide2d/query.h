@@ -3,10 +3,15 @@
 /// of the library; the batch layer returns the same bytes.
 ///
 /// Conventions shared by every function here:
-/// - Touching counts: a distance exactly equal to the radius sum is an overlap. The sweeps
-///   follow the same rule: a circle touching or overlapping the other shape at the start, as
-///   c2d_overlap_circles() / c2d_overlap_circle_capsule() decide it, is a hit at t = 0,
-///   whatever its move (none, tangential or outward).
+/// - Touching counts: a distance exactly equal to the radius sum is an overlap.
+/// - Sweeps answer "when does this move first make things worse". A circle that starts in
+///   contact (touching or overlapping, as c2d_overlap_circles() / c2d_overlap_circle_capsule()
+///   decide it, or touching at a computed time of 0) is a hit at t = 0 only when its move goes
+///   deeper: `move . n < 0` with the contact query's own normal `n`, its sign taken exactly.
+///   Moving outward, tangentially or not at all it gets no hit from that shape: both shapes
+///   are convex and the path straight, so it can never come back. A ball pushed out to
+///   touching therefore leaves freely, and one pushing into a wall gets t = 0 and the normal
+///   to slide along (README: "The frame loop").
 /// - Tiny values: the overlap tests compare float squares, which underflow below about 2^-75
 ///   (2.6e-23): shapes whose gap and radius sum are both below that count as touching (a
 ///   circle 2^-75.5 from a point capsule, both of radius 2^-100, overlaps with depth 2^-99).
@@ -18,7 +23,9 @@
 ///   zero length, or two circles share a centre, it is `(0, 1)`.
 /// - `out` is written only when the function returns true.
 ///
-/// Bad input (the contract, identical on every backend and architecture):
+/// Bad input (the contract, identical on every backend; across architectures too, except the
+/// sign and payload bits of a NaN output, which x86 and AArch64 make differently: compare NaN
+/// outputs as "both NaN"):
 /// - Nothing crashes and nothing is read or written but the arguments and `*out`.
 /// - A NaN coordinate, radius or move gives no hit (false), in every query.
 /// - A negative radius gives no hit (false): a shape with a negative radius is empty.
@@ -75,9 +82,11 @@ C2D_API bool c2d_collide_circle_segment(c2d_circle c, c2d_segment s, c2d_contact
 C2D_API bool c2d_collide_circle_capsule(c2d_circle c, c2d_capsule k, c2d_contact *out);
 
 /// First touch of circle `a` moving by `move_a` and circle `b` moving by `move_b`, both
-/// linearly over t in [0, 1]. Overlap or touching at the start (c2d_overlap_circles()) is a
-/// hit at t = 0. Otherwise, in double, with `s = ca-cb`, `v = move_a-move_b`,
-/// `c = s.s - (ra+rb)^2`, `b = v.s`: a hit at t = 0 when `c <= 0`; no hit when moving apart or
+/// linearly over t in [0, 1]. In double, with `s = ca-cb`, `v = move_a-move_b`,
+/// `c = s.s - (ra+rb)^2`, `b = v.s`: in contact at the start when c2d_overlap_circles() says
+/// so or `c <= 0` (or the time below rounds to 0): then a hit at t = 0, with the normal and
+/// point of c2d_collide_circles(), only when `v . n < 0` (moving deeper), else no hit;
+/// otherwise no hit when moving apart or
 /// tangentially (`b >= 0`) or when the path's line misses, `|v x s| > (ra+rb)|v|`; otherwise
 /// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. The discriminant is evaluated as
 /// `((ra+rb)|v|)^2 - (v x s)^2` (at least 0), equal in exact arithmetic and free of the
@@ -87,15 +96,26 @@ C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_
                                c2d_toi *out);
 
 /// First touch of circle `c` moving by `move` and the static capsule `k` (no tunnelling).
-/// Overlap or touching at the start (c2d_overlap_circle_capsule()) is a hit at t = 0;
-/// otherwise the earliest touch of the two end circles (radius R, as c2d_sweep_circles()) and
-/// of the side facing the circle (the axis offset by r+R) within the axis span, all computed
-/// in double in one frame. The side decides "within the span" from the same quantities the
-/// end circles' tests use, so a path that enters the capsule is never missed by both: no
-/// path gets more than a few double roundings of its coordinates deep before the reported t
-/// (docs/sweeps.md has the argument and the bound). Ties between features go to the side,
-/// then the end circle at a, then at b; t is the double time rounded to float.
+/// In contact at the start (c2d_overlap_circle_capsule(), or a feature time of 0 below): a
+/// hit at t = 0 with the normal and point of c2d_collide_circle_capsule() only when
+/// `move . n < 0` (moving deeper), else no hit; otherwise the earliest touch of the two end circles
+/// (radius R, as c2d_sweep_circles()) and of the side facing the circle (the axis offset by r+R)
+/// within the axis span, all computed in double in one frame. The side decides "within the span"
+/// from the same quantities the end circles' tests use, so a path that enters the capsule is never
+/// missed by both: no path gets more than a few double roundings of its coordinates deep before the
+/// reported t (docs/sweeps.md has the argument and the bound). Ties between features go to the
+/// side, then the end circle at a, then at b; t is the double time rounded to float.
 C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out);
+
+/// The move with its part into `normal` removed: the slide of a collide-and-slide loop after a
+/// sweep stopped a circle at t = 0 (README: "The frame loop"). When `move . normal >= 0` (or
+/// anything is NaN) `move` is returned as it is; otherwise `move - (move . normal) normal`,
+/// rounded to float and, where that rounding leaves a hair of the inward part, pushed out
+/// along `normal` by the few ulps that remove it, so that the result's `. normal` is `>= 0`
+/// exactly, the test the sweeps make: a sweep from the same start along the result gets no
+/// hit at t = 0 from the shape of that normal. `normal` should be unit (a sweep's or
+/// contact's); the result is about as long as the move's tangential part.
+C2D_API c2d_vec2 c2d_slide_move(c2d_vec2 move, c2d_vec2 normal);
 
 /// Resolves a collision with an impulse along `normal` (unit, from b toward a).
 /// `vn = dot(va - vb, normal)`; when separating (`vn >= 0`), when both bodies are static

@@ -70,11 +70,14 @@ C2D_API c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
                                                 size_t capsule_count, float *impulses);
 
 /// Pushes overlapping balls apart, in the list's order: each contact moves a by
-/// `normal * depth * inv_a / (inv_a + inv_b)` and b by `-normal * depth * inv_b / (inv_a + inv_b)`
-/// (split by inverse mass, so the pair's centre of mass stays put), using the depths in the
-/// list (computed before any push). Afterwards the pair just touches, when it had no other
-/// contact. Skipped: both static, negative or infinite inverse masses, a depth or normal that
-/// is NaN or infinite, a depth <= 0.
+/// `normal * (depth * (inv_a / (inv_a + inv_b)))` and b by
+/// `-normal * (depth * (inv_b / (inv_a + inv_b)))` (split by inverse mass, so the pair's centre
+/// of mass stays put; the fractions are in [0, 1], so tiny inverse masses such as FLT_MIN
+/// cannot overflow them), using the depths in the list (computed before any push). Afterwards
+/// the pair just touches, when it had no other contact. Skipped: both static, negative or
+/// infinite inverse masses, a depth or normal that is NaN or infinite, a depth <= 0, and a
+/// push that would move a coordinate beyond the floats: finite input never gives NaN or
+/// infinite positions (as c2d_apply_impulse() never gives such velocities).
 ///
 /// Errors: a NULL `bodies`, `contacts` (count > 0), `x`, `y` or `inv_mass` (count > 0) gives
 /// C2D_ERROR_NULL; a bad index (see c2d_resolve_circle_contacts()) gives C2D_ERROR_INDEX.
@@ -85,7 +88,8 @@ C2D_API c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
 
 /// Pushes balls out of static capsules, in the list's order: each contact moves its ball by
 /// `normal * depth` (the capsule has infinite mass). Skipped as in
-/// c2d_push_out_circle_contacts(); a static ball (inv_mass 0) is not moved.
+/// c2d_push_out_circle_contacts() (a push beyond the floats included); a static ball
+/// (inv_mass 0) is not moved.
 ///
 /// Errors: as c2d_push_out_circle_contacts() (capsule indices are not checked: nothing reads
 /// the capsules).

@@ -55,7 +55,8 @@ typedef struct c2d_contact {
 
 /// The first touch of a moving circle against another shape.
 typedef struct c2d_toi {
-    /// Fraction of the motion, in [0, 1], at first touch; 0 when overlapping at the start.
+    /// Fraction of the motion, in [0, 1], at first touch; 0 when in contact at the start and
+    /// moving deeper (query.h).
     float t;
     /// Unit vector at time `t`, from the second shape toward the first (moving) circle.
     c2d_vec2 normal;

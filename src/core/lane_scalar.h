@@ -77,6 +77,12 @@ static inline bool lane_ge(float a, float b) {
 static inline bool mask_and(bool a, bool b) {
     return a && b;
 }
+static inline bool mask_or(bool a, bool b) {
+    return a || b;
+}
+static inline bool mask_any(bool m) {
+    return m;
+}
 static inline float lane_splat(float a) {
     return a;
 }

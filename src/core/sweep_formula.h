@@ -9,7 +9,8 @@
  * a select, so each lane holds the bytes the scalar layer computes. The branches left
  * (dmask_any) only skip work that no lane needs; they do not change any lane's result.
  *
- * Besides what contact_formula.h needs, the including file defines dlane_t, dmask_t,
+ * Besides what contact_formula.h needs, the including file defines mask_or, mask_any (some lane
+ * set; for float lanes the bool itself), dlane_t, dmask_t,
  * DLANE_HALVES and: dlane_add, dlane_sub, dlane_mul, dlane_div, dlane_sqrt, dlane_abs,
  * dlane_neg, dlane_min, dlane_max (x86 semantics), dlane_splat(double), dlane_select,
  * dlane_lt, dlane_le, dlane_gt, dlane_ge, dmask_and, dmask_any, dlane_from_lane(lane, half)
@@ -111,26 +112,49 @@ typedef struct toi_lanes {
 
 /* What capsule_sweep_decide() found, for capsule_sweep_finish(). */
 typedef struct sweep_found {
-    mask_t start;   /* touching or overlapping at the start */
+    mask_t start;   /* in contact at the start: overlapping, or a feature touched at t = 0 */
     mask_t is_side; /* the side was touched first */
     mask_t take_b;  /* the end circle at b was touched first */
     lane_t t, sign; /* the time; the side's sign */
     lane_t cx, cy;  /* the start's closest axis point */
     lane_t qx, qy;  /* and the offset from it to the centre */
+    lane_t nx, ny;  /* the contact query's normal at the start, where `start` */
 } sweep_found;
+
+/* -1 in the lanes where the move (mx, my) goes deeper along the unit normal (nx, ny), that is
+ * m.n < 0; +1 elsewhere (outward, tangential, no move, NaN). The dot product is taken in double
+ * from the floats: both products are exact there and the sum is rounded once, so its sign is the
+ * exact sign of m.n for the float normal. */
+C2D_FORMULA lane_t move_direction(lane_t mx, lane_t my, lane_t nx, lane_t ny) {
+    dlane_t sign[2];
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t dot = dlane_add(dlane_mul(dlane_from_lane(mx, h), dlane_from_lane(nx, h)),
+                                      dlane_mul(dlane_from_lane(my, h), dlane_from_lane(ny, h)));
+        sign[h] =
+            dlane_select(dlane_lt(dot, dlane_splat(0.0)), dlane_splat(-1.0), dlane_splat(1.0));
+    }
+    return lane_from_dlanes(sign[0], sign[DLANE_HALVES - 1]);
+}
 
 /* The first touch of circle (p, r) moving by m and the static capsule a-b of radius R, in every
  * lane: whether and when. Returns the lanes that hit; capsule_sweep_finish() then gives their
  * normals and points.
  *
- * A negative radius or NaN in the start gap or in the motion never hits. Touching or
- * overlapping at the start is a hit at t = 0. Otherwise the earliest feature touched wins, ties
- * to the side, then end a, then end b (each later feature must be strictly earlier), and t is
- * that feature's time rounded to float. */
+ * A negative radius or NaN in the start gap or in the motion never hits. Otherwise the earliest
+ * feature touched wins, ties to the side, then end a, then end b (each later feature must be
+ * strictly earlier), and t is that feature's time rounded to float.
+ *
+ * In contact at the start: the float overlap test says so, or the earliest feature's time is
+ * 0 (the double feature times may find a centre a hair inside that the float test calls apart:
+ * both are the same start, so one mask decides it). Such a circle hits at t = 0, with the contact
+ * query's normal, only when its move goes deeper (m.n < 0); moving outward, tangentially or not
+ * at all it gets no hit from this capsule. That is exact: the distance from a point moving on a
+ * straight line to a convex shape is a convex function of t, so if it does not fall at t = 0 it
+ * never falls below its start. */
 C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t mx, lane_t my,
                                         lane_t ax, lane_t ay, lane_t bx, lane_t by, lane_t R,
                                         sweep_found *f) {
-    const lane_t one = lane_splat(1.0f);
+    const lane_t zero = lane_splat(0.0f), one = lane_splat(1.0f);
     const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &f->cx, &f->cy, &f->qx, &f->qy);
     f->start = radii_overlap(d2, r, R);
     /* radii not negative, no NaN in the gap or the motion (x <= x fails only for NaN) */
@@ -156,12 +180,23 @@ C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t m
     const lane_t first = lane_select(f->take_b, t_b, after_a);
     f->is_side =
         mask_and(lane_le(t_side, one), mask_and(lane_ge(t_a, t_side), lane_ge(t_b, t_side)));
-    f->t = lane_select(f->start, lane_splat(0.0f), first);
-    return mask_and(ok, lane_le(f->t, one));
+    f->start = mask_or(f->start, lane_le(first, zero));
+    f->t = lane_select(f->start, zero, first);
+    /* -1 (a hit may follow) where apart at the start or moving deeper; +1 where it may not */
+    lane_t direction = lane_splat(-1.0f);
+    f->nx = zero;
+    f->ny = zero;
+    if (mask_any(f->start)) {
+        lane_t anx, any;
+        axis_normal(ax, ay, bx, by, &anx, &any);
+        unit_or(f->qx, f->qy, anx, any, &f->nx, &f->ny);
+        direction = lane_select(f->start, move_direction(mx, my, f->nx, f->ny), direction);
+    }
+    return mask_and(mask_and(ok, lane_le(f->t, one)), lane_gt(zero, direction));
 }
 
 /* The touch's normal and point, meaningful in the lanes capsule_sweep_decide() said hit: at the
- * start, the overlap query's normal; for the side, its sign times the axis' left perpendicular;
+ * start, the contact query's normal; for the side, its sign times the axis' left perpendicular;
  * for an end, the direction from the end to the centre at t (the axis' perpendicular where it
  * has none). The point is the closest axis point (start, side) or the end, plus normal * R. */
 C2D_FORMULA void capsule_sweep_finish(lane_t px, lane_t py, lane_t mx, lane_t my, lane_t ax,
@@ -175,11 +210,10 @@ C2D_FORMULA void capsule_sweep_finish(lane_t px, lane_t py, lane_t mx, lane_t my
     lane_t kx, ky;
     segment_closest(ex, ey, ax, ay, bx, by, &kx, &ky);
     lane_t ux, uy;
-    unit_or(lane_select(f->start, f->qx, lane_sub(ex, ox)),
-            lane_select(f->start, f->qy, lane_sub(ey, oy)), anx, any, &ux, &uy);
+    unit_or(lane_sub(ex, ox), lane_sub(ey, oy), anx, any, &ux, &uy);
     out->t = f->t;
-    out->nx = lane_select(f->start, ux, lane_select(f->is_side, lane_mul(f->sign, anx), ux));
-    out->ny = lane_select(f->start, uy, lane_select(f->is_side, lane_mul(f->sign, any), uy));
+    out->nx = lane_select(f->start, f->nx, lane_select(f->is_side, lane_mul(f->sign, anx), ux));
+    out->ny = lane_select(f->start, f->ny, lane_select(f->is_side, lane_mul(f->sign, any), uy));
     const lane_t basex = lane_select(f->start, f->cx, lane_select(f->is_side, kx, ox));
     const lane_t basey = lane_select(f->start, f->cy, lane_select(f->is_side, ky, oy));
     out->px = lane_add(basex, lane_mul(out->nx, R));

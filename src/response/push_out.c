@@ -9,19 +9,28 @@ static bool positions_ready(const c2d_body_soa *s, const void *contacts, size_t 
     return count == 0 || (s->x && s->y && s->inv_mass);
 }
 
+static bool finite(float v);
+
 /* Whether a contact can be pushed out: false when the depth or normal is not finite, the depth is
  * not positive, or the inverse masses are invalid (negative, infinite, NaN) or both zero. */
 static bool usable(const c2d_contact *c, float inv_sum) {
     const float m = c->depth;
     if (!(m > 0.0f && m <= FLT_MAX)) return false;
-    if (!(c->normal.x >= -FLT_MAX && c->normal.x <= FLT_MAX)) return false;
-    if (!(c->normal.y >= -FLT_MAX && c->normal.y <= FLT_MAX)) return false;
+    if (!finite(c->normal.x) || !finite(c->normal.y)) return false;
     return inv_sum > 0.0f && inv_sum <= FLT_MAX;
 }
 
-static void move(const c2d_body_soa *s, uint32_t i, const c2d_contact *c, float distance) {
-    s->x[i] += c->normal.x * distance;
-    s->y[i] += c->normal.y * distance;
+static bool finite(float v) {
+    return v >= -FLT_MAX && v <= FLT_MAX;
+}
+
+/* Where body i goes when moved `distance` along the contact's normal; false when a coordinate
+ * would leave the floats (the push is then skipped, as an impulse too large for a float is). */
+static bool moved(const c2d_body_soa *s, uint32_t i, const c2d_contact *c, float distance, float *x,
+                  float *y) {
+    *x = s->x[i] + c->normal.x * distance;
+    *y = s->y[i] + c->normal.y * distance;
+    return finite(*x) && finite(*y);
 }
 
 c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
@@ -35,9 +44,17 @@ c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
         const c2d_circle_pair_contact *p = &contacts[k];
         const float ia = bodies->inv_mass[p->a], ib = bodies->inv_mass[p->b];
         if (!(ia >= 0.0f && ib >= 0.0f) || !usable(&p->contact, ia + ib)) continue;
-        const float share = p->contact.depth / (ia + ib);
-        move(bodies, p->a, &p->contact, share * ia);
-        move(bodies, p->b, &p->contact, -(share * ib));
+        /* Each body's share of the depth as a fraction in [0, 1]: depth / (ia + ib) overflows
+         * when the inverse masses are tiny (FLT_MIN for "practically static"). */
+        const float sum = ia + ib;
+        float xa, ya, xb, yb;
+        if (!moved(bodies, p->a, &p->contact, p->contact.depth * (ia / sum), &xa, &ya) ||
+            !moved(bodies, p->b, &p->contact, -(p->contact.depth * (ib / sum)), &xb, &yb))
+            continue;
+        bodies->x[p->a] = xa;
+        bodies->y[p->a] = ya;
+        bodies->x[p->b] = xb;
+        bodies->y[p->b] = yb;
     }
     return C2D_OK;
 }
@@ -50,8 +67,12 @@ c2d_status c2d_push_out_capsule_contacts(const c2d_body_soa *bodies,
     for (size_t k = 0; k < count; k++) {
         const c2d_pair_contact *p = &contacts[k];
         const float ia = bodies->inv_mass[p->circle];
-        if (!(ia >= 0.0f) || !usable(&p->contact, ia)) continue;
-        move(bodies, p->circle, &p->contact, p->contact.depth);
+        float x, y;
+        if (!(ia >= 0.0f) || !usable(&p->contact, ia) ||
+            !moved(bodies, p->circle, &p->contact, p->contact.depth, &x, &y))
+            continue;
+        bodies->x[p->circle] = x;
+        bodies->y[p->circle] = y;
     }
     return C2D_OK;
 }

@@ -62,7 +62,13 @@
  * than rs (sqrt(1 + 2^-10) - 1) < 2^-11 rs beyond the stadium.
  *
  * Each feature's time is rounded to float, and the earliest wins, ties keeping the earlier
- * feature: the side, then the end circle at a, then the one at b. */
+ * feature: the side, then the end circle at a, then the one at b.
+ *
+ * In contact at the start (the float overlap test, or a feature time of 0): a hit at t = 0 with
+ * the contact query's normal only when the move goes deeper, m.n < 0; outward, tangential or no
+ * move is no hit from that shape. A sweep answers "when does this move first make things
+ * worse": the contact query already reports the touch, and a straight path leaving a convex
+ * shape never comes back to it, so a ball pushed out to touching may leave. */
 
 bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b, c2d_toi *out) {
     if (!(a.radius >= 0.0f && b.radius >= 0.0f)) return false;
@@ -72,17 +78,30 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
         return false;
     const double rs = (double)a.radius + b.radius;
     double t = 0.0;
-    /* Touching at the start is a hit at t = 0, decided by the overlap query's own test. */
     if (!c2d_overlap_circles(a, b)) {
         const double lim = rs * sqrt(vx * vx + vy * vy);
         t = circles_touch_time(sx, sy, vx, vy, vx * sy - vy * sx, lim, rs);
         if (!(t <= 1.0)) return false;
     }
-    if (!out) return true;
     const float tf = (float)t; /* t <= 1, so the float is too */
+    const c2d_vec2 up = {0.0f, 1.0f};
+    if (tf == 0.0f) {
+        /* In contact at the start: the float overlap test says so, or the touch time is 0 (a
+         * hair inside in double): one start. A hit only when the relative move goes deeper
+         * along the contact query's normal (capsule_sweep_decide() gives the reason). */
+        const c2d_vec2 n = c2d_unit_or(a.center.x - b.center.x, a.center.y - b.center.y, up);
+        if (!(vx * n.x + vy * n.y < 0.0)) return false;
+        if (out) {
+            out->t = 0.0f;
+            out->normal = n;
+            out->point.x = b.center.x + n.x * b.radius;
+            out->point.y = b.center.y + n.y * b.radius;
+        }
+        return true;
+    }
+    if (!out) return true;
     const c2d_vec2 pa = {a.center.x + tf * move_a.x, a.center.y + tf * move_a.y};
     const c2d_vec2 pb = {b.center.x + tf * move_b.x, b.center.y + tf * move_b.y};
-    const c2d_vec2 up = {0.0f, 1.0f};
     const c2d_vec2 n = c2d_unit_or(pa.x - pb.x, pa.y - pb.y, up);
     out->t = tf;
     out->normal = n;
@@ -110,4 +129,20 @@ bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax
 bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out) {
     return c2d_capsule_sweep(c.center.x, c.center.y, c.radius, move.x, move.y, k.a.x, k.a.y, k.b.x,
                              k.b.y, k.radius, out);
+}
+
+c2d_vec2 c2d_slide_move(c2d_vec2 move, c2d_vec2 normal) {
+    const double into = (double)move.x * normal.x + (double)move.y * normal.y;
+    if (!(into < 0.0)) return move; /* outward, along, no move, or NaN: as it is */
+    c2d_vec2 out = {(float)(move.x - into * normal.x), (float)(move.y - into * normal.y)};
+    /* The rounding to float may leave a hair of the inward part, and the next sweep would stop
+     * the ball at t = 0 again: push the rest out along the normal, by a doubling amount, until
+     * the exact sign (the sweeps' own test) says "not deeper". */
+    double left = (double)out.x * normal.x + (double)out.y * normal.y;
+    for (double scale = 1.0; left < 0.0 && scale < 0x1p80; scale *= 2.0) {
+        out.x = (float)(out.x - left * scale * normal.x);
+        out.y = (float)(out.y - left * scale * normal.y);
+        left = (double)out.x * normal.x + (double)out.y * normal.y;
+    }
+    return out;
 }

@@ -28,12 +28,13 @@ static const char *const slot_names[] = {"x",  "y",  "r",  "move x", "move y",
                                          "ax", "ay", "bx", "by",     "R"};
 
 static const pair_case good_cases[] = {
-    {"overlapping at the start", {0.5f, 0.2f, 0.5f, 1.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"overlapping at the start, moving deeper",
+     {0.5f, 0.2f, 0.5f, 1.0f, -0.5f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
     {"sweeping into the side", {1.0f, 3.0f, 0.5f, 0.0f, -4.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
     {"sweeping into end a", {-3.0f, 0.0f, 0.5f, 4.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
     {"sweeping into end b", {5.0f, 0.0f, 0.5f, -4.0f, 0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
-    {"overlapping end b, moving away",
-     {2.5f, 0.1f, 0.25f, 3.0f, 1.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
+    {"overlapping end b, moving in",
+     {2.5f, 0.1f, 0.25f, -3.0f, -1.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.5f}},
 };
 enum { N_CASES = sizeof good_cases / sizeof good_cases[0] };
 

@@ -61,6 +61,10 @@ static bool old_circles(double sx, double sy, double vx, double vy, double w, do
     return true;
 }
 
+static void old_features(float px, float py, float r, float mx, float my, float ax, float ay,
+                         float bx, float by, float R, old_best *best);
+
+/* The scalar sweep's rules written with branches (query.h). */
 static bool old_sweep(float px, float py, float r, float mx, float my, float ax, float ay, float bx,
                       float by, float R, c2d_toi *out) {
     if (!(r >= 0.0f && R >= 0.0f)) return false;
@@ -69,45 +73,16 @@ static bool old_sweep(float px, float py, float r, float mx, float my, float ax,
     float cx, cy, qx, qy;
     const float d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
     if (d2 != d2 || mx != mx || my != my) return false;
-    if (radii_overlap(d2, r, R)) {
+    old_best best = {0, 0.0f, 0.0f};
+    if (!radii_overlap(d2, r, R)) old_features(px, py, r, mx, my, ax, ay, bx, by, R, &best);
+    if (radii_overlap(d2, r, R) || (best.feature && best.t == 0.0f)) {
+        /* in contact at the start: a hit only when moving deeper along the contact's normal */
         float nx, ny;
         unit_or(qx, qy, anx, any, &nx, &ny);
+        if (!((double)mx * nx + (double)my * ny < 0.0)) return false;
         *out = (c2d_toi){0.0f, {nx, ny}, {cx + nx * R, cy + ny * R}};
         return true;
     }
-    const double fpx = (double)px - ax, fpy = (double)py - ay;
-    const double fqx = (double)px - bx, fqy = (double)py - by;
-    const double dx = (double)bx - ax, dy = (double)by - ay;
-    const double len = sqrt(dx * dx + dy * dy);
-    const double rs = (double)r + R;
-    const double lim = rs * sqrt((double)mx * mx + (double)my * my);
-    const double wa = mx * fpy - my * fpx, wb = mx * fqy - my * fqx;
-    old_best best = {0, 0.0f, 0.0f};
-    if (len > 0.0) {
-        const double H = dx * fpy - dy * fpx, V = dx * my - dy * mx;
-        const double sigma = H >= 0.0 ? 1.0 : -1.0;
-        const double hs = sigma * H, vs = sigma * V;
-        if (vs < 0.0) {
-            const double gap = hs - rs * len;
-            if (!(gap > 0.0)) {
-                if (dx * fpx + dy * fpy >= 0.0 && dx * fqx + dy * fqy <= 0.0)
-                    old_keep(&best, 1, 0.0, (float)sigma);
-            } else {
-                const double t = gap / -vs;
-                double along = rs * ((mx * dx + my * dy) / len);
-                along = along < lim ? along : lim;
-                along = along > -lim ? along : -lim;
-                if (t <= 1.0 && sigma * wa >= along && sigma * wb <= along) {
-                    const double ex = fpx + t * mx, ey = fpy + t * my;
-                    const double at = (ex * dx + ey * dy) / len, slack = rs * 0.03125;
-                    if (at >= -slack && at <= len + slack) old_keep(&best, 1, t, (float)sigma);
-                }
-            }
-        }
-    }
-    double t;
-    if (old_circles(fpx, fpy, mx, my, wa, lim, rs, &t)) old_keep(&best, 2, t, 0.0f);
-    if (old_circles(fqx, fqy, mx, my, wb, lim, rs, &t)) old_keep(&best, 3, t, 0.0f);
     if (!best.feature) return false;
     const float tf = best.t;
     const float ex = px + tf * mx, ey = py + tf * my;
@@ -123,6 +98,43 @@ static bool old_sweep(float px, float py, float r, float mx, float my, float ax,
     }
     *out = (c2d_toi){tf, {nx, ny}, {ox + nx * R, oy + ny * R}};
     return true;
+}
+
+/* The earliest feature touched, in double, ties to the side, then end a, then end b. */
+static void old_features(float px, float py, float r, float mx, float my, float ax, float ay,
+                         float bx, float by, float R, old_best *best) {
+    const double fpx = (double)px - ax, fpy = (double)py - ay;
+    const double fqx = (double)px - bx, fqy = (double)py - by;
+    const double dx = (double)bx - ax, dy = (double)by - ay;
+    const double len = sqrt(dx * dx + dy * dy);
+    const double rs = (double)r + R;
+    const double lim = rs * sqrt((double)mx * mx + (double)my * my);
+    const double wa = mx * fpy - my * fpx, wb = mx * fqy - my * fqx;
+    if (len > 0.0) {
+        const double H = dx * fpy - dy * fpx, V = dx * my - dy * mx;
+        const double sigma = H >= 0.0 ? 1.0 : -1.0;
+        const double hs = sigma * H, vs = sigma * V;
+        if (vs < 0.0) {
+            const double gap = hs - rs * len;
+            if (!(gap > 0.0)) {
+                if (dx * fpx + dy * fpy >= 0.0 && dx * fqx + dy * fqy <= 0.0)
+                    old_keep(best, 1, 0.0, (float)sigma);
+            } else {
+                const double t = gap / -vs;
+                double along = rs * ((mx * dx + my * dy) / len);
+                along = along < lim ? along : lim;
+                along = along > -lim ? along : -lim;
+                if (t <= 1.0 && sigma * wa >= along && sigma * wb <= along) {
+                    const double ex = fpx + t * mx, ey = fpy + t * my;
+                    const double at = (ex * dx + ey * dy) / len, slack = rs * 0.03125;
+                    if (at >= -slack && at <= len + slack) old_keep(best, 1, t, (float)sigma);
+                }
+            }
+        }
+    }
+    double t;
+    if (old_circles(fpx, fpy, mx, my, wa, lim, rs, &t)) old_keep(best, 2, t, 0.0f);
+    if (old_circles(fqx, fqy, mx, my, wb, lim, rs, &t)) old_keep(best, 3, t, 0.0f);
 }
 
 /* ---- dense degenerate scenes ------------------------------------------------------------ */

@@ -69,10 +69,11 @@ static double dsegment_segment(dvec p, dvec q, dvec a, dvec b) {
                 fmin(dpoint_segment(a, p, q), dpoint_segment(b, p, q)));
 }
 
-/* First t in [0, 1] at which |p + t m - segment ab| = rs (0 if already within); -1 if none. */
+/* First t in [0, 1] at which |p + t m - segment ab| = rs; -1 if none. Already within: 0 if the
+ * move goes deeper (toward the closest axis point), else -1 (query.h's start rule). */
 static double dsweep(dvec p, dvec m, dvec a, dvec b, double rs) {
     if (dpoint_segment(p, a, b) < rs)
-        return 0.0;
+        return ddot(m, dsub(p, dclosest(p, a, b))) < 0.0 ? 0.0 : -1.0;
     double best = 2.0;
     const dvec d = dsub(b, a);
     const double len = dlen(d);

@@ -163,8 +163,8 @@ static const float hitting[][NFIELDS] = {
     {-4, 0, 1, 0, 0, 10, 0, 1, 3, 0, 0, 0},
     /* into the cap at b diagonally; the second circle (at a) comes to meet it */
     {14, 3, 1.5f, 0, 0, 10, 0, 1, -3.5f, -2.5f, 10, 2.5f},
-    /* overlapping at the start, and still at the end */
-    {5, 0.25f, 0.5f, 4.5f, 0, 10, 0, 1, 0.5f, 0, 0.5f, 0},
+    /* overlapping at the start, moving deeper, and still overlapping at the end */
+    {5, 0.25f, 0.5f, 4.5f, 0, 10, 0, 1, 0.5f, -0.25f, 0.5f, 0},
 };
 #define N_HITTING (sizeof hitting / sizeof hitting[0])
 

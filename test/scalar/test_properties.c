@@ -306,7 +306,7 @@ typedef struct sweep_case {
 } sweep_case;
 
 typedef struct sweep_stats {
-    int hits, clear_hits, at_start, later, misses, degenerate;
+    int hits, clear_hits, at_start, later, misses, degenerate, left;
 } sweep_stats;
 
 static double dist_at(const sweep_case *s, double t) {
@@ -321,12 +321,16 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
     const double tol = REL_TOL * s->scale;
     double t_ref, d_min;
     (void)dref_sweep(s->p, s->m, s->a, s->b, rs, &t_ref, &d_min);
+    const double d0 = dist_at(s, 0.0);
     /* A clear hit: the path goes deeper than 1% of the radius sum (plus the tolerance) into
-     * the static shape, so no rounding can excuse missing it. */
-    const bool clear = d_min <= rs - tol - 0.01 * rs;
+     * the static shape, and as deep below its start distance (a circle that starts in contact
+     * is hit only by a move that goes deeper: query.h), so no rounding can excuse missing it. */
+    const double floor_at = (d0 < rs ? d0 : rs) - tol - 0.01 * rs;
+    const bool clear = d_min <= floor_at;
     st->clear_hits += clear;
     if (!hit) {
         st->misses++;
+        st->left += d0 < rs - tol && s->m.x * s->m.x + s->m.y * s->m.y > 0.0;
         if (clear)
             report(f, "case %d: %s missed a clear hit: closest approach %.9g < radius sum %.9g, "
                       "first touch at t = %.9g (p (%.9g,%.9g) m (%.9g,%.9g) axis (%.9g,%.9g)-"
@@ -350,13 +354,14 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
         st->degenerate++;
         return;
     }
-    const double d0 = dist_at(s, 0.0), dt = dist_at(s, t);
+    const double dt = dist_at(s, t);
     const dvec pos = dvec_add(s->p, dvec_scale(s->m, t));
     if (t == 0.0) {
         st->at_start++;
         if (!(d0 <= rs + tol))
             report(f, "case %d: %s hit at t = 0 but starts %.9g apart (radius sum %.9g)\n", i,
                    name, d0, rs);
+
         /* Overlapping at the start: the contact rules (normal from the closest axis point
          * toward the centre, point = that axis point + normal * R). */
         const dvec cl = dref_closest(pos, s->a, s->b);
@@ -365,6 +370,11 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
             if (!(dvec_len(dvec_sub(n, want)) <= 1e-4))
                 report(f, "case %d: %s normal at t = 0 (%.9g,%.9g), reference (%.9g,%.9g)\n", i,
                        name, n.x, n.y, want.x, want.y);
+            /* only a move that goes deeper: not clearly outward along the reference normal */
+            const double out_rate = s->m.x * want.x + s->m.y * want.y;
+            if (!(out_rate <= 1e-4 * dvec_len(s->m)))
+                report(f, "case %d: %s hit at t = 0 by a move that leaves (m.n = %.9g)\n", i,
+                       name, out_rate);
         }
         const dvec want_pt = dvec_add(cl, dvec_scale(n, s->R));
         if (!(dvec_len(dvec_sub(point, want_pt)) <= tol))
@@ -404,6 +414,7 @@ static void require_sweep_coverage(const sweep_stats *st) {
     require_coverage(st->later, CASES / 4, "hits at t > 0");
     require_coverage(st->clear_hits, CASES / 4, "clear hits");
     require_coverage(st->misses, CASES / 10, "misses");
+    require_coverage(st->left, CASES / 100, "circles in contact at the start that leave");
 }
 
 /* A start and a move aimed near the static shape (or, for a share, anywhere). */
@@ -427,7 +438,7 @@ static void sweep_circle_capsule_agrees_with_reference(void **state) {
     (void)state;
     c2d_rng rng = {SEED + 3};
     failures f = {0};
-    sweep_stats st = {0, 0, 0, 0, 0, 0};
+    sweep_stats st = {0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < CASES; i++) {
         const c2d_capsule k = random_capsule(&rng);
         const float r = random_radius(&rng);
@@ -450,7 +461,7 @@ static void sweep_circles_agrees_with_reference(void **state) {
     (void)state;
     c2d_rng rng = {SEED + 4};
     failures f = {0};
-    sweep_stats st = {0, 0, 0, 0, 0, 0};
+    sweep_stats st = {0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < CASES; i++) {
         const c2d_vec2 cb = v2(c2d_rng_range(&rng, 0, 100), c2d_rng_range(&rng, 0, 100));
         const float rb = c2d_rng_unit(&rng) < 0.03f ? 0.0f : c2d_rng_range(&rng, 0.05f, 0.5f);

@@ -47,20 +47,28 @@ static void circles_both_moving(void **state) {
 static void circles_overlap_at_start(void **state) {
     (void)state;
     c2d_toi t;
-    /* Overlapping and moving apart: still a hit at t = 0. */
-    assert_true(c2d_sweep_circles(circle(0, 0, 1), v2(-5, 0), circle(1, 0, 1), v2(0, 0), &t));
+    /* Overlapping and moving apart: no hit (it leaves; the contact query reports the overlap). */
+    assert_false(c2d_sweep_circles(circle(0, 0, 1), v2(-5, 0), circle(1, 0, 1), v2(0, 0), &t));
+    /* Overlapping and moving deeper: a hit at t = 0, with c2d_collide_circles()' normal and
+     * point. */
+    assert_true(c2d_sweep_circles(circle(0, 0, 1), v2(5, 0), circle(1, 0, 1), v2(0, 0), &t));
     CHECK_FEQ(t.t, 0.0f);
     CHECK_VEC_EQ(t.normal, -1.0f, 0.0f);
     CHECK_VEC_EQ(t.point, 0.0f, 0.0f);
-    /* Overlapping with no motion at all. */
-    assert_true(c2d_sweep_circles(circle(0, 0.5f, 1), v2(0, 0), circle(0, 0, 1), v2(0, 0), &t));
+    /* The same when b does the moving: the relative move decides. */
+    assert_true(c2d_sweep_circles(circle(0, 0, 1), v2(0, 0), circle(1, 0, 1), v2(-5, 0), &t));
     CHECK_FEQ(t.t, 0.0f);
-    CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
-    /* Coincident centres: normal (0, 1). */
-    assert_true(c2d_sweep_circles(circle(3, 3, 1), v2(1, 0), circle(3, 3, 2), v2(0, 0), &t));
+    CHECK_VEC_EQ(t.normal, -1.0f, 0.0f);
+    CHECK_VEC_EQ(t.point, 0.0f, 0.0f);
+    assert_false(c2d_sweep_circles(circle(0, 0, 1), v2(3, 0), circle(1, 0, 1), v2(5, 0), &t));
+    /* Overlapping with no motion at all: no hit. */
+    assert_false(c2d_sweep_circles(circle(0, 0.5f, 1), v2(0, 0), circle(0, 0, 1), v2(0, 0), &t));
+    /* Coincident centres: normal (0, 1), so moving down goes deeper and sideways does not. */
+    assert_true(c2d_sweep_circles(circle(3, 3, 1), v2(0, -1), circle(3, 3, 2), v2(0, 0), &t));
     CHECK_FEQ(t.t, 0.0f);
     CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
     CHECK_VEC_EQ(t.point, 3.0f, 5.0f);
+    assert_false(c2d_sweep_circles(circle(3, 3, 1), v2(1, 0), circle(3, 3, 2), v2(0, 0), &t));
 }
 
 static void circles_no_hit_cases(void **state) {
@@ -223,20 +231,27 @@ static void capsule_overlap_at_start(void **state) {
     (void)state;
     const c2d_capsule k = capsule(0, 0, 10, 0, 1);
     c2d_toi t;
-    assert_true(c2d_sweep_circle_capsule(circle(5, 0.5f, 1), v2(0, 10), k, &t));
+    /* Overlapping the side, moving deeper: t = 0 with the contact's normal and point. */
+    assert_true(c2d_sweep_circle_capsule(circle(5, 0.5f, 1), v2(0, -10), k, &t));
     CHECK_FEQ(t.t, 0.0f);
     CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
     CHECK_VEC_EQ(t.point, 5.0f, 1.0f);
-    /* No motion at all, overlapping the cap at a. */
-    assert_true(c2d_sweep_circle_capsule(circle(-1.5f, 0, 1), v2(0, 0), k, &t));
+    /* ... and moving out of it: no hit. */
+    assert_false(c2d_sweep_circle_capsule(circle(5, 0.5f, 1), v2(0, 10), k, &t));
+    /* No motion at all, overlapping the cap at a: no hit. */
+    assert_false(c2d_sweep_circle_capsule(circle(-1.5f, 0, 1), v2(0, 0), k, &t));
+    /* Overlapping the cap at a and moving along the axis into the capsule. */
+    assert_true(c2d_sweep_circle_capsule(circle(-1.5f, 0, 1), v2(3, 0), k, &t));
     CHECK_FEQ(t.t, 0.0f);
     CHECK_VEC_EQ(t.normal, -1.0f, 0.0f);
     CHECK_VEC_EQ(t.point, -1.0f, 0.0f);
-    /* Centre on the axis: the axis' left perpendicular. */
-    assert_true(c2d_sweep_circle_capsule(circle(5, 0, 1), v2(3, 3), k, &t));
+    /* Centre on the axis: the axis' left perpendicular (0, 1) is the normal, so a move with a
+     * downward part goes deeper and one with an upward part leaves. */
+    assert_true(c2d_sweep_circle_capsule(circle(5, 0, 1), v2(3, -3), k, &t));
     CHECK_FEQ(t.t, 0.0f);
     CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
     CHECK_VEC_EQ(t.point, 5.0f, 1.0f);
+    assert_false(c2d_sweep_circle_capsule(circle(5, 0, 1), v2(3, 3), k, &t));
 }
 
 static void capsule_no_hit_cases(void **state) {
@@ -430,35 +445,91 @@ static void touching_capsule_hits_at_0(c2d_circle c, c2d_vec2 move, c2d_capsule 
 /* Touching counts, in the sweeps as in the overlap and contact queries: a circle exactly r+R
  * from the other shape at the start is a hit at t = 0 whatever its move (none, tangential,
  * outward), the same answer c2d_overlap_* gives, and c2d_collide_* reports depth 0 there. */
-static void touching_at_start_is_a_hit(void **state) {
+static void touching_at_start(void **state) {
     (void)state;
-    const c2d_vec2 moves[] = {v2(0, 0), v2(5, 0), v2(-5, 0), v2(0, 5)};
+    /* outward, tangential both ways, none: no hit; inward: a hit at t = 0 */
+    const c2d_vec2 leaving[] = {v2(0, 5), v2(5, 0), v2(-5, 0), v2(0, 0)};
     c2d_toi t;
     c2d_contact ct;
-    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
-        /* two circles, centres 2 apart, radii 1 and 1 */
-        assert_true(c2d_overlap_circles(circle(0, 2, 1), circle(0, 0, 1)));
+    const c2d_capsule k = capsule(0, 0, 10, 0, 1);
+    const c2d_capsule seg = capsule(0, 0, 10, 0, 0);
+    for (size_t i = 0; i < sizeof leaving / sizeof leaving[0]; i++) {
+        /* two circles, centres 2 apart, radii 1 and 1: touching (depth 0) */
         assert_true(c2d_collide_circles(circle(0, 2, 1), circle(0, 0, 1), &ct));
         CHECK_FEQ(ct.depth, 0.0f);
-        assert_true(c2d_sweep_circles(circle(0, 2, 1), moves[i], circle(0, 0, 1), v2(0, 0), &t));
-        CHECK_FEQ(t.t, 0.0f);
-        CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
-        CHECK_VEC_EQ(t.point, 0.0f, 1.0f);
-        /* a capsule's side and its end circle */
-        const c2d_capsule k = capsule(0, 0, 10, 0, 1);
-        touching_capsule_hits_at_0(circle(5, 2, 1), moves[i], k, v2(0, 1), v2(5, 1));
-        touching_capsule_hits_at_0(circle(12, 0, 1), moves[i], k, v2(1, 0), v2(11, 0));
-        /* a point on a segment (r = 0, R = 0) hits at t = 0 whichever way it moves, with the
-         * axis' left perpendicular: the sweep used to pick the side by h >= 0 and miss when
-         * moving +y from h = 0 */
-        touching_capsule_hits_at_0(circle(5, 0, 0), moves[i], capsule(0, 0, 10, 0, 0), v2(0, 1),
-                                   v2(5, 0));
+        assert_false(c2d_sweep_circles(circle(0, 2, 1), leaving[i], circle(0, 0, 1), v2(0, 0), &t));
+        /* a capsule's side, its end circle, and a point on a segment (r = 0, R = 0), whose
+         * normal is the axis' left perpendicular (0, 1) */
+        assert_false(c2d_sweep_circle_capsule(circle(5, 2, 1), leaving[i], k, &t));
+        assert_false(c2d_sweep_circle_capsule(circle(5, 0, 0), leaving[i], seg, &t));
     }
+    /* the end circle at b: outward is +x there, tangential is +-y */
+    const c2d_vec2 leaving_b[] = {v2(5, 0), v2(0, 5), v2(0, -5), v2(0, 0)};
+    for (size_t i = 0; i < sizeof leaving_b / sizeof leaving_b[0]; i++)
+        assert_false(c2d_sweep_circle_capsule(circle(12, 0, 1), leaving_b[i], k, &t));
+    /* Moving in, even slightly: t = 0 with the contact query's normal and point. */
+    assert_true(c2d_sweep_circles(circle(0, 2, 1), v2(5, -0.001f), circle(0, 0, 1), v2(0, 0), &t));
+    CHECK_FEQ(t.t, 0.0f);
+    CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
+    CHECK_VEC_EQ(t.point, 0.0f, 1.0f);
+    touching_capsule_hits_at_0(circle(5, 2, 1), v2(5, -0.001f), k, v2(0, 1), v2(5, 1));
+    touching_capsule_hits_at_0(circle(12, 0, 1), v2(-1, 3), k, v2(1, 0), v2(11, 0));
+    touching_capsule_hits_at_0(circle(5, 0, 0), v2(1, -1), seg, v2(0, 1), v2(5, 0));
     /* A hair apart (1 ulp of 2) is apart: no hit moving away or along. */
     assert_false(c2d_sweep_circles(circle(0, 0x1.000002p+1f, 1), v2(5, 0), circle(0, 0, 1),
                                    v2(0, 0), &t));
-    assert_false(c2d_sweep_circle_capsule(circle(5, 0x1.000002p+1f, 1), v2(5, 0),
-                                          capsule(0, 0, 10, 0, 1), &t));
+    assert_false(c2d_sweep_circle_capsule(circle(5, 0x1.000002p+1f, 1), v2(5, 0), k, &t));
+}
+
+/* The sweep and the contact query agree about the start: wherever the sweep reports t = 0 the
+ * contact query's normal is the sweep's, and the move goes deeper along it. Also where the
+ * double feature times call a start "a hair inside" that the float overlap test calls apart
+ * (a circle pushed out to touching): the sweep still uses the direction rule, so a ball pushed
+ * out by c2d_collide_circle_capsule()'s depth and moving away is never stopped. */
+static void pushed_out_balls_leave(void **state) {
+    (void)state;
+    c2d_rng rng = {0x9e5e7};
+    int hair_inside = 0;
+    for (int i = 0; i < 20000; i++) {
+        const c2d_vec2 a = v2(c2d_rng_range(&rng, 0, 100), c2d_rng_range(&rng, 0, 100));
+        const c2d_vec2 d = c2d_rng_direction(&rng);
+        const float len = c2d_rng_range(&rng, 0, 5), R = c2d_rng_range(&rng, 0, 0.5f);
+        const c2d_capsule k = capsule(a.x, a.y, a.x + d.x * len, a.y + d.y * len, R);
+        const float r = c2d_rng_range(&rng, 0.05f, 0.25f);
+        /* a centre overlapping the capsule, pushed out along the contact */
+        const float along = len * c2d_rng_unit(&rng);
+        const float off_x = c2d_rng_range(&rng, -1, 1) * (r + R);
+        const float off_y = c2d_rng_range(&rng, -1, 1) * (r + R);
+        const c2d_vec2 near = v2(a.x + d.x * along + off_x, a.y + d.y * along + off_y);
+        c2d_contact ct;
+        if (!c2d_collide_circle_capsule(circle(near.x, near.y, r), k, &ct)) continue;
+        const c2d_circle c = circle(near.x + ct.normal.x * ct.depth, near.y + ct.normal.y * ct.depth, r);
+        const bool touching = c2d_overlap_circle_capsule(c, k);
+        /* the contact query's normal at the new start (it does not depend on the radius, so a
+         * slightly larger circle gives it whether or not the float test still says touching) */
+        c2d_contact now;
+        assert_true(c2d_collide_circle_capsule(circle(c.center.x, c.center.y, r * 1.01f + 1e-6f), k, &now));
+        const c2d_vec2 n = now.normal, tan = v2(-n.y, n.x);
+        /* move away (outward, with a tangential part) or along the surface */
+        const float out = c2d_rng_range(&rng, 0, 2);
+        const float side = c2d_rng_range(&rng, -3, 3);
+        const c2d_vec2 move = v2(n.x * out + tan.x * side, n.y * out + tan.y * side);
+        c2d_toi t;
+        const bool hit = c2d_sweep_circle_capsule(c, move, k, &t);
+        if (hit && t.t == 0.0f) { /* only a move that goes deeper, with the contact's normal */
+            assert_true((double)move.x * n.x + (double)move.y * n.y < 0.0);
+            CHECK_VEC_EQ(t.normal, n.x, n.y);
+        }
+        /* A move with a clear outward part never stops at the start. */
+        if (out > 0.01f) assert_false(hit && t.t == 0.0f);
+        if (!touching) {
+            c2d_toi probe;
+            hair_inside += c2d_sweep_circle_capsule(c, v2(-n.x, -n.y), k, &probe) && probe.t == 0.0f;
+        }
+    }
+    /* the case the rule has to cover: apart in float, t = 0 in double */
+    print_message("# pushed out, apart in float, t = 0 in double: %d\n", hair_inside);
+    assert_true(hair_inside > 0);
 }
 
 /* The documented range (query.h): distances and radii below about 2^-75 count as touching
@@ -473,12 +544,15 @@ static void underflow_counts_as_touching_everywhere(void **state) {
     assert_true(c2d_overlap_circle_capsule(c, k));
     assert_true(c2d_collide_circle_capsule(c, k, &ct));
     CHECK_FEQ(ct.depth, 0x1p-99f);
-    assert_true(c2d_sweep_circle_capsule(c, v2(1, 0), k, &t));
+    /* in contact at the start: moving in is a hit at t = 0, moving out is none */
+    assert_true(c2d_sweep_circle_capsule(c, v2(-1, 0), k, &t));
     CHECK_FEQ(t.t, 0.0f);
+    assert_false(c2d_sweep_circle_capsule(c, v2(1, 0), k, &t));
     const c2d_circle b = circle(0, 0, 0x1p-100f);
     assert_true(c2d_overlap_circles(c, b));
-    assert_true(c2d_sweep_circles(c, v2(1, 0), b, v2(0, 0), &t));
+    assert_true(c2d_sweep_circles(c, v2(-1, 0), b, v2(0, 0), &t));
     CHECK_FEQ(t.t, 0.0f);
+    assert_false(c2d_sweep_circles(c, v2(1, 0), b, v2(0, 0), &t));
     /* Above the range, at 2^-60, the same shapes are apart everywhere. */
     const c2d_circle far = circle(0x1p-60f, 0, 0x1p-100f);
     assert_false(c2d_overlap_circle_capsule(far, k));
@@ -507,7 +581,8 @@ int main(void) {
         cmocka_unit_test(capsule_zero_length_is_a_circle),
         cmocka_unit_test(capsule_touching_start_moving_in_minimal),
         cmocka_unit_test(capsule_touching_start_moving_in_many),
-        cmocka_unit_test(touching_at_start_is_a_hit),
+        cmocka_unit_test(touching_at_start),
+        cmocka_unit_test(pushed_out_balls_leave),
         cmocka_unit_test(underflow_counts_as_touching_everywhere),
     };
     return C2D_RUN_TESTS(tests);
