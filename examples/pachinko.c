@@ -1,62 +1,254 @@
-/* pachinko.c: a template for libcollide2d's batch layer. Copy it and build it against the
+/* pachinko.c: the frame loop of a libcollide2d game, ready to copy. Build it against the
  * installed library:
  *
  *     cc -O2 pachinko.c $(pkg-config --cflags --libs collide2d) -o pachinko && ./pachinko
  *
- * 4096 balls fall through 256 static pins for 120 frames. Every frame:
- *   1. c2d_batch_sweep: each ball's earliest hit along its move (no tunnelling), then the ball
- *      moves to the touch and bounces (c2d_apply_impulse against a static pin);
- *   2. a count query (out NULL, capacity 0) sizes the contact buffer, c2d_batch_collide fills
- *      it, and each contact pushes its ball out of the pin and bounces it.
- * The data are structure-of-arrays: one array per coordinate, so the SIMD backends read them
- * directly. It prints the library version, the backend in use and per-frame totals. */
+ * Balls fall through a walled board of staggered pins (circles, short capsules and thin
+ * segments) and pile up on its floor. Every frame runs the loop of the README ("The frame
+ * loop"):
+ *   1. contacts: balls against pins (c2d_scene_collide) and against each other
+ *      (c2d_scene_collide_circles), with a buffer that grows on C2D_ERROR_TRUNCATED;
+ *   2. resolve: sequential impulses over both lists (c2d_resolve_*);
+ *   3. push out: the displacement that parts overlapping balls until they just touch
+ *      (c2d_push_out_*), written into (dx, dy) rather than the positions, so that it is
+ *      swept with the move: a crowd cannot push a ball into a wall;
+ *   4. move by velocity * dt + (dx, dy): up to PASSES sweeps against the pins
+ *      (c2d_scene_sweep). A hit at t > 0: advance
+ *      to the touch, bounce, sweep the rest of the frame. A hit at t = 0 (the ball was already
+ *      touching and its move goes deeper): bounce, remove the move's part along the normal
+ *      (c2d_slide_move) and sweep the rest: the ball slides. A ball touching a pin and moving
+ *      away gets no hit, so push-out's "just touching" never stops it.
+ * The data are structure-of-arrays, one array per coordinate, so the SIMD backends read them
+ * directly. It prints the library version, the backend, and per-frame totals.
+ *
+ * Compiled with PACHINKO_NO_MAIN, this file is the loop the tests run (test/sim/test_loop.c):
+ * what the README shows is what is tested. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <collide2d.h>
 
-enum { BALLS = 4096, PINS = 256, FRAMES = 120 };
+/* Up to three sweeps a frame: a ball may bounce off one pin into a second and, in a corner,
+ * into a third in the same frame; a move still left after that (a ball wedged between pins)
+ * is dropped for this frame and the contacts of the next frame take over. */
+enum { PASSES = 3 };
+
+typedef struct board {
+    size_t n, m;                  /* balls, pins (walls included) */
+    float width, height;          /* the inside of the walls */
+    float *x, *y, *r, *vx, *vy;   /* balls */
+    float *inv_mass, *e;          /* per ball: 1 / mass, restitution */
+    float *dx, *dy;               /* this frame's push-out */
+    float *mx, *my, *left;        /* this frame's move, and the fraction of the frame left */
+    float *ax, *ay, *bx, *by, *R; /* pins */
+    float *pin_e;                 /* per pin: restitution */
+    c2d_scene *scene;             /* the pins, indexed once */
+    c2d_circle_toi *hits;         /* one per ball */
+    c2d_pair_contact *pin_contacts;
+    c2d_circle_pair_contact *ball_contacts;
+    size_t pin_cap, ball_cap, n_pin, n_ball;
+    size_t swept_hits, start_hits; /* totals: sweep hits, and those at t = 0 */
+} board;
 
 /* A small deterministic generator (xorshift32): the same board on every machine. */
-static unsigned rng_state = 2463534242u;
-static float uniform(float lo, float hi) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return lo + (hi - lo) * (float)(rng_state >> 8) * (1.0f / 16777216.0f);
+static float uniform(unsigned *s, float lo, float hi) {
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return lo + (hi - lo) * (float)(*s >> 8) * (1.0f / 16777216.0f);
 }
 
-/* The board: balls and pins as parallel arrays. */
-static float ball_x[BALLS], ball_y[BALLS], ball_r[BALLS], vel_x[BALLS], vel_y[BALLS];
-static float move_x[BALLS], move_y[BALLS];
-static float pin_ax[PINS], pin_ay[PINS], pin_bx[PINS], pin_by[PINS], pin_r[PINS];
+static void add_pin(board *b, float ax, float ay, float bx, float by, float R, float e) {
+    const size_t k = b->m++;
+    b->ax[k] = ax, b->ay[k] = ay, b->bx[k] = bx, b->by[k] = by, b->R[k] = R, b->pin_e[k] = e;
+}
 
-static void build_board(void) {
-    for (size_t i = 0; i < BALLS; i++) {
-        ball_x[i] = uniform(0.0f, 100.0f);
-        ball_y[i] = uniform(0.0f, 100.0f);
-        ball_r[i] = uniform(0.05f, 0.25f);
-        vel_x[i] = uniform(-1.0f, 1.0f);
-        vel_y[i] = 0.0f;
+static void board_free(board *b) {
+    void *blocks[] = {b->x,  b->y,  b->r,  b->vx,    b->vy,   b->inv_mass,     b->e,
+                      b->dx, b->dy, b->mx, b->my,    b->left, b->ax,           b->ay,
+                      b->bx, b->by, b->R,  b->pin_e, b->hits, b->pin_contacts, b->ball_contacts};
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
+        free(blocks[k]);
+    c2d_scene_destroy(b->scene);
+    memset(b, 0, sizeof *b);
+}
+
+static float *floats(size_t n) {
+    return calloc(n ? n : 1, sizeof(float));
+}
+
+/* n balls above a board of rows x columns staggered pins, inside four walls. Returns 0, or -1
+ * when out of memory or the scene cannot be made. */
+static int board_make(board *b, size_t n, unsigned seed) {
+    memset(b, 0, sizeof *b);
+    /* 100 units wide for 10,000 balls, wider in proportion to sqrt(n) beyond; tall enough for
+     * the balls to start above the pins */
+    const float scale = n > 10000 ? sqrtf((float)n / 10000.0f) : 1.0f;
+    const size_t columns = (size_t)(24.0f * scale), rows = 14, max_pins = 4 + rows * columns;
+    const size_t per_row = (size_t)((100.0f * scale - 2.0f) / 0.7f);
+    b->n = n;
+    b->width = 100.0f * scale;
+    b->height = 112.0f + 0.7f * (float)((n + per_row - 1) / per_row) + 2.0f;
+    float **ball_arrays[] = {&b->x, &b->y,  &b->r,  &b->vx, &b->vy, &b->inv_mass,
+                             &b->e, &b->dx, &b->dy, &b->mx, &b->my, &b->left};
+    for (size_t k = 0; k < sizeof ball_arrays / sizeof ball_arrays[0]; k++)
+        if (!(*ball_arrays[k] = floats(n))) return board_free(b), -1;
+    float **pin_arrays[] = {&b->ax, &b->ay, &b->bx, &b->by, &b->R, &b->pin_e};
+    for (size_t k = 0; k < sizeof pin_arrays / sizeof pin_arrays[0]; k++)
+        if (!(*pin_arrays[k] = floats(max_pins))) return board_free(b), -1;
+    if (!(b->hits = malloc((n ? n : 1) * sizeof *b->hits))) return board_free(b), -1;
+
+    /* walls: capsules of radius 1 just outside the inside box */
+    const float W = b->width, H = b->height;
+    add_pin(b, -1, -1, W + 1, -1, 1, 0.3f);       /* floor */
+    add_pin(b, -1, H + 1, W + 1, H + 1, 1, 0.3f); /* ceiling */
+    add_pin(b, -1, -1, -1, H + 1, 1, 0.3f);       /* left */
+    add_pin(b, W + 1, -1, W + 1, H + 1, 1, 0.3f); /* right */
+    /* pins: rows alternate circles, short tilted capsules and thin segments, every other row
+     * shifted by half a column */
+    for (size_t row = 0; row < rows; row++) {
+        const float y = 40.0f + 5.0f * (float)row;
+        for (size_t col = 0; col < columns; col++) {
+            /* 2 to 4 units clear of the walls: no gap a ball could wedge in */
+            const float x = 3.0f + ((W - 6.0f) / columns) * ((float)col + (row % 2 ? 0.5f : 0.0f));
+            switch (row % 3) {
+            case 0:
+                add_pin(b, x, y, x, y, 0.6f, 0.5f);
+                break; /* a circle */
+            case 1:
+                add_pin(b, x - 0.8f, y - 0.3f, x + 0.8f, y + 0.3f, 0.25f, 0.5f);
+                break;
+            default:
+                add_pin(b, x - 1.0f, y + 0.4f, x + 1.0f, y - 0.4f, 0.0f, 0.5f);
+                break;
+            }
+        }
     }
-    for (size_t k = 0; k < PINS; k++) { /* short tilted capsules on a 16 x 16 grid */
-        const float cx = 3.0f + 6.25f * (float)(k % 16), cy = 3.0f + 6.25f * (float)(k / 16);
-        const float half = uniform(0.25f, 2.5f), tilt = uniform(-0.5f, 0.5f);
-        pin_ax[k] = cx - half, pin_ay[k] = cy - half * tilt;
-        pin_bx[k] = cx + half, pin_by[k] = cy + half * tilt;
-        pin_r[k] = uniform(0.05f, 0.5f);
+    /* balls: a jittered grid above the pins (0.7 apart, so they start apart), moving a little */
+    for (size_t i = 0; i < n; i++) {
+        b->x[i] = 1.0f + 0.7f * (float)(i % per_row) + uniform(&seed, -0.05f, 0.05f);
+        b->y[i] = H - 1.5f - 0.7f * (float)(i / per_row);
+        b->r[i] = uniform(&seed, 0.15f, 0.3f);
+        b->vx[i] = uniform(&seed, -3.0f, 3.0f);
+        b->vy[i] = uniform(&seed, -3.0f, 0.0f);
+        b->inv_mass[i] = 1.0f / (b->r[i] * b->r[i]);
+        b->e[i] = 0.5f;
     }
+    const c2d_capsule_soa pins = {b->ax, b->ay, b->bx, b->by, b->R, b->m};
+    if (c2d_scene_create(&pins, NULL, &b->scene) != C2D_OK) return board_free(b), -1;
+    return 0;
 }
 
-/* Bounces ball i off a static pin whose contact normal points toward the ball. */
-static void bounce(size_t i, c2d_vec2 normal) {
-    c2d_body ball = {{vel_x[i], vel_y[i]}, 1.0f, 0.6f};
-    c2d_body pin = {{0.0f, 0.0f}, 0.0f, 0.6f}; /* inv_mass 0: static */
-    c2d_apply_impulse(&ball, &pin, normal);
-    vel_x[i] = ball.velocity.x, vel_y[i] = ball.velocity.y;
+static int fail(const char *what, c2d_status st) {
+    fprintf(stderr, "%s: %s\n", what, c2d_status_string(st));
+    return -1;
 }
 
-int main(void) {
+/* Grows *buf to hold `need` entries of `size` bytes (twice as many, to grow rarely). */
+static int grow(void **buf, size_t *cap, size_t need, size_t size) {
+    void *p = realloc(*buf, 2 * need * size);
+    if (!p) return -1;
+    *buf = p;
+    *cap = 2 * need;
+    return 0;
+}
+
+/* Whether a call must be made again with a larger buffer: it said C2D_ERROR_TRUNCATED, or it
+ * had no buffer at all (capacity 0 is the size query: C2D_OK, the total in the count, nothing
+ * written). Either way the count holds the total. */
+static int buffer_short(c2d_status st, size_t count, size_t capacity) {
+    return st == C2D_ERROR_TRUNCATED || (st == C2D_OK && count > capacity);
+}
+
+/* Step 1: both contact lists, each buffer grown to the total when it is short. */
+static int find_contacts(board *b) {
+    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n};
+    c2d_status st = c2d_scene_collide(b->scene, &balls, b->pin_contacts, b->pin_cap, &b->n_pin);
+    if (buffer_short(st, b->n_pin, b->pin_cap)) {
+        if (grow((void **)&b->pin_contacts, &b->pin_cap, b->n_pin, sizeof *b->pin_contacts))
+            return fail("pin contacts", C2D_ERROR_ALLOC);
+        st = c2d_scene_collide(b->scene, &balls, b->pin_contacts, b->pin_cap, &b->n_pin);
+    }
+    if (st != C2D_OK) return fail("c2d_scene_collide", st);
+    st = c2d_scene_collide_circles(b->scene, &balls, b->ball_contacts, b->ball_cap, &b->n_ball);
+    if (buffer_short(st, b->n_ball, b->ball_cap)) {
+        if (grow((void **)&b->ball_contacts, &b->ball_cap, b->n_ball, sizeof *b->ball_contacts))
+            return fail("ball contacts", C2D_ERROR_ALLOC);
+        st = c2d_scene_collide_circles(b->scene, &balls, b->ball_contacts, b->ball_cap, &b->n_ball);
+    }
+    if (st != C2D_OK) return fail("c2d_scene_collide_circles", st);
+    return 0;
+}
+
+/* Bounces ball i off a static pin (normal toward the ball): c2d_apply_impulse against a body
+ * of inverse mass 0 with the pin's restitution. */
+static void bounce(board *b, size_t i, uint32_t pin, c2d_vec2 normal) {
+    c2d_body ball = {{b->vx[i], b->vy[i]}, b->inv_mass[i], b->e[i]};
+    c2d_body still = {{0.0f, 0.0f}, 0.0f, b->pin_e[pin]};
+    c2d_apply_impulse(&ball, &still, normal);
+    b->vx[i] = ball.velocity.x, b->vy[i] = ball.velocity.y;
+}
+
+/* Step 4: move every ball by its velocity over dt plus its push-out, swept against the pins,
+ * with bounce and slide. A ball whose move is used up has move 0, which never hits anything. */
+static int move_balls(board *b, float dt) {
+    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n};
+    for (size_t i = 0; i < b->n; i++) {
+        b->left[i] = 1.0f;
+        b->mx[i] = b->vx[i] * dt + b->dx[i], b->my[i] = b->vy[i] * dt + b->dy[i];
+    }
+    for (int pass = 0; pass < PASSES; pass++) {
+        const c2d_status st = c2d_scene_sweep(b->scene, &balls, b->mx, b->my, b->hits);
+        if (st != C2D_OK) return fail("c2d_scene_sweep", st);
+        for (size_t i = 0; i < b->n; i++) {
+            const c2d_circle_toi *h = &b->hits[i];
+            if (h->capsule == C2D_NONE) { /* the whole move is free */
+                b->x[i] += b->mx[i], b->y[i] += b->my[i];
+                b->mx[i] = 0.0f, b->my[i] = 0.0f;
+                continue;
+            }
+            b->swept_hits++;
+            const float t = h->toi.t;
+            if (t > 0.0f) { /* advance to the touch */
+                b->x[i] += b->mx[i] * t, b->y[i] += b->my[i] * t;
+            } else {
+                b->start_hits++;
+            }
+            bounce(b, i, h->capsule, h->toi.normal);
+            b->left[i] *= 1.0f - t;
+            /* the rest of the frame at the new velocity, without any part into the pin */
+            const c2d_vec2 rest = {b->vx[i] * dt * b->left[i], b->vy[i] * dt * b->left[i]};
+            const c2d_vec2 slid = c2d_slide_move(rest, h->toi.normal);
+            b->mx[i] = slid.x, b->my[i] = slid.y;
+        }
+    }
+    return 0;
+}
+
+/* One frame of dt seconds. */
+static int board_frame(board *b, float dt, float gravity) {
+    if (find_contacts(b) != 0) return -1;
+    /* steps 2 and 3: impulses (velocities), then push-out into (dx, dy), over both lists */
+    memset(b->dx, 0, b->n * sizeof *b->dx);
+    memset(b->dy, 0, b->n * sizeof *b->dy);
+    const c2d_body_soa bodies = {b->dx, b->dy, b->vx, b->vy, b->inv_mass, b->e, b->n};
+    c2d_status st = c2d_resolve_circle_contacts(&bodies, b->ball_contacts, b->n_ball, NULL);
+    if (st == C2D_OK)
+        st = c2d_resolve_capsule_contacts(&bodies, b->pin_contacts, b->n_pin, b->pin_e, b->m, NULL);
+    if (st == C2D_OK) st = c2d_push_out_circle_contacts(&bodies, b->ball_contacts, b->n_ball);
+    if (st == C2D_OK) st = c2d_push_out_capsule_contacts(&bodies, b->pin_contacts, b->n_pin);
+    if (st != C2D_OK) return fail("response", st);
+    for (size_t i = 0; i < b->n; i++)
+        b->vy[i] += gravity * dt;
+    return move_balls(b, dt);
+}
+
+#ifndef PACHINKO_NO_MAIN
+int main(int argc, char **argv) {
+    const size_t n = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 10000;
+    const int frames = argc > 2 ? atoi(argv[2]) : 400;
     printf("libcollide2d %s (headers %s)\n", c2d_version_string(), C2D_VERSION_STRING);
     const char *asked;
     const c2d_backend_env env = c2d_backend_env_status(&asked);
@@ -64,71 +256,23 @@ int main(void) {
         fprintf(stderr, "COLLIDE2D_BACKEND='%s': %s\n", asked, c2d_backend_env_string(env));
     printf("backend: %s\n", c2d_backend_name(c2d_backend_active()));
 
-    build_board();
-    const c2d_circle_soa balls = {ball_x, ball_y, ball_r, BALLS};
-    const c2d_capsule_soa pins = {pin_ax, pin_ay, pin_bx, pin_by, pin_r, PINS};
-    static c2d_circle_toi hits[BALLS];
-    c2d_pair_contact *contacts = NULL;
-    size_t capacity = 0, total_contacts = 0, total_hits = 0;
-    const float dt = 1.0f / 60.0f, gravity = -9.8f;
-
-    for (int frame = 0; frame < FRAMES; frame++) {
-        /* 1. sweep each ball's move against every pin, move to the first touch, bounce */
-        for (size_t i = 0; i < BALLS; i++) {
-            vel_y[i] += gravity * dt;
-            move_x[i] = vel_x[i] * dt, move_y[i] = vel_y[i] * dt;
-        }
-        c2d_status st = c2d_batch_sweep(&balls, move_x, move_y, &pins, hits);
-        if (st != C2D_OK) {
-            fprintf(stderr, "c2d_batch_sweep: %s\n", c2d_status_string(st));
-            return 1;
-        }
-        for (size_t i = 0; i < BALLS; i++) {
-            const float t = hits[i].capsule == C2D_NONE ? 1.0f : hits[i].toi.t;
-            ball_x[i] += move_x[i] * t, ball_y[i] += move_y[i] * t;
-            if (hits[i].capsule != C2D_NONE) {
-                bounce(i, hits[i].toi.normal);
-                total_hits++;
-            }
-            if (ball_y[i] < 0.0f) ball_y[i] += 100.0f, vel_y[i] = 0.0f; /* recycle at the top */
-        }
-
-        /* 2. contacts: ask how many, size the buffer, collect them, resolve them */
-        size_t count;
-        st = c2d_batch_collide(&balls, &pins, NULL, 0, &count); /* the count query */
-        if (st != C2D_OK) {
-            fprintf(stderr, "c2d_batch_collide: %s\n", c2d_status_string(st));
-            return 1;
-        }
-        if (count > capacity) {
-            capacity = count * 2;
-            c2d_pair_contact *grown = realloc(contacts, capacity * sizeof *grown);
-            if (!grown) {
-                fprintf(stderr, "out of memory\n");
-                return 1;
-            }
-            contacts = grown;
-        }
-        st = c2d_batch_collide(&balls, &pins, contacts, capacity, &count);
-        if (st != C2D_OK) {
-            fprintf(stderr, "c2d_batch_collide: %s\n", c2d_status_string(st));
-            return 1;
-        }
-        for (size_t n = 0; n < count; n++) {
-            const size_t i = contacts[n].circle;
-            const c2d_contact c = contacts[n].contact;
-            /* normal * depth leaves the ball touching the pin; a little slop parts them */
-            const float push = c.depth + 1e-4f;
-            ball_x[i] += c.normal.x * push, ball_y[i] += c.normal.y * push;
-            bounce(i, c.normal);
-        }
-        total_contacts += count;
-        if (frame % 30 == 0)
-            printf("frame %3d: %4zu swept hits so far, %3zu contacts this frame\n", frame,
-                   total_hits, count);
+    board b;
+    if (board_make(&b, n, 2463534242u) != 0) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
     }
-    printf("%d frames, %d balls x %d pins: %zu swept hits, %zu contacts\n", FRAMES, BALLS, PINS,
-           total_hits, total_contacts);
-    free(contacts);
+    const float dt = 1.0f / 60.0f, gravity = -9.8f;
+    size_t contacts = 0;
+    for (int frame = 0; frame < frames; frame++) {
+        if (board_frame(&b, dt, gravity) != 0) return board_free(&b), 1;
+        contacts += b.n_pin + b.n_ball;
+        if (frame % 100 == 0)
+            printf("frame %3d: %zu pin and %zu ball contacts, %zu swept hits so far\n", frame,
+                   b.n_pin, b.n_ball, b.swept_hits);
+    }
+    printf("%d frames, %zu balls x %zu pins: %zu swept hits (%zu at t = 0), %zu contacts\n", frames,
+           b.n, b.m, b.swept_hits, b.start_hits, contacts);
+    board_free(&b);
     return 0;
 }
+#endif
