@@ -361,28 +361,21 @@ static int move_swept(galton *g, bool relax) {
             g->sweep_hits++;
             const float t = h->toi.t;
             const c2d_vec2 n = h->toi.normal;
-            if (t > 0.0f) {
+            if (t > 0.0f) { /* advance to the touch */
                 g->x[i] += t * g->mx[i];
                 g->y[i] += t * g->my[i];
                 if (pass == 0) g->lifted += gravity * (double)t * (double)g->dy[i];
-                if (!relax) bounce(g, i, h->capsule, n);
-                const float rest = (1.0f - t) * dt;
-                g->mx[i] = g->vx[i] * rest;
-                g->my[i] = g->vy[i] * rest;
-                if (pass + 1 < passes) g->active[still++] = i;
-            } else {
-                /* Overlapping deeper than the skin at the start (a push from a crowd): put the
-                 * ball back half a skin inside the capsule's surface, along the normal, bounce
-                 * if it was moving in, and sweep the step's motion again in the next pass. */
-                const float y0 = g->y[i];
-                g->x[i] = h->toi.point.x + n.x * (g->rs[i] + 0.5f * g->skin);
-                g->y[i] = h->toi.point.y + n.y * (g->rs[i] + 0.5f * g->skin);
-                g->lifted += gravity * ((double)g->y[i] - (double)y0);
-                if (!relax) bounce(g, i, h->capsule, n);
-                g->mx[i] = g->vx[i] * dt;
-                g->my[i] = g->vy[i] * dt;
-                if (pass + 1 < passes) g->active[still++] = i;
             }
+            /* Bounce, and sweep the rest of the step without any part into the capsule: at
+             * t = 0 (already touching and pushing in, say from a crowd) the ball slides. A
+             * ball touching a capsule and moving away gets no hit at all (query.h), so no
+             * step-out is needed. */
+            if (!relax) bounce(g, i, h->capsule, n);
+            const float rest = (1.0f - t) * dt;
+            const c2d_vec2 slid = c2d_slide_move((c2d_vec2){g->vx[i] * rest, g->vy[i] * rest}, n);
+            g->mx[i] = slid.x;
+            g->my[i] = slid.y;
+            if (pass + 1 < passes) g->active[still++] = i;
         }
         n_active = still;
     }

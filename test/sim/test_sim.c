@@ -14,8 +14,10 @@
 #include "sim.h"
 
 /* The world hash after GOLDEN_STEPS steps of the determinism board (golden_params()). It
- * changes only when the simulation or a library answer changes on purpose. */
-#define GOLDEN_HASH 0x9e7a7ee471ccbc18ull
+ * changes only when the simulation or a library answer changes on purpose: it was
+ * 0x9e7a7ee471ccbc18 before sweeps let a ball in contact leave (query.h) and the example
+ * replaced its step-out by bounce and slide (c2d_slide_move). */
+#define GOLDEN_HASH 0x2d3500d39834de94ull
 enum { GOLDEN_STEPS = 700 };
 
 #ifndef SIM_TEST_MAX_THREADS
