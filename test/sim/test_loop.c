@@ -55,16 +55,15 @@ static void natural_loop_never_freezes(void **state) {
             assert_true(is_finite(b.x[i]) && is_finite(b.y[i]) && is_finite(b.vx[i]) &&
                         is_finite(b.vy[i]));
             if (!(b.x[i] > 0.0f && b.x[i] < b.width && b.y[i] > 0.0f && b.y[i] < b.height)) {
-                print_message("# frame %zu: ball %zu left the board: (%g, %g) from (%g, %g)\n",
-                              f, i, (double)b.x[i], (double)b.y[i], (double)x0[i],
-                              (double)y0[i]);
+                print_message("# frame %zu: ball %zu left the board: (%g, %g) from (%g, %g)\n", f,
+                              i, (double)b.x[i], (double)b.y[i], (double)x0[i], (double)y0[i]);
                 fail();
             }
             const float speed2 = b.vx[i] * b.vx[i] + b.vy[i] * b.vy[i];
             if (speed2 > FROZEN_SPEED * FROZEN_SPEED && b.x[i] == x0[i] && b.y[i] == y0[i]) {
                 if (frozen < 3)
-                    print_message("# frame %zu: ball %zu at (%g, %g) v (%g, %g) did not move\n",
-                                  f, i, (double)b.x[i], (double)b.y[i], (double)b.vx[i],
+                    print_message("# frame %zu: ball %zu at (%g, %g) v (%g, %g) did not move\n", f,
+                                  i, (double)b.x[i], (double)b.y[i], (double)b.vx[i],
                                   (double)b.vy[i]);
                 frozen++;
             }
@@ -89,7 +88,7 @@ static void natural_loop_never_freezes(void **state) {
                   "skins)\n",
                   n, frames, b.swept_hits, b.start_hits, frozen_total, worst_frozen,
                   (double)deepest, deep_total);
-    assert_true(b.swept_hits > n);      /* the balls did reach the pins */
+    assert_true(b.swept_hits > n); /* the balls did reach the pins */
     assert_int_equal(frozen_total, 0);
     assert_int_equal(deep_total, 0);
     free(x0);
