@@ -51,10 +51,14 @@ c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
         if (!moved(bodies, p->a, &p->contact, p->contact.depth * (ia / sum), &xa, &ya) ||
             !moved(bodies, p->b, &p->contact, -(p->contact.depth * (ib / sum)), &xb, &yb))
             continue;
-        bodies->x[p->a] = xa;
-        bodies->y[p->a] = ya;
-        bodies->x[p->b] = xb;
-        bodies->y[p->b] = yb;
+        if (ia > 0.0f) { /* a static body is never written (not even -0 to +0) */
+            bodies->x[p->a] = xa;
+            bodies->y[p->a] = ya;
+        }
+        if (ib > 0.0f) {
+            bodies->x[p->b] = xb;
+            bodies->y[p->b] = yb;
+        }
     }
     return C2D_OK;
 }

@@ -1,0 +1,124 @@
+/* Part of fuzz_batch.c (included after its helpers): the response calls (collide2d/response.h).
+ *
+ * The scene's circles as bodies: positions x, y, velocities the moves, inverse masses the radii
+ * and restitutions the capsule radii (so both take the fuzzer's special values: NaN, infinities,
+ * negatives, subnormals, FLT_MIN). The contact lists are the reference's capsule contacts and
+ * the contacts of neighbouring circles (c2d_collide_circles). Checked:
+ * - the resolve calls equal a loop of c2d_apply_impulse, byte for byte;
+ * - push-out never writes a NaN or infinite position from finite input, and moves no body
+ *   whose inverse mass is 0;
+ * - a bad index changes nothing and says C2D_ERROR_INDEX. */
+
+static bool finite_f(float v) {
+    return v >= -FLT_MAX && v <= FLT_MAX;
+}
+
+/* Copies of the body arrays, so each call starts from the same state. */
+typedef struct bodies_copy {
+    float *x, *y, *vx, *vy, *inv, *e;
+    size_t n;
+} bodies_copy;
+
+static void bodies_load(bodies_copy *b, const scene *s) {
+    const size_t n = s->nc, bytes = (n + 1) * sizeof(float);
+    b->n = n;
+    float **arrays[] = {&b->x, &b->y, &b->vx, &b->vy, &b->inv, &b->e};
+    for (size_t k = 0; k < 6; k++)
+        if (!(*arrays[k] = malloc(bytes))) abort();
+    if (n) {
+        memcpy(b->x, s->x, n * sizeof(float));
+        memcpy(b->y, s->y, n * sizeof(float));
+        memcpy(b->vx, s->mx, n * sizeof(float));
+        memcpy(b->vy, s->my, n * sizeof(float));
+        memcpy(b->inv, s->r, n * sizeof(float));
+        for (size_t i = 0; i < n; i++)
+            b->e[i] = s->nk ? s->R[i % s->nk] : 0.5f;
+    }
+}
+
+static void bodies_free(bodies_copy *b) {
+    float *arrays[] = {b->x, b->y, b->vx, b->vy, b->inv, b->e};
+    for (size_t k = 0; k < 6; k++)
+        free(arrays[k]);
+}
+
+static c2d_body_soa soa_of(bodies_copy *b) {
+    const c2d_body_soa soa = {b->x, b->y, b->vx, b->vy, b->inv, b->e, b->n};
+    return soa;
+}
+
+static void fuzz_response(const scene *s, const reference *ref) {
+    const size_t n = s->nc;
+    /* ball contacts between neighbours (a < b) */
+    c2d_circle_pair_contact *balls = malloc((n + 1) * sizeof *balls);
+    if (!balls) abort();
+    size_t nb = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        c2d_contact c;
+        const c2d_circle a = {{s->x[i], s->y[i]}, s->r[i]},
+                         b = {{s->x[i + 1], s->y[i + 1]}, s->r[i + 1]};
+        if (c2d_collide_circles(a, b, &c)) {
+            balls[nb].a = (uint32_t)i;
+            balls[nb].b = (uint32_t)(i + 1);
+            balls[nb++].contact = c;
+        }
+    }
+    bodies_copy got, want;
+    bodies_load(&got, s);
+    bodies_load(&want, s);
+    c2d_body_soa gs = soa_of(&got);
+    /* resolve: ball pairs, then capsules; the same as c2d_apply_impulse in order */
+    if (c2d_resolve_circle_contacts(&gs, balls, nb, NULL) != C2D_OK)
+        fail("resolve circles", "status");
+    for (size_t k = 0; k < nb; k++) {
+        const uint32_t a = balls[k].a, b = balls[k].b;
+        c2d_body A = {{want.vx[a], want.vy[a]}, want.inv[a], want.e[a]};
+        c2d_body B = {{want.vx[b], want.vy[b]}, want.inv[b], want.e[b]};
+        c2d_apply_impulse(&A, &B, balls[k].contact.normal);
+        want.vx[a] = A.velocity.x, want.vy[a] = A.velocity.y;
+        want.vx[b] = B.velocity.x, want.vy[b] = B.velocity.y;
+    }
+    const float *cap_e = s->nk ? s->R : NULL;
+    if (c2d_resolve_capsule_contacts(&gs, ref->collide, ref->total, cap_e, s->nk, NULL) != C2D_OK)
+        fail("resolve capsules", "status");
+    for (size_t k = 0; k < ref->total; k++) {
+        const uint32_t i = ref->collide[k].circle;
+        c2d_body A = {{want.vx[i], want.vy[i]}, want.inv[i], want.e[i]};
+        c2d_body K = {{0.0f, 0.0f}, 0.0f, s->R[ref->collide[k].capsule]};
+        c2d_apply_impulse(&A, &K, ref->collide[k].contact.normal);
+        want.vx[i] = A.velocity.x, want.vy[i] = A.velocity.y;
+    }
+    if (n &&
+        (memcmp(got.vx, want.vx, n * sizeof(float)) || memcmp(got.vy, want.vy, n * sizeof(float))))
+        fail("resolve", "differs from a loop of c2d_apply_impulse");
+    /* push-out: finite stays finite, static stays put */
+    if (c2d_push_out_circle_contacts(&gs, balls, nb) != C2D_OK ||
+        c2d_push_out_capsule_contacts(&gs, ref->collide, ref->total) != C2D_OK)
+        fail("push-out", "status");
+    for (size_t i = 0; i < n; i++) {
+        const bool was_finite = finite_f(s->x[i]) && finite_f(s->y[i]);
+        if (was_finite && !(finite_f(got.x[i]) && finite_f(got.y[i])))
+            fail("push-out", "a finite position became NaN or infinite");
+        if (s->r[i] == 0.0f && (!same_float(got.x[i], s->x[i]) || !same_float(got.y[i], s->y[i])))
+            fail("push-out", "moved a static body");
+    }
+    /* a bad index: nothing changes */
+    if (nb > 0) {
+        bodies_copy before;
+        bodies_load(&before, s);
+        c2d_body_soa bs = soa_of(&before);
+        const uint32_t keep = balls[nb - 1].b;
+        balls[nb - 1].b = (uint32_t)n;
+        if (c2d_resolve_circle_contacts(&bs, balls, nb, NULL) != C2D_ERROR_INDEX ||
+            c2d_push_out_circle_contacts(&bs, balls, nb) != C2D_ERROR_INDEX)
+            fail("response", "a bad index was not reported");
+        balls[nb - 1].b = keep;
+        if (memcmp(before.vx, s->mx, n * sizeof(float)) ||
+            memcmp(before.x, s->x, n * sizeof(float)))
+            fail("response", "a bad index changed a body");
+        bodies_free(&before);
+    }
+    bodies_free(&got);
+    bodies_free(&want);
+    free(balls);
+}
