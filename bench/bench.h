@@ -71,5 +71,6 @@ const c2d_workload *bench_w5(c2d_w5_variant v, size_t n_circles);
 
 /* W6 (balls against balls, bench/balls.c). */
 void bench_register_balls(const bench_options *o);
+void bench_register_frame(const bench_options *o); /* W7 game frame (frame.c) */
 
 #endif

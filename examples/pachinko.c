@@ -36,16 +36,18 @@
 enum { PASSES = 3 };
 
 typedef struct board {
-    size_t n, m;                  /* balls, pins (walls included) */
-    float width, height;          /* the inside of the walls */
-    float *x, *y, *r, *vx, *vy;   /* balls */
-    float *inv_mass, *e;          /* per ball: 1 / mass, restitution */
-    float *dx, *dy;               /* this frame's push-out */
-    float *mx, *my, *left;        /* this frame's move, and the fraction of the frame left */
-    float *ax, *ay, *bx, *by, *R; /* pins */
-    float *pin_e;                 /* per pin: restitution */
-    c2d_scene *scene;             /* the pins, indexed once */
-    c2d_circle_toi *hits;         /* one per ball */
+    size_t n, m;                     /* balls, pins (walls included) */
+    float width, height;             /* the inside of the walls */
+    float *x, *y, *r, *vx, *vy;      /* balls */
+    float *inv_mass, *e;             /* per ball: 1 / mass, restitution */
+    float *dx, *dy;                  /* this frame's push-out */
+    float *mx, *my, *left;           /* this frame's move, and the fraction of the frame left */
+    float *sx, *sy, *sr, *smx, *smy; /* the balls still moving in a pass, compact */
+    uint32_t *active;                /* their indices */
+    float *ax, *ay, *bx, *by, *R;    /* pins */
+    float *pin_e;                    /* per pin: restitution */
+    c2d_scene *scene;                /* the pins, indexed once */
+    c2d_circle_toi *hits;            /* one per ball */
     c2d_pair_contact *pin_contacts;
     c2d_circle_pair_contact *ball_contacts;
     size_t pin_cap, ball_cap, n_pin, n_ball;
@@ -68,7 +70,8 @@ static void add_pin(board *b, float ax, float ay, float bx, float by, float R, f
 static void board_free(board *b) {
     void *blocks[] = {b->x,  b->y,  b->r,  b->vx,    b->vy,   b->inv_mass,     b->e,
                       b->dx, b->dy, b->mx, b->my,    b->left, b->ax,           b->ay,
-                      b->bx, b->by, b->R,  b->pin_e, b->hits, b->pin_contacts, b->ball_contacts};
+                      b->bx, b->by, b->R,  b->pin_e, b->hits, b->pin_contacts, b->ball_contacts,
+                      b->sx, b->sy, b->sr, b->smx,   b->smy,  b->active};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         free(blocks[k]);
     c2d_scene_destroy(b->scene);
@@ -91,14 +94,16 @@ static int board_make(board *b, size_t n, unsigned seed) {
     b->n = n;
     b->width = 100.0f * scale;
     b->height = 112.0f + 0.7f * (float)((n + per_row - 1) / per_row) + 2.0f;
-    float **ball_arrays[] = {&b->x, &b->y,  &b->r,  &b->vx, &b->vy, &b->inv_mass,
-                             &b->e, &b->dx, &b->dy, &b->mx, &b->my, &b->left};
+    float **ball_arrays[] = {&b->x,  &b->y,  &b->r,  &b->vx,  &b->vy, &b->inv_mass,
+                             &b->e,  &b->dx, &b->dy, &b->mx,  &b->my, &b->left,
+                             &b->sx, &b->sy, &b->sr, &b->smx, &b->smy};
     for (size_t k = 0; k < sizeof ball_arrays / sizeof ball_arrays[0]; k++)
         if (!(*ball_arrays[k] = floats(n))) return board_free(b), -1;
     float **pin_arrays[] = {&b->ax, &b->ay, &b->bx, &b->by, &b->R, &b->pin_e};
     for (size_t k = 0; k < sizeof pin_arrays / sizeof pin_arrays[0]; k++)
         if (!(*pin_arrays[k] = floats(max_pins))) return board_free(b), -1;
     if (!(b->hits = malloc((n ? n : 1) * sizeof *b->hits))) return board_free(b), -1;
+    if (!(b->active = malloc((n ? n : 1) * sizeof *b->active))) return board_free(b), -1;
 
     /* walls: capsules of radius 1 just outside the inside box */
     const float W = b->width, H = b->height;
@@ -192,21 +197,30 @@ static void bounce(board *b, size_t i, uint32_t pin, c2d_vec2 normal) {
 }
 
 /* Step 4: move every ball by its velocity over dt plus its push-out, swept against the pins,
- * with bounce and slide. A ball whose move is used up has move 0, which never hits anything. */
+ * with bounce and slide. Each pass sweeps the balls still moving, copied into a compact set
+ * (the first pass: all of them), so the later passes cost only the few balls that hit. */
 static int move_balls(board *b, float dt) {
-    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n};
     for (size_t i = 0; i < b->n; i++) {
         b->left[i] = 1.0f;
         b->mx[i] = b->vx[i] * dt + b->dx[i], b->my[i] = b->vy[i] * dt + b->dy[i];
+        b->active[i] = (uint32_t)i;
     }
-    for (int pass = 0; pass < PASSES; pass++) {
-        const c2d_status st = c2d_scene_sweep(b->scene, &balls, b->mx, b->my, b->hits);
+    size_t moving = b->n;
+    for (int pass = 0; pass < PASSES && moving > 0; pass++) {
+        for (size_t k = 0; k < moving; k++) {
+            const uint32_t i = b->active[k];
+            b->sx[k] = b->x[i], b->sy[k] = b->y[i], b->sr[k] = b->r[i];
+            b->smx[k] = b->mx[i], b->smy[k] = b->my[i];
+        }
+        const c2d_circle_soa set = {b->sx, b->sy, b->sr, moving};
+        const c2d_status st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
         if (st != C2D_OK) return fail("c2d_scene_sweep", st);
-        for (size_t i = 0; i < b->n; i++) {
-            const c2d_circle_toi *h = &b->hits[i];
+        size_t still = 0;
+        for (size_t k = 0; k < moving; k++) {
+            const uint32_t i = b->active[k];
+            const c2d_circle_toi *h = &b->hits[k];
             if (h->capsule == C2D_NONE) { /* the whole move is free */
                 b->x[i] += b->mx[i], b->y[i] += b->my[i];
-                b->mx[i] = 0.0f, b->my[i] = 0.0f;
                 continue;
             }
             b->swept_hits++;
@@ -222,26 +236,42 @@ static int move_balls(board *b, float dt) {
             const c2d_vec2 rest = {b->vx[i] * dt * b->left[i], b->vy[i] * dt * b->left[i]};
             const c2d_vec2 slid = c2d_slide_move(rest, h->toi.normal);
             b->mx[i] = slid.x, b->my[i] = slid.y;
+            b->active[still++] = i;
         }
+        moving = still;
     }
     return 0;
 }
 
-/* One frame of dt seconds. */
-static int board_frame(board *b, float dt, float gravity) {
-    if (find_contacts(b) != 0) return -1;
-    /* steps 2 and 3: impulses (velocities), then push-out into (dx, dy), over both lists */
-    memset(b->dx, 0, b->n * sizeof *b->dx);
-    memset(b->dy, 0, b->n * sizeof *b->dy);
+/* Steps 2 and 3: impulses (velocities), then push-out into (dx, dy), over both lists. */
+static int resolve(board *b) {
     const c2d_body_soa bodies = {b->dx, b->dy, b->vx, b->vy, b->inv_mass, b->e, b->n};
     c2d_status st = c2d_resolve_circle_contacts(&bodies, b->ball_contacts, b->n_ball, NULL);
     if (st == C2D_OK)
         st = c2d_resolve_capsule_contacts(&bodies, b->pin_contacts, b->n_pin, b->pin_e, b->m, NULL);
-    if (st == C2D_OK) st = c2d_push_out_circle_contacts(&bodies, b->ball_contacts, b->n_ball);
+    return st == C2D_OK ? 0 : fail("resolve", st);
+}
+
+static int push_out(board *b) {
+    memset(b->dx, 0, b->n * sizeof *b->dx);
+    memset(b->dy, 0, b->n * sizeof *b->dy);
+    const c2d_body_soa bodies = {b->dx, b->dy, b->vx, b->vy, b->inv_mass, b->e, b->n};
+    c2d_status st = c2d_push_out_circle_contacts(&bodies, b->ball_contacts, b->n_ball);
     if (st == C2D_OK) st = c2d_push_out_capsule_contacts(&bodies, b->pin_contacts, b->n_pin);
-    if (st != C2D_OK) return fail("response", st);
+    return st == C2D_OK ? 0 : fail("push-out", st);
+}
+
+/* Gravity, after the impulses: a ball resting on a pin is not bounced by the speed gravity
+ * just gave it. */
+static void fall(board *b, float dt, float gravity) {
     for (size_t i = 0; i < b->n; i++)
         b->vy[i] += gravity * dt;
+}
+
+/* One frame of dt seconds. */
+static int board_frame(board *b, float dt, float gravity) {
+    if (find_contacts(b) != 0 || resolve(b) != 0 || push_out(b) != 0) return -1;
+    fall(b, dt, gravity);
     return move_balls(b, dt);
 }
 
