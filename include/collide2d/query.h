@@ -7,7 +7,10 @@
 /// - Sweeps answer "when does this move first make things worse". A circle that starts in
 ///   contact (touching or overlapping, as c2d_overlap_circles() / c2d_overlap_circle_capsule()
 ///   decide it, or touching at a computed time of 0) is a hit at t = 0 only when its move goes
-///   deeper: `move . n < 0` with the contact query's own normal `n`, its sign taken exactly.
+///   deeper: `move . n < 0`, its sign taken exactly, with `n` the contact's normal (the
+///   direction of c2d_collide_*()'s normal, from the closest axis point to the centre, computed
+///   in double and rounded to float, so it stays exact for shapes small against their
+///   coordinates; the same degenerate fallbacks). That `n` is the hit's normal.
 ///   Moving outward, tangentially or not at all it gets no hit from that shape: both shapes
 ///   are convex and the path straight, so it can never come back. A ball pushed out to
 ///   touching therefore leaves freely, and one pushing into a wall gets t = 0 and the normal
@@ -84,8 +87,9 @@ C2D_API bool c2d_collide_circle_capsule(c2d_circle c, c2d_capsule k, c2d_contact
 /// First touch of circle `a` moving by `move_a` and circle `b` moving by `move_b`, both
 /// linearly over t in [0, 1]. In double, with `s = ca-cb`, `v = move_a-move_b`,
 /// `c = s.s - (ra+rb)^2`, `b = v.s`: in contact at the start when c2d_overlap_circles() says
-/// so or `c <= 0` (or the time below rounds to 0): then a hit at t = 0, with the normal and
-/// point of c2d_collide_circles(), only when `v . n < 0` (moving deeper), else no hit;
+/// so or `c <= 0` (or the time below rounds to 0): then a hit at t = 0, with the normal
+/// `s / |s|` computed in double (c2d_collide_circles()' direction; (0, 1) for shared centres)
+/// and the point on b's surface along it, only when `v . n < 0` (moving deeper), else no hit;
 /// otherwise no hit when moving apart or
 /// tangentially (`b >= 0`) or when the path's line misses, `|v x s| > (ra+rb)|v|`; otherwise
 /// `t = c / (-b + sqrt(b^2 - (v.v)c))`, a hit when `t <= 1`. The discriminant is evaluated as
@@ -97,8 +101,9 @@ C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_
 
 /// First touch of circle `c` moving by `move` and the static capsule `k` (no tunnelling).
 /// In contact at the start (c2d_overlap_circle_capsule(), or a feature time of 0 below): a
-/// hit at t = 0 with the normal and point of c2d_collide_circle_capsule() only when
-/// `move . n < 0` (moving deeper), else no hit; otherwise the earliest touch of the two end circles
+/// hit at t = 0 only when `move . n < 0` (moving deeper), else no hit; `n` is the direction
+/// of c2d_collide_circle_capsule()'s normal computed in double, the point the closest axis
+/// point plus `n R`; otherwise the earliest touch of the two end circles
 /// (radius R, as c2d_sweep_circles()) and of the side facing the circle (the axis offset by r+R)
 /// within the axis span, all computed in double in one frame. The side decides "within the span"
 /// from the same quantities the end circles' tests use, so a path that enters the capsule is never

@@ -121,6 +121,40 @@ typedef struct sweep_found {
     lane_t nx, ny;  /* the contact query's normal at the start, where `start` */
 } sweep_found;
 
+/* The normal of a circle in contact at the start: the direction from the closest axis point
+ * to the centre, computed in double from the floats and rounded to float; the fallback
+ * (fx, fy) where it has none (the centre on the axis, or a value not finite). The contact
+ * query computes the same direction in float, where the closest point's rounding, eps |p|,
+ * turns it by up to eps |p| / |q|: for shapes small against their coordinates that is enough
+ * for a move along the surface to drift deep into it (docs/sweeps.md); here it is off by the
+ * float rounding of the unit vector alone. */
+C2D_FORMULA void start_normal(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx, lane_t by,
+                              lane_t fx, lane_t fy, lane_t *nx, lane_t *ny) {
+    dlane_t ux[2], uy[2];
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t dax = dlane_from_lane(ax, h), day = dlane_from_lane(ay, h);
+        const dlane_t dx = dlane_sub(dlane_from_lane(bx, h), dax);
+        const dlane_t dy = dlane_sub(dlane_from_lane(by, h), day);
+        const dlane_t fpx = dlane_sub(dlane_from_lane(px, h), dax);
+        const dlane_t fpy = dlane_sub(dlane_from_lane(py, h), day);
+        /* u = clamp(P.D / D.D, 0, 1); 0/0 = NaN goes to 0 (max's second operand), as in
+         * segment_closest() */
+        dlane_t u = dlane_div(dlane_add(dlane_mul(fpx, dx), dlane_mul(fpy, dy)),
+                              dlane_add(dlane_mul(dx, dx), dlane_mul(dy, dy)));
+        u = dlane_min(dlane_max(u, dlane_splat(0.0)), dlane_splat(1.0));
+        const dlane_t qx = dlane_sub(fpx, dlane_mul(u, dx)), qy = dlane_sub(fpy, dlane_mul(u, dy));
+        const dlane_t len = dlane_sqrt(dlane_add(dlane_mul(qx, qx), dlane_mul(qy, qy)));
+        ux[h] = dlane_div(qx, len); /* NaN where len is 0 or not finite */
+        uy[h] = dlane_div(qy, len);
+    }
+    const lane_t rx = lane_from_dlanes(ux[0], ux[DLANE_HALVES - 1]);
+    const lane_t ry = lane_from_dlanes(uy[0], uy[DLANE_HALVES - 1]);
+    /* a direction: about unit (NaN fails the compare) */
+    const mask_t ok = lane_gt(lane_add(lane_mul(rx, rx), lane_mul(ry, ry)), lane_splat(0.5f));
+    *nx = lane_select(ok, rx, fx);
+    *ny = lane_select(ok, ry, fy);
+}
+
 /* -1 in the lanes where the move (mx, my) goes deeper along the unit normal (nx, ny), that is
  * m.n < 0; +1 elsewhere (outward, tangential, no move, NaN). The dot product is taken in double
  * from the floats: both products are exact there and the sum is rounded once, so its sign is the
@@ -147,7 +181,8 @@ C2D_FORMULA lane_t move_direction(lane_t mx, lane_t my, lane_t nx, lane_t ny) {
  * In contact at the start: the float overlap test says so, or the earliest feature's time is
  * 0 (the double feature times may find a centre a hair inside that the float test calls apart:
  * both are the same start, so one mask decides it). Such a circle hits at t = 0, with the contact
- * query's normal, only when its move goes deeper (m.n < 0); moving outward, tangentially or not
+ * normal of start_normal() (the contact query's direction, computed in double), only when its
+ * move goes deeper (m.n < 0, exact for that float normal); moving outward, tangentially or not
  * at all it gets no hit from this capsule. That is exact: the distance from a point moving on a
  * straight line to a convex shape is a convex function of t, so if it does not fall at t = 0 it
  * never falls below its start. */
@@ -189,14 +224,14 @@ C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t m
     if (mask_any(f->start)) {
         lane_t anx, any;
         axis_normal(ax, ay, bx, by, &anx, &any);
-        unit_or(f->qx, f->qy, anx, any, &f->nx, &f->ny);
+        start_normal(px, py, ax, ay, bx, by, anx, any, &f->nx, &f->ny);
         direction = lane_select(f->start, move_direction(mx, my, f->nx, f->ny), direction);
     }
     return mask_and(mask_and(ok, lane_le(f->t, one)), lane_gt(zero, direction));
 }
 
 /* The touch's normal and point, meaningful in the lanes capsule_sweep_decide() said hit: at the
- * start, the contact query's normal; for the side, its sign times the axis' left perpendicular;
+ * start, start_normal(); for the side, its sign times the axis' left perpendicular;
  * for an end, the direction from the end to the centre at t (the axis' perpendicular where it
  * has none). The point is the closest axis point (start, side) or the end, plus normal * R. */
 C2D_FORMULA void capsule_sweep_finish(lane_t px, lane_t py, lane_t mx, lane_t my, lane_t ax,

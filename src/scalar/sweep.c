@@ -88,8 +88,11 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
     if (tf == 0.0f) {
         /* In contact at the start: the float overlap test says so, or the touch time is 0 (a
          * hair inside in double): one start. A hit only when the relative move goes deeper
-         * along the contact query's normal (capsule_sweep_decide() gives the reason). */
-        const c2d_vec2 n = c2d_unit_or(a.center.x - b.center.x, a.center.y - b.center.y, up);
+         * along the contact's normal, the direction between the centres computed in double
+         * (start_normal() in core/sweep_formula.h gives the reasons). */
+        const double len = sqrt(sx * sx + sy * sy);
+        c2d_vec2 n = {(float)(sx / len), (float)(sy / len)};
+        if (!(n.x * n.x + n.y * n.y > 0.5f)) n = up; /* shared centres, or not finite */
         if (!(vx * n.x + vy * n.y < 0.0)) return false;
         if (out) {
             out->t = 0.0f;

@@ -76,9 +76,15 @@ static bool old_sweep(float px, float py, float r, float mx, float my, float ax,
     old_best best = {0, 0.0f, 0.0f};
     if (!radii_overlap(d2, r, R)) old_features(px, py, r, mx, my, ax, ay, bx, by, R, &best);
     if (radii_overlap(d2, r, R) || (best.feature && best.t == 0.0f)) {
-        /* in contact at the start: a hit only when moving deeper along the contact's normal */
-        float nx, ny;
-        unit_or(qx, qy, anx, any, &nx, &ny);
+        /* in contact at the start: a hit only when moving deeper along the contact's normal,
+         * the direction from the closest axis point computed in double */
+        const double dx = (double)bx - ax, dy = (double)by - ay;
+        const double fx = (double)px - ax, fy = (double)py - ay;
+        double u = (fx * dx + fy * dy) / (dx * dx + dy * dy);
+        u = u != u || u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+        const double ox = fx - u * dx, oy = fy - u * dy, len = sqrt(ox * ox + oy * oy);
+        float nx = (float)(ox / len), ny = (float)(oy / len);
+        if (!(nx * nx + ny * ny > 0.5f)) nx = anx, ny = any;
         if (!((double)mx * nx + (double)my * ny < 0.0)) return false;
         *out = (c2d_toi){0.0f, {nx, ny}, {cx + nx * R, cy + ny * R}};
         return true;

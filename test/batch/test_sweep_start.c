@@ -94,7 +94,7 @@ static void capsule_sweeps_follow_the_start_rule(void **state) {
         assert_true(fabsf(want[i].toi.t - c->t) <= 1e-6f);
         assert_true(fabsf(want[i].toi.normal.x - c->nx) <= 1e-6f &&
                     fabsf(want[i].toi.normal.y - c->ny) <= 1e-6f);
-        if (c->t == 0.0f) { /* the contact query's normal and point, bytes */
+        if (c->t == 0.0f) { /* the contact's normal and point (exact here: the same bytes) */
             const uint32_t k = c->capsule;
             const c2d_capsule cap = {{cap_ax[k], cap_ay[k]}, {cap_bx[k], cap_by[k]}, cap_r[k]};
             c2d_contact ct;

@@ -152,16 +152,14 @@ static bool check_case(c2d_circle c, c2d_vec2 m, c2d_capsule k, sweep_stats *st)
         if (late > st->worst_late) st->worst_late = late;
         ok = deep < 0.0L;
     } else {
-        /* In contact at the start and not moving deeper along the contact query's float
-         * normal: no hit (query.h). That normal is the float offset q from the closest axis
-         * point, off by at most about 2^-21 of the coordinates' magnitude, so its direction is
-         * off by theta <= 2^-20 scale / rs, and a move along the surface may drift |m| theta
-         * deeper than its start (the next frame's contact and push-out take it back). */
+        /* In contact at the start and not moving deeper along the start's normal: no hit
+         * (query.h). That normal is the direction from the closest axis point computed in
+         * double and rounded to float, off by theta <= 2^-22 (each component's rounding, with
+         * a margin), so a move along the surface may drift |m| theta deeper than its start
+         * (the next frame's contact and push-out take it back). */
         const ld g0 = ref_gap(&rc, 0.0L), base = g0 < rs ? g0 : rs;
         const ld late = (base - ref_gap(&rc, tmin)) / rs;
-        const ld scale =
-            fabsl(rc.px) + fabsl(rc.py) + fabsl(rc.ax) + fabsl(rc.ay) + fabsl(rc.bx) + fabsl(rc.by);
-        const ld theta = ldexpl(scale, -20) / rs, travel = sqrtl(rc.mx * rc.mx + rc.my * rc.my);
+        const ld theta = ldexpl(1.0L, -22), travel = sqrtl(rc.mx * rc.mx + rc.my * rc.my);
         st->starts_in_contact++;
         if (late > st->worst_drift) st->worst_drift = late;
         ok = late <= f + travel * theta / rs;
