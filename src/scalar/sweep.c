@@ -76,9 +76,12 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
     const double vx = (double)move_a.x - move_b.x, vy = (double)move_a.y - move_b.y;
     if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
         return false;
+    if (vx == 0.0 && vy == 0.0) return false; /* no relative move: never deeper, never closer */
     const double rs = (double)a.radius + b.radius;
     double t = 0.0;
-    if (!c2d_overlap_circles(a, b)) {
+    /* c2d_overlap_circles(a, b), inlined: b is a capsule with a zero-length axis */
+    if (!capsule_overlap(a.center.x, a.center.y, a.radius, b.center.x, b.center.y, b.center.x,
+                         b.center.y, b.radius)) {
         const double lim = rs * sqrt(vx * vx + vy * vy);
         t = circles_touch_time(sx, sy, vx, vy, vx * sy - vy * sx, lim, rs);
         if (!(t <= 1.0)) return false;
@@ -90,6 +93,10 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
          * hair inside in double): one start. A hit only when the relative move goes deeper
          * along the contact's normal, the direction between the centres computed in double
          * (start_normal() in core/sweep_formula.h gives the reasons). */
+        /* Clearly moving apart: v.s above what the normal's rounding (2^-24 a component) can
+         * turn, so v.n > 0 for the float normal too; saves its square root in a pile. */
+        const double apart = vx * sx + vy * sy;
+        if (apart > 0x1p-20 * ((fabs(vx) + fabs(vy)) * (fabs(sx) + fabs(sy)))) return false;
         const double len = sqrt(sx * sx + sy * sy);
         c2d_vec2 n = {(float)(sx / len), (float)(sy / len)};
         if (!(n.x * n.x + n.y * n.y > 0.5f)) n = up; /* shared centres, or not finite */
