@@ -18,11 +18,11 @@ from scene_report import log_tics  # plain tics on a log axis, no empty decade
 WORKLOADS = [
     ("W1_collide", "W1 collide"),
     ("W2_pairs", "W2 pairs"),
+    ("W2d_ordered", "W2d dense, in order"),
+    ("W2d_shuffled", "W2d dense, shuffled"),
     ("W3_sweep", "W3 sweep"),
     ("W3d_sweep", "W3d dense sweep"),
     ("W4_scaling", "W4 scaling"),
-    ("W2d_ordered", "W2d dense, in order"),
-    ("W2d_shuffled", "W2d dense, shuffled"),
 ]
 # What each workload is, in one line (docs/design.md, "Workloads"); shown under the table and
 # on the chart.
