@@ -159,8 +159,8 @@ example_case() {
     export PKG_CONFIG_PATH=$lib/pkgconfig
     # shellcheck disable=SC2046
     $CC -std=c11 -O2 -Wall -Wextra -Werror -o "$work/pachinko" "$root/examples/pachinko.c" \
-        $(pkg-config --cflags --libs collide2d) || return 1
-    LD_LIBRARY_PATH=$lib "$work/pachinko"
+        $(pkg-config --cflags --libs collide2d) -Wl,-rpath,"$lib" || return 1
+    "$work/pachinko" # the rpath finds libcollide2d.so.0, as in the README
 }
 
 echo "consumer projects (logs: ${work#"$root"/}/*.log)"
