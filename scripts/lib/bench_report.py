@@ -13,14 +13,16 @@ import re
 import subprocess
 import sys
 
+from scene_report import log_tics  # plain tics on a log axis, no empty decade
+
 WORKLOADS = [
     ("W1_collide", "W1 collide"),
     ("W2_pairs", "W2 pairs"),
+    ("W2d_ordered", "W2d dense, in order"),
+    ("W2d_shuffled", "W2d dense, shuffled"),
     ("W3_sweep", "W3 sweep"),
     ("W3d_sweep", "W3d dense sweep"),
     ("W4_scaling", "W4 scaling"),
-    ("W2d_ordered", "W2d dense, in order"),
-    ("W2d_shuffled", "W2d dense, shuffled"),
 ]
 # What each workload is, in one line (docs/design.md, "Workloads"); shown under the table and
 # on the chart.
@@ -37,8 +39,10 @@ DESCRIPTIONS = {
 CHART_LABELS = {
     "W1_collide": "W1 collide\\n4096 balls x 256 pins,\\nall pairs",
     "W2_pairs": "W2 pairs\\n1M random listed\\n(ball, pin) pairs",
+    "W2d_ordered": "W2d dense pairs\\n1M listed pairs, 6 in 10 hit,\\nin broad-phase order",
     "W3_sweep": "W3 sweep\\n4096 moving balls x 256 pins,\\nearliest hit per ball",
 }
+# The chart's clusters, those of them the run measured (the headline run has no W2).
 BACKENDS = ["scalar_loop", "scalar", "sse2", "sse41", "avx2", "avx512", "neon", "chipmunk"]
 # Peers: other libraries on the same pairs; their output bytes are their own.
 PEERS = {"chipmunk"}
@@ -221,21 +225,23 @@ def targets(runs, stat="median"):
 def chart(runs, png, title, stat):
     """Left: G pairs/s by workload and backend (log scale); right: W4 ns/pair against N."""
     backends = [b for b in BACKENDS if any(k[1] == b for k in runs)]
+    clusters = [w for w in CHART_LABELS if any(k[0] == w for k in runs)]
+    backends = [b for b in backends if any(k[0] in clusters and k[1] == b for k in runs)]
     rows = []
     tics = []
-    for i, (workload, label) in enumerate(WORKLOADS[:3]):
-        cells, missing = [], []
+    missing = {}  # backend: the clusters without its bar
+    for i, workload in enumerate(clusters):
+        cells = []
         for b in backends:
             r = runs.get((workload, b, None), {}).get("median")
             cells.append(f"{gpairs(r):.6g}" if r else "?")
             if not r:
-                missing.append(b)
-        rows.append(f'"{label}" ' + " ".join(cells))
-        # a missing bar is a gap in its cluster: say why under the cluster
-        tic = CHART_LABELS.get(workload, label)
-        if missing:
-            tic += "\\n(no " + ", ".join(missing) + " bar: not measured)"
-        tics.append(f'"{tic}" {i}')
+                missing.setdefault(b, []).append(workload.split("_")[0])
+        rows.append(f'"{workload}" ' + " ".join(cells))
+        tics.append(f'"{CHART_LABELS[workload]}" {i}')
+    # A missing bar is a gap in its cluster: one line under the panel says which and why
+    # (per-cluster captions overlapped their neighbours).
+    note = "; ".join(f"{b}: not in {', '.join(w)}" for b, w in missing.items())
     w4_backends = [b for b in backends if any(k[0] == "W4_scaling" and k[1] == b for k in runs)]
     sizes = sorted({k[2] for k in runs if k[0] == "W4_scaling"})
     w4 = []
@@ -245,17 +251,20 @@ def chart(runs, png, title, stat):
             r = runs.get(("W4_scaling", b, n), {}).get("median")
             cells.append(f"{1 / gpairs(r):.6g}" if r else "?")
         w4.append(f"{n} " + " ".join(cells))
+    w4_values = [float(c) for row in w4 for c in row.split()[1:] if c != "?"]
+    if w4_values:
+        w4_lo, w4_hi, w4_tics = log_tics(w4_values)
     bars = ", ".join(f"$bars using {i + 2} lc rgb '{COLORS.get(b, '#000000')}' title '{b}'"
                      for i, b in enumerate(backends))
     lines = ", ".join(f"$w4 using 1:{i + 2} with linespoints lw 2 pt 7 "
                       f"lc rgb '{COLORS.get(b, '#000000')}' title '{b}'"
                       for i, b in enumerate(w4_backends))
-    has_bars = any(c != "?" for row in rows for c in row.split()[2:])
+    has_bars = any(c != "?" for row in rows for c in row.split()[1:])
     panels = int(has_bars) + int(bool(w4 and w4_backends))
     if panels == 0:
         return
     script = f"""
-set terminal pngcairo size {750 * panels},700 font ",10" noenhanced
+set terminal pngcairo size {max(750, 260 * len(clusters)) * panels},700 font ",10" noenhanced
 set output '{png}'
 set datafile missing '?'
 $bars << EOD
@@ -264,7 +273,7 @@ EOD
 $w4 << EOD
 {chr(10).join(w4)}
 EOD
-set multiplot layout 1,{panels} title "{title}"
+set multiplot layout 1,{panels} title "{title}\\n"
 """
     if has_bars:
         script += f"""
@@ -277,8 +286,10 @@ set ylabel 'G circle-capsule pairs / s'
 set grid ytics
 set xtics ({", ".join(tics)}) scale 0
 set xrange [-0.6:{len(rows) - 0.4}]
-set bmargin 6
+set xlabel "{'no bar = not measured (' + note + ')' if note else ''}" offset 0,-2.5
+set bmargin 8
 set key outside top center horizontal
+set tmargin 6
 plot {bars}
 unset style
 """
@@ -286,15 +297,19 @@ unset style
         script += f"""
 set title 'W4 scaling: W1 with N balls x 256 pins (lower is faster; flat is good)'
 set style data linespoints
+unset xlabel
 set xtics auto scale default
 set autoscale x
 set logscale x 2
 set logscale y
 set xlabel 'circles N'
 set ylabel 'ns / pair'
+set yrange [{w4_lo}:{w4_hi}]
+set ytics ({w4_tics})
 set grid ytics
 set bmargin 6
 set key outside top center horizontal
+set tmargin 6
 plot {lines}
 """
     script += "unset multiplot\n"

@@ -25,14 +25,24 @@ need_packages() {
         echo "  sudo apt-get install -y $missing" >&2
         exit 1
     fi
-    echo "installing: $missing" >&2
+    # apt-get and dpkg print hundreds of progress lines: they go to a log, the terminal gets one
+    # line (and the log's end when the install fails).
+    mkdir -p build
+    local log=build/apt-get.log
+    printf 'installing %s (log: %s) ... ' "$missing" "$log" >&2
     export DEBIAN_FRONTEND=noninteractive
-    if [ "$c2d_apt_updated" = 0 ]; then
-        apt-get update -qq >&2
-        c2d_apt_updated=1
-    fi
-    # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $missing >&2
+    {
+        if [ "$c2d_apt_updated" = 0 ]; then
+            apt-get update -qq && c2d_apt_updated=1
+        fi
+        # shellcheck disable=SC2086
+        apt-get install -y -qq --no-install-recommends $missing
+    } >>"$log" 2>&1 || {
+        echo "FAILED" >&2
+        tail -n 20 "$log" >&2
+        exit 1
+    }
+    echo "done" >&2
 }
 
 need_arm64() {

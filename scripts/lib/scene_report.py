@@ -6,12 +6,14 @@ With a chart path and gnuplot, also a chart of W5 ms/frame against N (log axes).
 
     python3 scripts/lib/scene_report.py [--pinned] run.json [w5-chart.png]
 
---pinned: the run was pinned to one core, so its two-thread frames measure nothing (the
-two-thread target is then reported as not measured; scripts/bench --no-pin measures it).
+--pinned: the run was pinned to one core, so two-thread frames measure nothing: the table has
+no two-thread column and the two-thread target is reported as not measured (scripts/bench
+--no-pin measures it).
 
 Prints nothing when the run has no W5 or W6 benchmark (e.g. scripts/bench --filter W1).
 """
 import json
+import math
 import re
 import subprocess
 import sys
@@ -57,7 +59,9 @@ def ms(v):
 
 def verdict(label, ratio, minimum, lines, at_most=False):
     if ratio is None:
-        lines.append(f"{label}: not measured" + ("" if "not measured" in label else " in this run"))
+        # the headline run measures one size: the other sizes are in --full
+        lines.append(f"{label}: not measured" + ("" if "not measured" in label else
+                                                 " in this run (scripts/bench --full)"))
         return True
     met = ratio <= minimum if at_most else ratio >= minimum
     want = f"<= {minimum}x" if at_most else f">= {minimum}x"
@@ -74,9 +78,13 @@ def w5(runs, lines, targets, pinned):
     sizes = sorted({k[4] for k in runs if k[0] == "W5"})
     if not sizes:
         return best, sizes
-    lines.append("W5 scenes: N balls against N/16 pins at W1's density, ms per frame (CPU)")
+    # Two threads on one pinned core measure nothing: no column then (scripts/bench --no-pin).
+    threads = not pinned and any(k[0] == "W5" and k[1] == "threads2" for k in runs)
+    lines.append("W5 scenes: N balls against N/16 pins at W1's density, ms per frame (CPU"
+                 + ("; 2 threads: wall clock)" if threads else ")"))
     lines.append(f"{'N / M':<16}{'variant':<11}{'scene ' + best:>13}{'scalar':>9}{'all-pairs':>11}"
-                 f"{'2 threads':>11}{'cm tree':>10}{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
+                 + (f"{'2 threads':>11}" if threads else "")
+                 + f"{'cm tree':>10}{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
     for n in sizes:
         for v in VARIANTS:
             s, hits = get("scene", v, best, n)
@@ -84,12 +92,15 @@ def w5(runs, lines, targets, pinned):
                 continue
             sc = get("scene", v, "scalar", n)[0]
             a = get("allpairs", v, best, n)[0]
-            t2 = get("threads2", v, best, n)[0]
+            t2 = f"{ms(get('threads2', v, best, n)[0]):>11}" if threads else ""
             cb, chits = get("chipmunk_bbtree", v, "", n)
             ch = get("chipmunk_hash", v, "", n)[0]
             c = f"{hits:.0f} / {chits:.0f}" if hits is not None and chits is not None else "-"
             lines.append(f"{f'{n} / {n // 16}':<16}{v:<11}{ms(s):>13}{ms(sc):>9}{ms(a):>11}"
-                         f"{ms(t2):>11}{ms(cb):>10}{ms(ch):>10}  {c}")
+                         f"{t2}{ms(cb):>10}{ms(ch):>10}  {c}")
+    if pinned:
+        lines.append("(two threads: not measured, the run is pinned to one core; "
+                     "scripts/bench --no-pin measures them)")
     lines.append("")
 
     def ratio(num, den):
@@ -125,22 +136,32 @@ def w6(runs, lines, targets):
     if not keys:
         return
     sizes = sorted({k[4] for k in keys if k[1] == "scene"})
-    brute_backends = sorted({k[3] for k in keys if k[1] == "brute"})
+    # The brute force (all pairs) of the scene rows runs on the best backend only: name it in
+    # the header. Every backend runs it at a smaller size, listed under the table.
+    order = ["scalar", "sse2", "sse41", "avx2", "avx512", "neon"]
+    brute_backends = sorted({k[3] for k in keys if k[1] == "brute"},
+                            key=lambda b: order.index(b) if b in order else 99)
+    best = brute_backends[-1] if brute_backends else ""
     lines.append("W6 balls against balls: pile (about 6 contacts a ball) and gas (about 0.1), "
                  "ms per frame (CPU)")
-    lines.append(f"{'balls':<10}{'variant':<9}{'scene':>9}{'sweep':>9}{'brute':>12}{'cm tree':>10}"
-                 f"{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
+    lines.append(f"{'balls':<10}{'variant':<9}{'scene':>9}{'sweep':>9}{('brute ' + best).strip():>14}"
+                 f"{'cm tree':>10}{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
     for n in sizes:
         for v in ("pile", "gas"):
             s, hits = runs.get(("W6", "scene", v, "scene", n), (None, None))
             sw = runs.get(("W6", "sweep", v, "scene", n), (None, None))[0]
-            brute = [(b, runs[("W6", "brute", v, b, n)][0]) for b in brute_backends
-                     if ("W6", "brute", v, b, n) in runs]
-            br = f"{ms(brute[-1][1])} {brute[-1][0]}" if brute else "-"
+            br = runs.get(("W6", "brute", v, best, n), (None,))[0]
             cb, chits = runs.get(("W6", "chipmunk_bbtree", v, "chipmunk_bbtree", n), (None, None))
             ch = runs.get(("W6", "chipmunk_hash", v, "chipmunk_hash", n), (None, None))[0]
             c = f"{hits:.0f} / {chits:.0f}" if hits is not None and chits is not None else "-"
-            lines.append(f"{n:<10}{v:<9}{ms(s):>9}{ms(sw):>9}{br:>12}{ms(cb):>10}{ms(ch):>10}  {c}")
+            lines.append(f"{n:<10}{v:<9}{ms(s):>9}{ms(sw):>9}{ms(br):>14}{ms(cb):>10}{ms(ch):>10}"
+                         f"  {c}")
+    for n in sorted({k[4] for k in keys if k[1] == "brute"} - set(sizes)):
+        for v in ("pile", "gas"):
+            cells = [f"{b} {ms(runs[('W6', 'brute', v, b, n)][0])}" for b in brute_backends
+                     if ("W6", "brute", v, b, n) in runs]
+            if cells:
+                lines.append(f"brute force, {v}, {n} balls, ms per frame: " + ", ".join(cells))
     lines.append("")
     for v in ("pile", "gas"):
         n = 262144
@@ -157,25 +178,79 @@ def w6(runs, lines, targets):
                     scalar / min(simd) if scalar and simd else None, 8, False))
 
 
+def log_tics(values):
+    """Tics at 1, 2 and 5 times the powers of ten that span `values`, plainly labelled (gnuplot
+    writes "1x10^6" by default), and a range that ends near the data (no empty decade)."""
+    lo, hi = min(values) / 1.5, max(values) * 1.5
+    tics = [m * 10.0 ** e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+            for m in (1, 2, 5) if lo <= m * 10.0 ** e <= hi]
+    return lo, hi, ", ".join(f'"{t:g}" {t:g}' for t in tics)
+
+
 def chart(runs, best, sizes, path):
+    """Left (two sizes or more): W5 uniform, ms per frame against N. Right: every variant at one
+    size (65536 when measured), bars for the scene, the all-pairs call and Chipmunk2D."""
     series = [("scene", best), ("scene", "scalar"), ("allpairs", best), ("chipmunk_bbtree", ""),
               ("chipmunk_hash", "")]
-    blocks, titles = [], []
-    for kind, backend in series:
+    names = {"scene": "scene", "allpairs": "all-pairs", "chipmunk_bbtree": "Chipmunk tree",
+             "chipmunk_hash": "Chipmunk hash"}
+    colors = ["#d94701", "#4d4d4d", "#fd8d3c", "#8c6bb1", "#54278f"]
+    script = ["set terminal pngcairo size {w},560 font ',10' noenhanced", f"set output '{path}'",
+              "set key outside top center horizontal", "set grid ytics",
+              "set ylabel 'ms per frame (CPU; lower is faster)'"]
+    panels = 0
+    values = []
+    # Left: against N, uniform.
+    lines, blocks = [], []
+    for (kind, backend), color in zip(series, colors):
         pts = [(n, runs.get(("W5", kind, "uniform", backend, n), (None,))[0]) for n in sizes]
         pts = [(n, t) for n, t in pts if t]
-        if pts:
+        if len(pts) >= 2:
             blocks.append("\n".join(f"{n} {t}" for n, t in pts) + "\ne")
-            titles.append(f"{kind} {backend}".strip().replace("_", " "))
-    if not blocks:
+            lines.append(f"'-' with linespoints lw 2 pt 7 lc rgb '{color}' "
+                         f"title '{(names[kind] + ' ' + backend).strip()}'")
+            values += [t for _, t in pts]
+    if lines:
+        panels += 1
+        lo, hi, tics = log_tics(values)
+        script += ["set title 'W5 uniform: N balls against N/16 pins'", "set logscale xy",
+                   f"set xrange [{sizes[0] / 1.5}:{sizes[-1] * 1.5}]",
+                   "set xtics (" + ", ".join(f'"{n}" {n}' for n in sizes) + ")",
+                   f"set yrange [{lo}:{hi}]", f"set ytics ({tics})",
+                   "set xlabel 'N balls (M = N/16 pins)'", "plot " + ", ".join(lines)]
+        script += blocks
+        script += ["unset logscale", "unset xlabel", "unset xrange", "unset yrange"]
+    # Right: the variants at one size.
+    n = 65536 if 65536 in sizes else sizes[-1]
+    cols = [(kind, backend) for kind, backend in series
+            if any(("W5", kind, v, backend, n) in runs for v in VARIANTS)]
+    rows, values = [], []
+    for v in VARIANTS:
+        cells = [runs.get(("W5", kind, v, backend, n), (None,))[0] for kind, backend in cols]
+        if any(cells):
+            rows.append(f'"{v}" ' + " ".join(f"{c:.6g}" if c else "?" for c in cells))
+            values += [c for c in cells if c]
+    if rows and cols:
+        panels += 1
+        lo, hi, tics = log_tics(values)
+        missing = [names[k] for k, b in cols
+                   if any(("W5", k, v, b, n) not in runs for v in VARIANTS)]
+        script += [f"set title 'W5 variants at {n} balls x {n // 16} pins'",
+                   "set style data histograms", "set style histogram clustered gap 1",
+                   "set style fill solid 0.85 border -1", "set logscale y",
+                   "set datafile missing '?'", f"set yrange [{lo}:{hi}]", f"set ytics ({tics})",
+                   "set xtics scale 0", "set xlabel " + ("'" + ", ".join(missing)
+                                                         + ": uniform only'" if missing else "''"),
+                   "$bars << EOD", *rows, "EOD",
+                   "plot " + ", ".join(f"$bars using {i + 2}:xtic(1) lc rgb '{colors[series.index(c)]}' "
+                                       f"title '{(names[c[0]] + ' ' + c[1]).strip()}'"
+                                       for i, c in enumerate(cols))]
+    if panels == 0:
         return
-    plot = ", ".join(f"'-' with linespoints title '{t}'" for t in titles)
-    script = (f"set terminal pngcairo size 800,500\nset output '{path}'\n"
-              "set logscale xy\nset xlabel 'N balls (M = N/16 pins)'\n"
-              "set ylabel 'ms per frame (CPU)'\nset key outside right top\nset grid\n"
-              "set title 'W5 uniform: a frame of N balls against N/16 pins'\n"
-              f"plot {plot}\n" + "\n".join(blocks) + "\n")
-    subprocess.run(["gnuplot"], input=script.encode(), check=True)
+    script[0] = script[0].format(w=700 * panels)
+    body = "\n".join(script[2:])
+    text = "\n".join(script[:2]) + f"\nset multiplot layout 1,{panels}\n" + body + "\nunset multiplot\n"
+    subprocess.run(["gnuplot"], input=text.encode(), check=True)
 
 
 def main():

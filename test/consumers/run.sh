@@ -3,7 +3,8 @@
 #   - standalone Meson builds with default_library static and shared, tests on (run) and off;
 #   - the library as a Meson subproject: static, shared and both with tests off (only the
 #     library is built, no test registered), and static with tests on (they run in the parent;
-#     the standalone cases already cover the shared library's tests);
+#     the standalone cases already cover the shared library's tests); in each, the library's
+#     sources are compiled at -O2 under the parent's default build type (-O0);
 #   - `meson install` into a temporary prefix, then: the CMake package (find_package, static
 #     and shared), pkg-config (shared, and --static with -static: no libcollide2d.so needed),
 #     and examples/pachinko.c built stand-alone as the README shows.
@@ -77,6 +78,20 @@ subproject_case() {
     meson setup "$dir" "$src" --force-fallback-for=collide2d \
         -Dlibcollide2d:default_library="$1" -Dlibcollide2d:tests="$2" || return 1
     ninja -C "$dir" -j "$jobs" || return 1
+    # The parent builds at Meson's default, buildtype=debug (-O0); the library's sources are
+    # compiled at -O2 all the same (option optimize_library), the parent's own code at -O0.
+    python3 - "$dir/compile_commands.json" <<'PY' || return 1
+import json, re, sys
+bad = []
+for c in json.load(open(sys.argv[1])):
+    level = (re.findall(r" -O(\S*)", c["command"]) or ["none"])[-1]
+    library = "subprojects/libcollide2d/src/" in c["file"]
+    parent = "subprojects/" not in c["file"]
+    if library and level != "2" or parent and level != "0":
+        bad.append(f"{c['file']}: -O{level}")
+print("\n".join(bad) or "library sources at -O2, the parent's at -O0")
+sys.exit(1 if bad else 0)
+PY
     local tests
     tests=$(meson introspect "$dir" --tests |
         python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))')
@@ -144,8 +159,8 @@ example_case() {
     export PKG_CONFIG_PATH=$lib/pkgconfig
     # shellcheck disable=SC2046
     $CC -std=c11 -O2 -Wall -Wextra -Werror -o "$work/pachinko" "$root/examples/pachinko.c" \
-        $(pkg-config --cflags --libs collide2d) || return 1
-    LD_LIBRARY_PATH=$lib "$work/pachinko"
+        $(pkg-config --cflags --libs collide2d) -Wl,-rpath,"$lib" || return 1
+    "$work/pachinko" # the rpath finds libcollide2d.so.0, as in the README
 }
 
 echo "consumer projects (logs: ${work#"$root"/}/*.log)"
