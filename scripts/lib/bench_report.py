@@ -89,7 +89,7 @@ def collect(data):
     repetition gives its one iteration entry as the median."""
     runs = {}
     for e in data["benchmarks"]:
-        if e["run_name"].startswith(("W5_", "W6_")):  # frames, not pairs: scene_report.py
+        if e["run_name"].startswith(("W5_", "W6_", "W7_")):  # frames, not pairs: scene_report.py
             continue
         if e.get("error_occurred"):
             runs.setdefault(run_key(e), {})["error"] = e.get("error_message", "error")

@@ -10,7 +10,7 @@ With a chart path and gnuplot, also a chart of W5 ms/frame against N (log axes).
 no two-thread column and the two-thread target is reported as not measured (scripts/bench
 --no-pin measures it).
 
-Prints nothing when the run has no W5 or W6 benchmark (e.g. scripts/bench --filter W1).
+Prints nothing when the run has no W5, W6 or W7 benchmark (e.g. scripts/bench --filter W1).
 """
 import json
 import math
@@ -253,14 +253,44 @@ def chart(runs, best, sizes, path):
     subprocess.run(["gnuplot"], input=text.encode(), check=True)
 
 
+def w7(path, lines):
+    """W7, the game frame (bench/frame.c): ms per frame and the split over the loop's stages."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = []
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        name = b.get("run_name", b["name"])
+        if not name.startswith("W7_frame/") or b.get("error_occurred"):
+            continue
+        stages = [b.get(k, 0.0) for k in ("contacts_ms", "resolve_ms", "push_out_ms", "move_ms")]
+        total = sum(stages) or 1.0
+        rows.append((int(name.split("/")[2]), name.split("/")[1],
+                     b["cpu_time"] * SCALE[b["time_unit"]], [100.0 * x / total for x in stages],
+                     b.get("contacts"), b.get("hits")))
+    if not rows:
+        return
+    lines.append("W7 game frame: the README's loop (examples/pachinko.c) on its pin board, after "
+                 "90 warm-up frames; ms per frame (CPU) and each stage's share of it")
+    lines.append(f"  {'balls':>8} {'backend':8} {'ms/frame':>9} {'contacts':>9} {'resolve':>8} "
+                 f"{'push-out':>9} {'move':>6} {'contacts/frame':>15} {'sweep hits':>11}")
+    for n, backend, cpu, share, contacts, hits in sorted(rows):
+        lines.append(f"  {n:8d} {backend:8} {ms(cpu):>9} {share[0]:8.0f}% {share[1]:7.0f}% "
+                     f"{share[2]:8.0f}% {share[3]:5.0f}% {contacts or 0:15.0f} {hits or 0:11.0f}")
+    lines.append("")
+
+
 def main():
     args = sys.argv[1:]
     pinned = "--pinned" in args
     args = [a for a in args if a != "--pinned"]
     runs = load(args[0])
-    if not runs:
-        return 0
     lines, targets = [], []
+    w7(args[0], lines)
+    if not runs:
+        print("\n".join(lines))
+        return 0
     best, sizes = w5(runs, lines, targets, pinned)
     w6(runs, lines, targets)
     lines.append("Scene targets (docs/design.md; ratios in this run):")
