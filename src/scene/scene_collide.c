@@ -44,6 +44,7 @@ static bool tame(float v) {
 
 c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, size_t parts) {
     void *ptr;
+    s->frame.state = C2D_FRAME_NONE; /* the frame binned before is replaced, even on failure */
     const size_t have = s->scratch[C2D_SCENE_SLOT_PARTS].bytes / sizeof(c2d_scene_part);
     c2d_status st = c2d_scene_reserve(s, C2D_SCENE_SLOT_PARTS,
                                       C2D_SCENE_MAX_PARTS * sizeof(c2d_scene_part), &ptr);
@@ -51,16 +52,17 @@ c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, si
     c2d_scene_part *part = ptr;
     if (have < C2D_SCENE_MAX_PARTS) /* a fresh array: no buffers yet */
         memset(part, 0, C2D_SCENE_MAX_PARTS * sizeof *part);
-    s->frame.valid = false;
     s->frame.circles = *circles;
     s->frame.parts = parts;
+    s->frame.generation = s->generation;
     const size_t n = circles->count;
     for (size_t p = 0; p < parts; p++) {
         part[p].first = n * p / parts;
         part[p].n = n * (p + 1) / parts - part[p].first;
         part[p].count = 0;
-        part[p].status = C2D_ERROR_INDEX; /* not binned yet */
+        part[p].status = C2D_ERROR_STATE; /* not binned yet */
     }
+    s->frame.state = C2D_FRAME_BEGUN;
     return C2D_OK;
 }
 
@@ -350,7 +352,7 @@ c2d_status c2d_scene_frame_end(c2d_scene *s) {
         }
     /* capsule k's candidates: circle[offset[k] .. offset[k + 1]) */
     s->frame.wild_count = wild_count;
-    s->frame.valid = true;
+    s->frame.state = C2D_FRAME_BINNED;
     return C2D_OK;
 }
 
