@@ -16,6 +16,10 @@
 #include "collide2d.h"
 #include "workload.h"
 
+#ifndef C2D_FRAME_CHECKS
+#error "C2D_FRAME_CHECKS comes from meson (frame_checks_args): 1 when the library checks values"
+#endif
+
 static const char state_message[] =
     "the call order is wrong or the frame is stale: bin the circles again";
 
