@@ -53,14 +53,17 @@ typedef struct c2d_circle_toi {
 
 /// Result of the batch and backend calls.
 typedef enum c2d_status {
-    C2D_OK = 0,          ///< Done.
-    C2D_ERROR_NULL,      ///< A needed pointer was NULL; nothing was written, *count = 0.
-    C2D_ERROR_INDEX,     ///< A pair index was out of range; nothing was written, *count = 0.
-    C2D_ERROR_TRUNCATED, ///< More results exist than `capacity`; the first `capacity` were
-                         ///< written and *count is the total. Never returned by a size query.
+    C2D_OK = 0,            ///< Done.
+    C2D_ERROR_NULL,        ///< A needed pointer was NULL; nothing was written, *count = 0.
+    C2D_ERROR_INDEX,       ///< A pair index was out of range; nothing was written, *count = 0.
+    C2D_ERROR_TRUNCATED,   ///< More results exist than `capacity`; the first `capacity` were
+                           ///< written and *count is the total. Never returned by a size query.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
     C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
-    C2D_ERROR_ALLOC        ///< Memory allocation failed; nothing changed (scenes), *count = 0.
+    C2D_ERROR_ALLOC,       ///< Memory allocation failed; nothing changed (scenes), *count = 0.
+    C2D_ERROR_STATE        ///< Scenes: a call out of order, or a stale frame (capsules moved,
+                           ///< another circle set, or its circles changed since binned): bin
+                           ///< the circles again. Nothing was written, *count = 0.
 } c2d_status;
 
 /// A short English description of `s` (never NULL; "unknown status" for other values).

@@ -17,6 +17,8 @@ const char *c2d_status_string(c2d_status s) {
         return "a count exceeds UINT32_MAX";
     case C2D_ERROR_ALLOC:
         return "memory allocation failed; nothing changed";
+    case C2D_ERROR_STATE:
+        return "the call order is wrong or the frame is stale: bin the circles again";
     }
     return "unknown status";
 }

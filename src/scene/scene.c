@@ -163,7 +163,7 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     const c2d_status moved = c2d_capsule_index_move(scene, &scene->index, first, capsules);
     if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
-    scene->frame.valid = false;
+    scene->generation++; /* every frame begun or binned before is stale */
     return C2D_OK;
 }
 
@@ -206,15 +206,14 @@ c2d_status c2d_scene_bin_begin(c2d_scene *scene, const c2d_circle_soa *circles, 
 
 c2d_status c2d_scene_bin_part(c2d_scene *scene, size_t part) {
     if (!scene) return C2D_ERROR_NULL;
-    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || part >= scene->frame.parts)
-        return C2D_ERROR_INDEX;
+    if (!c2d_scene_frame_current(scene, C2D_FRAME_BEGUN)) return C2D_ERROR_STATE;
+    if (part >= scene->frame.parts) return C2D_ERROR_INDEX;
     return c2d_scene_frame_part(scene, part);
 }
 
 c2d_status c2d_scene_bin_end(c2d_scene *scene) {
     if (!scene) return C2D_ERROR_NULL;
-    if (!scene->scratch[C2D_SCENE_SLOT_PARTS].ptr || scene->frame.parts == 0)
-        return C2D_ERROR_INDEX;
+    if (!c2d_scene_frame_current(scene, C2D_FRAME_BEGUN)) return C2D_ERROR_STATE;
     return c2d_scene_frame_end(scene);
 }
 
@@ -231,11 +230,17 @@ c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2
     return finish(total, capacity, out, count);
 }
 
-/* Same pointers and count as the binned set. */
-static bool is_binned(const c2d_scene *s, const c2d_circle_soa *c) {
+/* C2D_OK when `c` may use the binned frame: binned completely, no capsule moved since, the
+ * same pointers and count as the binned set and, with C2D_FRAME_CHECKS, the same values (a
+ * read of every circle: O(n) a call). */
+static c2d_status check_frame(const c2d_scene *s, const c2d_circle_soa *c) {
     const c2d_circle_soa *b = &s->frame.circles;
-    return s->frame.valid && b->count == c->count && b->x == c->x && b->y == c->y &&
-           b->radius == c->radius;
+    if (!c2d_scene_frame_current(s, C2D_FRAME_BINNED) || b->count != c->count || b->x != c->x ||
+        b->y != c->y || b->radius != c->radius)
+        return C2D_ERROR_STATE;
+    if (C2D_FRAME_CHECKS && c2d_circle_checksum(c, 0, c->count) != s->frame.checksum)
+        return C2D_ERROR_STATE;
+    return C2D_OK;
 }
 
 c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
@@ -247,8 +252,10 @@ c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa 
     st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
     if (capsule_first > scene->capsule_count ||
-        capsule_count > scene->capsule_count - capsule_first || !is_binned(scene, circles))
+        capsule_count > scene->capsule_count - capsule_first)
         return C2D_ERROR_INDEX;
+    st = check_frame(scene, circles);
+    if (st != C2D_OK) return st;
     const size_t total =
         c2d_scene_collide_binned(scene, capsule_first, capsule_count, out, capacity);
     return finish(total, capacity, out, count);

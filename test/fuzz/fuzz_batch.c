@@ -738,6 +738,16 @@ static void check_scene(const scene *s, const c2d_capsule_soa *ks, const c2d_cir
         fail("scene_collide_range: status or count", backend);
     for (size_t n = 0; n < ref->total; n++)
         if (!same_pair(&out[n], &ref->collide[n])) fail("scene_collide_range: contact", backend);
+    /* the frame protocol: no second end; a capsule move (even in place) makes the frame stale */
+    if (c2d_scene_bin_end(sc) != C2D_ERROR_STATE) fail("scene_bin_end twice: status", backend);
+    if (s->nk > 0) {
+        const c2d_capsule_soa first = {ks->ax, ks->ay, ks->bx, ks->by, ks->radius, 1};
+        if (c2d_scene_move_capsules(sc, 0, &first) != C2D_OK) fail("scene_move_capsules", backend);
+        first_count = 12345;
+        st = c2d_scene_collide_range(sc, cs, 0, s->nk, out, ref->total + cap, &first_count);
+        if (st != C2D_ERROR_STATE || first_count != 0)
+            fail("scene_collide_range after a move: status or count", backend);
+    }
     free(out);
     c2d_circle_toi *toi = malloc((s->nc + CANARY) * sizeof *toi);
     if (!toi) abort();

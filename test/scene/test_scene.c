@@ -206,7 +206,7 @@ static void scene_move_capsules(void **state) {
         assert_int_equal(c2d_scene_move_capsules(sc, first, &moved), C2D_OK);
         size_t count = 1;
         assert_int_equal(c2d_scene_collide_range(sc, &s.circles, 0, s.m, NULL, 0, &count),
-                         C2D_ERROR_INDEX);
+                         C2D_ERROR_STATE);
         assert_int_equal(count, 0);
         char label[64];
         snprintf(label, sizeof label, "after move %u", round);
@@ -258,10 +258,10 @@ static void scene_bin_in_parts(void **state) {
     /* a part missing, or twice the parts allowed */
     assert_int_equal(c2d_scene_bin_begin(sc, &w.circles, 2), C2D_OK);
     assert_int_equal(c2d_scene_bin_part(sc, 0), C2D_OK);
-    assert_int_equal(c2d_scene_bin_end(sc), C2D_ERROR_INDEX);
+    assert_int_equal(c2d_scene_bin_end(sc), C2D_ERROR_STATE);
     size_t count = 1;
     assert_int_equal(c2d_scene_collide_range(sc, &w.circles, 0, 1, got, 1, &count),
-                     C2D_ERROR_INDEX);
+                     C2D_ERROR_STATE);
     assert_int_equal(c2d_scene_bin_part(sc, 2), C2D_ERROR_INDEX);
     assert_int_equal(c2d_scene_bin_begin(sc, &w.circles, 0), C2D_ERROR_INDEX);
     assert_int_equal(c2d_scene_bin_begin(sc, &w.circles, 65), C2D_ERROR_INDEX);
@@ -338,7 +338,7 @@ static void scene_bad_arguments(void **state) {
     assert_int_equal(count, 0);
     c = w.circles;
     c.count = 99; /* not the binned set */
-    assert_int_equal(c2d_scene_collide_range(sc, &c, 0, 10, out, 4, &count), C2D_ERROR_INDEX);
+    assert_int_equal(c2d_scene_collide_range(sc, &c, 0, 10, out, 4, &count), C2D_ERROR_STATE);
     assert_int_equal(c2d_scene_bin(NULL, &w.circles), C2D_ERROR_NULL);
     assert_int_equal(c2d_scene_bin(sc, NULL), C2D_ERROR_NULL);
     /* sweeps */
