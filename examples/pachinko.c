@@ -23,7 +23,6 @@
  *
  * Compiled with PACHINKO_NO_MAIN, this file is the loop the tests run (test/sim/test_loop.c):
  * what the README shows is what is tested. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +61,14 @@ static float uniform(unsigned *s, float lo, float hi) {
     return lo + (hi - lo) * (float)(*s >> 8) * (1.0f / 16777216.0f);
 }
 
+/* sqrt(v) for v >= 1 by Newton's method: the template links against the library alone (no
+ * libm), and the board is the same on every machine. */
+static float square_root(float v) {
+    float r = v;
+    for (int k = 0; k < 40; k++) r = 0.5f * (r + v / r);
+    return r;
+}
+
 static void add_pin(board *b, float ax, float ay, float bx, float by, float R, float e) {
     const size_t k = b->m++;
     b->ax[k] = ax, b->ay[k] = ay, b->bx[k] = bx, b->by[k] = by, b->R[k] = R, b->pin_e[k] = e;
@@ -88,7 +95,7 @@ static int board_make(board *b, size_t n, unsigned seed) {
     memset(b, 0, sizeof *b);
     /* 100 units wide for 10,000 balls, wider in proportion to sqrt(n) beyond; tall enough for
      * the balls to start above the pins */
-    const float scale = n > 10000 ? sqrtf((float)n / 10000.0f) : 1.0f;
+    const float scale = n > 10000 ? square_root((float)n / 10000.0f) : 1.0f;
     const size_t columns = (size_t)(24.0f * scale), rows = 14, max_pins = 4 + rows * columns;
     const size_t per_row = (size_t)((100.0f * scale - 2.0f) / 0.7f);
     b->n = n;
