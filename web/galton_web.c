@@ -117,10 +117,14 @@ EMSCRIPTEN_KEEPALIVE const float *gw_capsule_radius(void) {
 /* The board's extent: 0 left, 1 right, 2 floor, 3 top. */
 EMSCRIPTEN_KEEPALIVE double gw_bound(int which) {
     switch (which) {
-    case 0: return board.left;
-    case 1: return board.right;
-    case 2: return board.floor_y;
-    default: return board.top;
+    case 0:
+        return board.left;
+    case 1:
+        return board.right;
+    case 2:
+        return board.floor_y;
+    default:
+        return board.top;
     }
 }
 
