@@ -86,9 +86,9 @@ function run(s) {
     var steps = galton.steps();
     show('steps', String(steps));
     show('simulated', (steps * dt).toFixed(2) + ' s');
-    if (busy > 0) {
-      show('rate', Math.round(ran / (busy / 1000)).toString());
+    if (busy > 0 && ran > 0) {
       show('cost', (busy / ran).toFixed(3));
+      show('fastest', Math.round(ran / (busy / 1000)).toString());
     }
     show('hash', galton.hash());
   }
@@ -107,6 +107,7 @@ function run(s) {
     }
     draw(view);
     report();
+    show('rate', document.getElementById('fastest').textContent);
     show('status', 'done: ' + galton.steps() + ' steps');
     document.getElementById('result').textContent =
       'steps=' + galton.steps() + ' backend=' + galton.backend() + ' hash=' + galton.hash();
@@ -132,6 +133,7 @@ function run(s) {
     rateTime += elapsed;
     draw(view);
     if (rateTime > 500) {
+      show('rate', Math.round(rateSteps / (rateTime / 1000)).toString());
       report();
       rateSteps = 0;
       rateTime = 0;
