@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Builds cmocka for wasm32 with emcc (sourced by scripts/wasm). Debian ships no wasm cmocka:
 # its source package is fetched with a private apt configuration (a deb-src entry for the
 # machine's own Debian mirror and release, lists in a scratch folder; the system's apt state is
@@ -45,10 +46,10 @@ wasm_cmocka() {
         -o APT::Sandbox::User=root)
     apt-get "${opts[@]}" update -qq || return 1
     (cd "$work" && apt-get "${opts[@]}" source --download-only cmocka) || return 1
-    tarball=$(ls "$work"/cmocka_*.orig.tar.* | head -n 1)
+    tarball=$(find "$work" -maxdepth 1 -name 'cmocka_*.orig.tar.*' ! -name '*.asc' | head -n 1)
     tar -xf "$tarball" -C "$work" || return 1
     local src
-    src=$(ls -d "$work"/cmocka-*/ | head -n 1)
+    src=$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'cmocka-*' | head -n 1)
     cat >"$src/config.h" <<'EOF'
 /* cmocka's config.h for emscripten (what its CMake checks find there). */
 #define HAVE_ASSERT_H 1
