@@ -10,7 +10,7 @@
 #include "dispatch.h"
 
 static const char *const backend_names[C2D_BACKEND_COUNT] = {
-    "auto", "scalar", "sse2", "sse41", "avx2", "avx512", "neon",
+    "auto", "scalar", "sse2", "sse41", "avx2", "avx512", "neon", "wasm_simd128",
 };
 
 /* The kernels compiled into this build, by backend (NULL: not built). SSE4.1 runs the SSE2
@@ -18,7 +18,8 @@ static const char *const backend_names[C2D_BACKEND_COUNT] = {
 static const c2d_kernels *const built[C2D_BACKEND_COUNT] = {
     [C2D_BACKEND_SCALAR] = &c2d_kernels_scalar,
 #ifdef C2D_HAVE_SSE2
-    [C2D_BACKEND_SSE2] = &c2d_kernels_sse2,     [C2D_BACKEND_SSE41] = &c2d_kernels_sse2,
+    [C2D_BACKEND_SSE2] = &c2d_kernels_sse2,
+    [C2D_BACKEND_SSE41] = &c2d_kernels_sse2,
 #endif
 #ifdef C2D_HAVE_AVX2
     [C2D_BACKEND_AVX2] = &c2d_kernels_avx2,
@@ -28,6 +29,9 @@ static const c2d_kernels *const built[C2D_BACKEND_COUNT] = {
 #endif
 #ifdef C2D_HAVE_NEON
     [C2D_BACKEND_NEON] = &c2d_kernels_neon,
+#endif
+#ifdef C2D_HAVE_WASM_SIMD128
+    [C2D_BACKEND_WASM_SIMD128] = &c2d_kernels_wasm_simd128,
 #endif
 };
 
@@ -47,6 +51,10 @@ static bool cpu_runs(c2d_backend b) {
     default:
         return b == C2D_BACKEND_SCALAR;
     }
+#elif defined(__wasm__)
+    /* WebAssembly has no CPU probe: an engine without SIMD128 rejects the whole module, so a
+     * module that runs at all runs the SIMD128 kernels compiled into it. */
+    return b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_WASM_SIMD128;
 #else
     /* AArch64: Advanced SIMD (NEON) is part of the base architecture. */
     return b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_NEON;
@@ -60,8 +68,9 @@ bool c2d_backend_available(c2d_backend b) {
 }
 
 static c2d_backend best_available(void) {
-    static const c2d_backend preference[] = {C2D_BACKEND_AVX512, C2D_BACKEND_AVX2, C2D_BACKEND_NEON,
-                                             C2D_BACKEND_SSE41, C2D_BACKEND_SSE2};
+    static const c2d_backend preference[] = {C2D_BACKEND_AVX512, C2D_BACKEND_AVX2,
+                                             C2D_BACKEND_NEON,   C2D_BACKEND_WASM_SIMD128,
+                                             C2D_BACKEND_SSE41,  C2D_BACKEND_SSE2};
     for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
         if (c2d_backend_available(preference[i])) return preference[i];
     return C2D_BACKEND_SCALAR;

@@ -26,7 +26,7 @@ static void usage(void) {
                     "              [--threads T (1)] [--restitution E (0.3)] [--hopper H (300)]\n"
                     "              [--steps MAX (100000)] [--png PATH (galton.png)]\n"
                     "              [--frames DIR] [--frame-every K (8)]\n"
-                    "              [--backend scalar|sse2|sse41|avx2|avx512|neon]\n");
+                    "              [--backend scalar|sse2|sse41|avx2|avx512|neon|wasm_simd128]\n");
 }
 
 static c2d_backend backend_named(const char *name) {

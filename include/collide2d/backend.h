@@ -23,6 +23,8 @@ typedef enum c2d_backend {
     C2D_BACKEND_AVX2,   ///< 8 lanes (AVX2, no FMA).
     C2D_BACKEND_AVX512, ///< 16 lanes (AVX-512 F, DQ, VL).
     C2D_BACKEND_NEON,   ///< 4 lanes on AArch64 (the SSE2 kernel source mapped to NEON by SIMDe).
+    C2D_BACKEND_WASM_SIMD128, ///< 4 lanes in WebAssembly builds (the SSE2 kernel source mapped to
+                              ///< SIMD128 by SIMDe; no relaxed SIMD).
     C2D_BACKEND_COUNT
 } c2d_backend;
 
@@ -36,7 +38,8 @@ C2D_API c2d_status c2d_backend_select(c2d_backend b);
 /// The backend batch calls use now (never AUTO).
 C2D_API c2d_backend c2d_backend_active(void);
 
-/// "auto", "scalar", "sse2", "sse41", "avx2", "avx512" or "neon"; "unknown" out of range.
+/// "auto", "scalar", "sse2", "sse41", "avx2", "avx512", "neon" or "wasm_simd128"; "unknown"
+/// out of range.
 C2D_API const char *c2d_backend_name(c2d_backend b);
 
 /// What the environment variable COLLIDE2D_BACKEND asks for, and whether it is honoured.

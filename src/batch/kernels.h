@@ -32,6 +32,7 @@ C2D_INTERNAL extern const c2d_kernels c2d_kernels_sse2;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx2;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx512;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_neon;
+C2D_INTERNAL extern const c2d_kernels c2d_kernels_wasm_simd128;
 
 /* Appends one contact: written only while below capacity, always counted. */
 static inline void c2d_emit(c2d_pair_contact *out, size_t capacity, size_t *total, uint32_t circle,

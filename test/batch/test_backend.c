@@ -21,7 +21,7 @@ static void backend_names(void **state) {
         [C2D_BACKEND_AUTO] = "auto",   [C2D_BACKEND_SCALAR] = "scalar",
         [C2D_BACKEND_SSE2] = "sse2",   [C2D_BACKEND_SSE41] = "sse41",
         [C2D_BACKEND_AVX2] = "avx2",   [C2D_BACKEND_AVX512] = "avx512",
-        [C2D_BACKEND_NEON] = "neon",
+        [C2D_BACKEND_NEON] = "neon",   [C2D_BACKEND_WASM_SIMD128] = "wasm_simd128",
     };
     for (int b = 0; b < C2D_BACKEND_COUNT; b++) {
         const char *name = c2d_backend_name((c2d_backend)b);
@@ -47,10 +47,15 @@ static bool cpu_has(c2d_backend b) {
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                __builtin_cpu_supports("avx512vl");
     case C2D_BACKEND_NEON: return false;
+    case C2D_BACKEND_WASM_SIMD128: return false;
     default: return true;
     }
 #elif defined(__aarch64__)
     return b == C2D_BACKEND_NEON || b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_AUTO;
+#elif defined(__wasm__)
+    /* the library's wasm builds compile the SIMD128 kernels in; an engine without SIMD128
+     * would not have loaded this program */
+    return b == C2D_BACKEND_WASM_SIMD128 || b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_AUTO;
 #else
     return b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_AUTO;
 #endif
@@ -70,6 +75,8 @@ static void backend_availability(void **state) {
     assert_true(c2d_backend_available(C2D_BACKEND_SSE2)); /* x86-64 baseline */
 #elif defined(__aarch64__)
     assert_true(c2d_backend_available(C2D_BACKEND_NEON));
+#elif defined(__wasm__)
+    assert_true(c2d_backend_available(C2D_BACKEND_WASM_SIMD128));
 #endif
 }
 
@@ -100,6 +107,8 @@ static void backend_select_auto(void **state) {
         assert_int_equal(b, C2D_BACKEND_AVX2);
     else if (c2d_backend_available(C2D_BACKEND_NEON))
         assert_int_equal(b, C2D_BACKEND_NEON);
+    else if (c2d_backend_available(C2D_BACKEND_WASM_SIMD128))
+        assert_int_equal(b, C2D_BACKEND_WASM_SIMD128);
     else if (c2d_backend_available(C2D_BACKEND_SSE2))
         assert_true(b == C2D_BACKEND_SSE41 || b == C2D_BACKEND_SSE2);
     else
@@ -125,7 +134,7 @@ static void backend_select_each(void **state) {
         assert_int_equal(c2d_backend_active(), b); /* stable */
         selected++;
     }
-#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__wasm__)
     assert_true(selected >= 2); /* scalar and at least one SIMD backend */
 #else
     assert_true(selected >= 1);
@@ -155,8 +164,8 @@ static void backend_select_unsupported(void **state) {
             refused++;
         }
     }
-    /* x86 has no NEON and AArch64 no SSE: some backend is always unavailable */
-#if defined(__x86_64__) || defined(__aarch64__)
+    /* x86 has no NEON and AArch64 and WebAssembly no SSE: some backend is always unavailable */
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__wasm__)
     assert_false(c2d_backend_available(C2D_BACKEND_NEON) && c2d_backend_available(C2D_BACKEND_SSE2));
 #endif
     assert_true(refused > 0);

@@ -679,7 +679,7 @@ static void counts_too_large(void **state) {
     }
     scene_free(&s);
 #else
-    skip();
+    /* a 32-bit size_t (wasm32) cannot hold a count above UINT32_MAX: nothing to refuse */
 #endif
 }
 
