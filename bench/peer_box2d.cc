@@ -25,13 +25,6 @@ void reset_positions(peer_box2d *p) {
         p->balls[i]->SetTransform(p->at[i], 0.0f);
 }
 
-size_t touching(const peer_box2d *p) {
-    size_t n = 0;
-    for (const b2Contact *c = p->world.GetContactList(); c; c = c->GetNext())
-        n += c->IsTouching();
-    return n;
-}
-
 } // namespace
 
 extern "C" {
@@ -83,10 +76,16 @@ peer_box2d *peer_box2d_create(const c2d_circle_soa *balls, const c2d_capsule_soa
     }
 }
 
-size_t peer_box2d_frame(peer_box2d *p) {
+void peer_box2d_frame(peer_box2d *p) {
     reset_positions(p);
     p->world.Step(0.0f, 0, 0);
-    return touching(p);
+}
+
+size_t peer_box2d_touching(const peer_box2d *p) {
+    size_t n = 0;
+    for (const b2Contact *c = p->world.GetContactList(); c; c = c->GetNext())
+        n += c->IsTouching();
+    return n;
 }
 
 peer_box2d_profile peer_box2d_step(peer_box2d *p) {

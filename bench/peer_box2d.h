@@ -24,8 +24,11 @@ peer_box2d *peer_box2d_create(const c2d_circle_soa *balls, const c2d_capsule_soa
 /* One frame of contact finding and nothing else: every ball set again at its own position
  * (b2Body::SetTransform: its box is updated in the broad phase), then b2World::Step with a time
  * step of 0, which finds new pairs and runs the narrow phase on every pair but skips the solver.
- * Returns the touching contacts (b2Contact::IsTouching over the world's contact list). */
-size_t peer_box2d_frame(peer_box2d *p);
+ * The contacts stay in the world's list, Box2D's output. */
+void peer_box2d_frame(peer_box2d *p);
+
+/* The touching contacts (b2Contact::IsTouching over the world's contact list). */
+size_t peer_box2d_touching(const peer_box2d *p);
 
 /* What one real step's b2Profile says (milliseconds of wall time, Box2D's own b2Timer). */
 typedef struct peer_box2d_profile {
