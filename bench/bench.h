@@ -64,6 +64,7 @@ size_t bench_pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_
 void bench_register_pairs_dense(const bench_options *o);
 void bench_register_scene(const bench_options *o);   /* W5 scenes (scene.c) */
 void bench_register_chipmunk(const bench_options *o); /* W5 on Chipmunk2D (peer_chipmunk.c) */
+void bench_register_box2d(const bench_options *o);    /* W5, W6 on Box2D (box2d.c) */
 
 /* The W5 workload of variant v with n_circles balls and n_circles / 16 pins, built on first
  * use and kept; NULL when out of memory. */

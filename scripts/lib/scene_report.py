@@ -84,7 +84,8 @@ def w5(runs, lines, targets, pinned):
                  + ("; 2 threads: wall clock)" if threads else ")"))
     lines.append(f"{'N / M':<16}{'variant':<11}{'scene ' + best:>13}{'scalar':>9}{'all-pairs':>11}"
                  + (f"{'2 threads':>11}" if threads else "")
-                 + f"{'cm tree':>10}{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
+                 + f"{'cm tree':>10}{'cm hash':>10}{'box2d':>9}"
+                 + f"{'  contacts (ours / Chipmunk / Box2D)'}")
     for n in sizes:
         for v in VARIANTS:
             s, hits = get("scene", v, best, n)
@@ -95,9 +96,10 @@ def w5(runs, lines, targets, pinned):
             t2 = f"{ms(get('threads2', v, best, n)[0]):>11}" if threads else ""
             cb, chits = get("chipmunk_bbtree", v, "", n)
             ch = get("chipmunk_hash", v, "", n)[0]
-            c = f"{hits:.0f} / {chits:.0f}" if hits is not None and chits is not None else "-"
+            bx, bhits = get("box2d", v, "", n)
+            c = " / ".join("-" if h is None else f"{h:.0f}" for h in (hits, chits, bhits))
             lines.append(f"{f'{n} / {n // 16}':<16}{v:<11}{ms(s):>13}{ms(sc):>9}{ms(a):>11}"
-                         f"{t2}{ms(cb):>10}{ms(ch):>10}  {c}")
+                         f"{t2}{ms(cb):>10}{ms(ch):>10}{ms(bx):>9}  {c}")
     if pinned:
         lines.append("(two threads: not measured, the run is pinned to one core; "
                      "scripts/bench --no-pin measures them)")
@@ -114,6 +116,11 @@ def w5(runs, lines, targets, pinned):
                         get("chipmunk_hash", "uniform", "", 262144)[0]) if x]
     targets.append(("W5 scene vs the faster Chipmunk index at (262144, 16384)",
                     ratio(min(chip) if chip else None, s262), 20, False))
+    for n in sizes:  # no target: information beside the Chipmunk ones
+        r = ratio(get("box2d", "uniform", "", n)[0], get("scene", "uniform", best, n)[0])
+        if r:
+            lines.append(f"W5 scene vs Box2D 2.4.1 (contact finding: Step(0)) at ({n}, {n // 16}):"
+                         f" {r:.1f}x")
     for lo, hi in zip(sizes, sizes[1:]):
         a, b = get("scene", "uniform", best, lo)[0], get("scene", "uniform", best, hi)[0]
         steps = (hi // lo).bit_length() - 1
@@ -142,10 +149,11 @@ def w6(runs, lines, targets):
     brute_backends = sorted({k[3] for k in keys if k[1] == "brute"},
                             key=lambda b: order.index(b) if b in order else 99)
     best = brute_backends[-1] if brute_backends else ""
+    box2d_lines = []
     lines.append("W6 balls against balls: pile (about 6 contacts a ball) and gas (about 0.1), "
                  "ms per frame (CPU)")
     lines.append(f"{'balls':<10}{'variant':<9}{'scene':>9}{'sweep':>9}{('brute ' + best).strip():>14}"
-                 f"{'cm tree':>10}{'cm hash':>10}{'  contacts (ours / Chipmunk)'}")
+                 f"{'cm tree':>10}{'cm hash':>10}{'box2d':>9}{'  contacts (ours / Chipmunk / Box2D)'}")
     for n in sizes:
         for v in ("pile", "gas"):
             s, hits = runs.get(("W6", "scene", v, "scene", n), (None, None))
@@ -153,15 +161,19 @@ def w6(runs, lines, targets):
             br = runs.get(("W6", "brute", v, best, n), (None,))[0]
             cb, chits = runs.get(("W6", "chipmunk_bbtree", v, "chipmunk_bbtree", n), (None, None))
             ch = runs.get(("W6", "chipmunk_hash", v, "chipmunk_hash", n), (None, None))[0]
-            c = f"{hits:.0f} / {chits:.0f}" if hits is not None and chits is not None else "-"
+            bx, bhits = runs.get(("W6", "box2d", v, "box2d", n), (None, None))
+            c = " / ".join("-" if h is None else f"{h:.0f}" for h in (hits, chits, bhits))
             lines.append(f"{n:<10}{v:<9}{ms(s):>9}{ms(sw):>9}{ms(br):>14}{ms(cb):>10}{ms(ch):>10}"
-                         f"  {c}")
+                         f"{ms(bx):>9}  {c}")
+            if s and bx:
+                box2d_lines.append(f"W6 {v}: scene vs Box2D 2.4.1 at {n} balls: {bx / s:.1f}x")
     for n in sorted({k[4] for k in keys if k[1] == "brute"} - set(sizes)):
         for v in ("pile", "gas"):
             cells = [f"{b} {ms(runs[('W6', 'brute', v, b, n)][0])}" for b in brute_backends
                      if ("W6", "brute", v, b, n) in runs]
             if cells:
                 lines.append(f"brute force, {v}, {n} balls, ms per frame: " + ", ".join(cells))
+    lines.extend(box2d_lines)
     lines.append("")
     for v in ("pile", "gas"):
         n = 262144
