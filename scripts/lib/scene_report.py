@@ -201,12 +201,12 @@ def log_tics(values):
 
 def chart(runs, best, sizes, path):
     """Left (two sizes or more): W5 uniform, ms per frame against N. Right: every variant at one
-    size (65536 when measured), bars for the scene, the all-pairs call and Chipmunk2D."""
+    size (65536 when measured), bars for the scene, the all-pairs call, Chipmunk2D and Box2D."""
     series = [("scene", best), ("scene", "scalar"), ("allpairs", best), ("chipmunk_bbtree", ""),
-              ("chipmunk_hash", "")]
+              ("chipmunk_hash", ""), ("box2d", "")]
     names = {"scene": "scene", "allpairs": "all-pairs", "chipmunk_bbtree": "Chipmunk tree",
-             "chipmunk_hash": "Chipmunk hash"}
-    colors = ["#d94701", "#4d4d4d", "#fd8d3c", "#8c6bb1", "#54278f"]
+             "chipmunk_hash": "Chipmunk hash", "box2d": "Box2D"}
+    colors = ["#d94701", "#4d4d4d", "#fd8d3c", "#8c6bb1", "#54278f", "#2b8cbe"]
     script = ["set terminal pngcairo size {w},560 font ',10' noenhanced", f"set output '{path}'",
               "set key outside top center horizontal", "set grid ytics",
               "set ylabel 'ms per frame (CPU; lower is faster)'"]
@@ -245,7 +245,7 @@ def chart(runs, best, sizes, path):
     if rows and cols:
         panels += 1
         lo, hi, tics = log_tics(values)
-        missing = [names[k] for k, b in cols
+        missing = [(names[k] + " " + b).strip() for k, b in cols
                    if any(("W5", k, v, b, n) not in runs for v in VARIANTS)]
         script += [f"set title 'W5 variants at {n} balls x {n // 16} pins'",
                    "set style data histograms", "set style histogram clustered gap 1",
