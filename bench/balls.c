@@ -31,8 +31,7 @@ typedef struct ball_case {
     c2d_backend backend;
 } ball_case;
 
-/* The W6 sets, built on first use and kept: [variant][size index]. */
-static const c2d_workload *w6(c2d_w6_variant v, size_t n) {
+const c2d_workload *bench_w6(c2d_w6_variant v, size_t n) {
     static c2d_workload sets[C2D_W6_VARIANTS][3];
     static size_t sizes[C2D_W6_VARIANTS][3];
     for (size_t k = 0; k < 3; k++) {
@@ -122,7 +121,7 @@ static void run_peer(gb_state *st, const ball_case *c, const c2d_workload *w, si
 static void bm_w6(gb_state *st, const void *arg) {
     const ball_case *c = arg;
     const size_t n = (size_t)gb_range(st, 0);
-    const c2d_workload *w = w6(c->variant, n);
+    const c2d_workload *w = bench_w6(c->variant, n);
     if (!w) {
         gb_skip_with_error(st, "out of memory");
         return;

@@ -69,6 +69,9 @@ void bench_register_box2d(const bench_options *o);    /* W5, W6 on Box2D (box2d.
 /* The W5 workload of variant v with n_circles balls and n_circles / 16 pins, built on first
  * use and kept; NULL when out of memory. */
 const c2d_workload *bench_w5(c2d_w5_variant v, size_t n_circles);
+/* A W6 ball set (variant, n balls), built on first use and kept (balls.c); NULL when out of
+ * memory or when more than three sizes of one variant are asked for. */
+const c2d_workload *bench_w6(c2d_w6_variant v, size_t n);
 
 /* W6 (balls against balls, bench/balls.c). */
 void bench_register_balls(const bench_options *o);

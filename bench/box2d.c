@@ -26,20 +26,6 @@ typedef struct box2d_case {
     int variant;
 } box2d_case;
 
-static const c2d_workload *w6_set(c2d_w6_variant v, size_t n) {
-    static c2d_workload sets[C2D_W6_VARIANTS][W6_SIZES];
-    static size_t sizes[C2D_W6_VARIANTS][W6_SIZES];
-    for (size_t k = 0; k < W6_SIZES; k++) {
-        if (sizes[v][k] == n) return &sets[v][k];
-        if (sizes[v][k] == 0) {
-            if (c2d_workload_w6(&sets[v][k], n, v, C2D_WORKLOAD_SEED) != 0) return NULL;
-            sizes[v][k] = n;
-            return &sets[v][k];
-        }
-    }
-    return NULL;
-}
-
 /* c2d's contacts on the same frame (the scene; all-pairs gives the same). */
 static size_t c2d_contacts(const c2d_workload *w, bool pins) {
     const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
@@ -93,7 +79,7 @@ static void bm_box2d(gb_state *st, const void *arg) {
     const box2d_case *c = arg;
     const size_t n = (size_t)gb_range(st, 0);
     const c2d_workload *w =
-        c->w6 ? w6_set((c2d_w6_variant)c->variant, n) : bench_w5((c2d_w5_variant)c->variant, n);
+        c->w6 ? bench_w6((c2d_w6_variant)c->variant, n) : bench_w5((c2d_w5_variant)c->variant, n);
     size_t c2d = 0;
     peer_box2d *p = w ? world_for(w, !c->w6, &c2d) : NULL;
     if (!p) {

@@ -118,7 +118,7 @@ typedef struct sweep_found {
     lane_t t, sign; /* the time; the side's sign */
     lane_t cx, cy;  /* the start's closest axis point */
     lane_t qx, qy;  /* and the offset from it to the centre */
-    lane_t nx, ny;  /* the contact query's normal at the start, where `start` */
+    lane_t nx, ny;  /* start_normal(), where `start` */
 } sweep_found;
 
 /* The normal of a circle in contact at the start: the direction from the closest axis point

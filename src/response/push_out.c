@@ -9,7 +9,9 @@ static bool positions_ready(const c2d_body_soa *s, const void *contacts, size_t 
     return count == 0 || (s->x && s->y && s->inv_mass);
 }
 
-static bool finite(float v);
+static bool finite(float v) {
+    return v >= -FLT_MAX && v <= FLT_MAX;
+}
 
 /* Whether a contact can be pushed out: false when the depth or normal is not finite, the depth is
  * not positive, or the inverse masses are invalid (negative, infinite, NaN) or both zero. */
@@ -18,10 +20,6 @@ static bool usable(const c2d_contact *c, float inv_sum) {
     if (!(m > 0.0f && m <= FLT_MAX)) return false;
     if (!finite(c->normal.x) || !finite(c->normal.y)) return false;
     return inv_sum > 0.0f && inv_sum <= FLT_MAX;
-}
-
-static bool finite(float v) {
-    return v >= -FLT_MAX && v <= FLT_MAX;
 }
 
 /* Where body i goes when moved `distance` along the contact's normal; false when a coordinate

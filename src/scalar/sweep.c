@@ -97,9 +97,9 @@ bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 mov
          * turn, so v.n > 0 for the float normal too; saves its square root in a pile. */
         const double apart = vx * sx + vy * sy;
         if (apart > 0x1p-20 * ((fabs(vx) + fabs(vy)) * (fabs(sx) + fabs(sy)))) return false;
-        const double len = sqrt(sx * sx + sy * sy);
-        c2d_vec2 n = {(float)(sx / len), (float)(sy / len)};
-        if (!(n.x * n.x + n.y * n.y > 0.5f)) n = up; /* shared centres, or not finite */
+        c2d_vec2 n; /* b is a capsule with a zero-length axis: its axis normal is (0, 1) */
+        start_normal(a.center.x, a.center.y, b.center.x, b.center.y, b.center.x, b.center.y, up.x,
+                     up.y, &n.x, &n.y);
         if (!(vx * n.x + vy * n.y < 0.0)) return false;
         if (out) {
             out->t = 0.0f;
@@ -146,12 +146,14 @@ c2d_vec2 c2d_slide_move(c2d_vec2 move, c2d_vec2 normal) {
     if (!(into < 0.0)) return move; /* outward, along, no move, or NaN: as it is */
     c2d_vec2 out = {(float)(move.x - into * normal.x), (float)(move.y - into * normal.y)};
     /* The rounding to float may leave a hair of the inward part, and the next sweep would stop
-     * the ball at t = 0 again: push the rest out along the normal, by a doubling amount, until
-     * the exact sign (the sweeps' own test) says "not deeper". */
+     * the ball at t = 0 again: push the rest out along the normal, by a doubling amount (at
+     * least the smallest float, so that subnormal moves move too), until the exact sign (the
+     * sweeps' own test) says "not deeper". 300 doublings reach past the largest float. */
     double left = (double)out.x * normal.x + (double)out.y * normal.y;
-    for (double scale = 1.0; left < 0.0 && scale < 0x1p80; scale *= 2.0) {
-        out.x = (float)(out.x - left * scale * normal.x);
-        out.y = (float)(out.y - left * scale * normal.y);
+    double step = -left > 0x1p-149 ? -left : 0x1p-149;
+    for (int k = 0; left < 0.0 && k < 300; k++, step *= 2.0) {
+        out.x = (float)(out.x + step * normal.x);
+        out.y = (float)(out.y + step * normal.y);
         left = (double)out.x * normal.x + (double)out.y * normal.y;
     }
     return out;
