@@ -1,4 +1,5 @@
-/* Part of fuzz_batch.c (included after its helpers): the response calls (collide2d/response.h).
+/* Part of fuzz_batch.c (included after its helpers): the response calls (collide2d/response.h)
+ * and c2d_slide_move.
  *
  * The scene's circles as bodies: positions x, y, velocities the moves, inverse masses the radii
  * and restitutions the capsule radii (so both take the fuzzer's special values: NaN, infinities,
@@ -47,7 +48,35 @@ static c2d_body_soa soa_of(bodies_copy *b) {
     return soa;
 }
 
+/* c2d_slide_move on the sweeps' answers: after a hit at t = 0, the slid move has no part into
+ * the hit's normal (exactly, the sweeps' own sign), so the same capsule does not stop it at
+ * t = 0 again; a move that had no inward part comes back as it was. */
+static void fuzz_slide(const scene *s, const reference *ref) {
+    for (size_t i = 0; i < s->nc; i++) {
+        const c2d_circle_toi *h = &ref->sweep[i];
+        if (h->capsule == C2D_NONE || h->toi.t != 0.0f) continue;
+        const c2d_vec2 m = {s->mx[i], s->my[i]}, n = h->toi.normal;
+        const c2d_vec2 slid = c2d_slide_move(m, n);
+        if (!finite_f(m.x) || !finite_f(m.y)) continue;
+        const double left = (double)slid.x * n.x + (double)slid.y * n.y;
+        if (!(left >= 0.0)) {
+            fprintf(stderr, "m (%a,%a) n (%a,%a) slid (%a,%a) left %a\n", (double)m.x, (double)m.y,
+                    (double)n.x, (double)n.y, (double)slid.x, (double)slid.y, left);
+            fail("c2d_slide_move", "an inward part is left");
+        }
+        const uint32_t k = h->capsule;
+        const c2d_capsule cap = {{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+        const c2d_circle c = {{s->x[i], s->y[i]}, s->r[i]};
+        c2d_toi again;
+        if (c2d_sweep_circle_capsule(c, slid, cap, &again) && again.t == 0.0f)
+            fail("c2d_slide_move", "the slid move is stopped at t = 0 again");
+        const c2d_vec2 out = c2d_slide_move(slid, n);
+        if (!same_vec(out, slid)) fail("c2d_slide_move", "a move without an inward part changed");
+    }
+}
+
 static void fuzz_response(const scene *s, const reference *ref) {
+    fuzz_slide(s, ref);
     const size_t n = s->nc;
     /* ball contacts between neighbours (a < b) */
     c2d_circle_pair_contact *balls = malloc((n + 1) * sizeof *balls);

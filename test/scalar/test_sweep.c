@@ -560,6 +560,67 @@ static void underflow_counts_as_touching_everywhere(void **state) {
     assert_false(c2d_sweep_circles(far, v2(1, 0), b, v2(0, 0), &t));
 }
 
+/* c2d_slide_move: worked examples, then the property the loop relies on on random moves and
+ * normals, including the normals of real sweep hits at t = 0: the result's part along the
+ * normal is >= 0 exactly (the sweeps' own sign test), and it is the projection to within a few
+ * float roundings. */
+static void slide_move_removes_the_inward_part(void **state) {
+    (void)state;
+    c2d_vec2 s = c2d_slide_move(v2(3, -4), v2(0, 1)); /* into a floor: slide along it */
+    CHECK_VEC_EQ(s, 3.0f, 0.0f);
+    s = c2d_slide_move(v2(3, 4), v2(0, 1)); /* leaving: as it is */
+    CHECK_VEC_EQ(s, 3.0f, 4.0f);
+    s = c2d_slide_move(v2(5, 0), v2(0, 1)); /* along: as it is */
+    CHECK_VEC_EQ(s, 5.0f, 0.0f);
+    s = c2d_slide_move(v2(-2, 0), v2(1, 0)); /* straight in: nothing left */
+    CHECK_VEC_EQ(s, 0.0f, 0.0f);
+    s = c2d_slide_move(v2(NAN, 1), v2(0, -1)); /* NaN: as it is */
+    assert_true(s.x != s.x && s.y == 1.0f);
+    /* subnormal moves (the fuzzer's case): the push starts at the smallest float */
+    const c2d_vec2 tiny_n = v2(-0x1.f26f36p-99f, -1.0f);
+    s = c2d_slide_move(v2(0x1.714p-138f, 0x1.2e2p-137f), tiny_n);
+    assert_true((double)s.x * tiny_n.x + (double)s.y * tiny_n.y >= 0.0);
+    c2d_rng rng = {0x511de};
+    int pushed = 0, hits = 0;
+    for (int i = 0; i < 200000; i++) {
+        c2d_vec2 n = c2d_rng_direction(&rng), m;
+        const float len = c2d_rng_range(&rng, 0, 100);
+        const c2d_vec2 d = c2d_rng_direction(&rng);
+        m = v2(d.x * len, d.y * len);
+        const bool from_sweep = i % 4 == 0;
+        c2d_capsule k = {{0, 0}, {0, 0}, 0};
+        c2d_circle c = {{0, 0}, 0};
+        if (from_sweep) { /* a sweep's normal at t = 0, from a circle pushing into a capsule */
+            const c2d_vec2 a = v2(c2d_rng_range(&rng, -100, 100), c2d_rng_range(&rng, -100, 100));
+            k = capsule(a.x, a.y, a.x + d.x * 3, a.y - d.y * 2, 0.3f);
+            c = circle(a.x + 1.0f, a.y + 0.2f, 0.4f);
+            c2d_toi t;
+            if (!c2d_sweep_circle_capsule(c, m, k, &t) || t.t != 0.0f) continue;
+            n = t.normal;
+            hits++;
+        }
+        const double into = (double)m.x * n.x + (double)m.y * n.y;
+        s = c2d_slide_move(m, n);
+        const double left = (double)s.x * n.x + (double)s.y * n.y;
+        assert_true(left >= 0.0);
+        if (into >= 0.0) {
+            assert_true(s.x == m.x && s.y == m.y);
+            continue;
+        }
+        /* the projection, to within a few ulps of the move */
+        const double px = m.x - into * n.x, py = m.y - into * n.y;
+        assert_true(fabs(s.x - px) <= 1e-6 * (len + 1) && fabs(s.y - py) <= 1e-6 * (len + 1));
+        pushed += (float)px != s.x || (float)py != s.y;
+        if (from_sweep) { /* the next sweep along the slid move is not stopped at t = 0 */
+            c2d_toi again;
+            assert_false(c2d_sweep_circle_capsule(c, s, k, &again) && again.t == 0.0f);
+        }
+    }
+    print_message("# slide: %d of the inward moves needed the outward push; %d sweep normals\n",
+                  pushed, hits);
+    assert_true(pushed > 0 && hits > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(circles_head_on),
@@ -583,6 +644,7 @@ int main(void) {
         cmocka_unit_test(capsule_touching_start_moving_in_many),
         cmocka_unit_test(touching_at_start),
         cmocka_unit_test(pushed_out_balls_leave),
+        cmocka_unit_test(slide_move_removes_the_inward_part),
         cmocka_unit_test(underflow_counts_as_touching_everywhere),
     };
     return C2D_RUN_TESTS(tests);
