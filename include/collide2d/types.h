@@ -73,6 +73,27 @@ typedef struct c2d_body {
     float restitution;
 } c2d_body;
 
+/// Friction and spin of one body at one contact, for c2d_apply_impulse_friction().
+///
+/// These are not new fields of c2d_body on purpose: c2d_body's size and layout are part of
+/// the ABI (arrays of it, and programs built against an older header, would read past its
+/// end), and a zero-initialised field meaning "no friction" would silently change meaning
+/// for code that copies bodies around. Friction is asked for by calling the friction
+/// function with these; c2d_apply_impulse() stays exactly as it was.
+typedef struct c2d_body_friction {
+    /// Coulomb coefficient, >= 0; a pair combines theirs as sqrt(mu_a * mu_b) (as Box2D
+    /// does), so 0 on either side means no friction.
+    float friction;
+    /// Counter-clockwise angular velocity (radians per unit of time); updated by friction.
+    float angular_velocity;
+    /// 1 / moment of inertia about the centre (a solid disc of mass m and radius r:
+    /// 2 / (m r^2)); 0 makes the body not rotate.
+    float inv_inertia;
+    /// Distance from the body's centre to the contact point, along the normal: a ball's
+    /// radius. 0 for a body that does not rotate (a capsule, a wall).
+    float radius;
+} c2d_body_friction;
+
 #ifdef __cplusplus
 }
 #endif
