@@ -112,6 +112,23 @@ C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_
 /// side, then the end circle at a, then at b; t is the double time rounded to float.
 C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out);
 
+/// First touch of circle `c` moving by `move` and capsule `k` moving by `capsule_move` (a
+/// paddle, a platform: both linearly over t in [0, 1], the capsule translating without
+/// turning; a turning flipper is swept by substeps, README: "The frame loop").
+///
+/// Exactly c2d_sweep_circle_capsule(c, rel, k, out) with the relative move
+/// `rel = (move.x - capsule_move.x, move.y - capsule_move.y)` rounded to float, that is in
+/// the frame of the capsule at its start, with one change: the reported `point` is in world
+/// space at time t, `point + t * capsule_move` (float, no fused operations), on the capsule
+/// where it is at time t. `t` and `normal` are the static answer's (a translation turns no
+/// normal). So the start rule is the static one on the relative move: touching at the start
+/// and the capsule moving into the ball is a hit at t = 0. A zero `capsule_move` gives
+/// c2d_sweep_circle_capsule()'s answer (a point coordinate of -0 may come back as +0).
+/// NaN in `capsule_move` gives no hit; `rel` overflowing to infinity (moves beyond about
+/// 1.7e38 of opposite signs) is handled as an infinite move is.
+C2D_API bool c2d_sweep_circle_moving_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k,
+                                             c2d_vec2 capsule_move, c2d_toi *out);
+
 /// The move with its part into `normal` removed: the slide of a collide-and-slide loop after a
 /// sweep stopped a circle at t = 0 (README: "The frame loop"). When `move . normal >= 0` (or
 /// anything is NaN) `move` is returned as it is; otherwise `move - (move . normal) normal`,

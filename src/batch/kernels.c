@@ -275,7 +275,8 @@ typedef struct sweep_queue {
 /* Runs the sweep formula on the queued pairs (the unused lanes repeat the first pair) and keeps
  * each hit; empties the queue. */
 static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *move_x,
-                        const float *move_y, const c2d_capsule_soa *k, c2d_circle_toi *out) {
+                        const float *move_y, const c2d_capsule_soa *k, const float *kmx,
+                        const float *kmy, c2d_circle_toi *out) {
     const size_t n = q->n;
     if (n == 0) return;
     for (size_t j = n; j < W; j++) {
@@ -283,7 +284,15 @@ static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *mo
         q->capsule[j] = q->capsule[0];
     }
     const lane_t x = lane_gather(c->x, q->circle), y = lane_gather(c->y, q->circle);
-    const lane_t mx = lane_gather(move_x, q->circle), my = lane_gather(move_y, q->circle);
+    lane_t mx = lane_gather(move_x, q->circle), my = lane_gather(move_y, q->circle);
+    /* moving capsules: the static sweep on the relative move, as c2d_moving_capsule_sweep() */
+    lane_t kx = lane_splat(0.0f), ky = lane_splat(0.0f);
+    if (kmx) {
+        kx = lane_gather(kmx, q->capsule);
+        ky = lane_gather(kmy, q->capsule);
+        mx = lane_sub(mx, kx);
+        my = lane_sub(my, ky);
+    }
     const lane_t ax = lane_gather(k->ax, q->capsule), ay = lane_gather(k->ay, q->capsule);
     const lane_t bx = lane_gather(k->bx, q->capsule), by = lane_gather(k->by, q->capsule);
     const lane_t R = lane_gather(k->radius, q->capsule);
@@ -295,6 +304,10 @@ static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *mo
     if (!bits) return;
     toi_lanes t;
     capsule_sweep_finish(x, y, mx, my, ax, ay, bx, by, R, &f, &t);
+    if (kmx) { /* the point where the capsule is at time t */
+        t.px = lane_add(t.px, lane_mul(t.t, kx));
+        t.py = lane_add(t.py, lane_mul(t.t, ky));
+    }
     float tt[W], nx[W], ny[W], px[W], py[W];
     lane_store(tt, t.t);
     lane_store(nx, t.nx);
@@ -311,9 +324,9 @@ static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *mo
 /* W circles from `first` against the capsules of one chunk: the pairs whose boxes touch join
  * the queue. */
 static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                        size_t first, size_t lanes, const c2d_capsule_soa *k, size_t chunk_first,
-                        size_t chunk_n, const c2d_sweep_boxes *boxes, sweep_queue *q,
-                        c2d_circle_toi *out) {
+                        size_t first, size_t lanes, const c2d_capsule_soa *k, const float *kmx,
+                        const float *kmy, size_t chunk_first, size_t chunk_n,
+                        const c2d_sweep_boxes *boxes, sweep_queue *q, c2d_circle_toi *out) {
     swept_lanes s;
     if (lanes == W) {
         s = swept_box(lane_load(c->x + first), lane_load(c->y + first),
@@ -337,13 +350,14 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
         for (uint32_t bits = mask_bits(touch) & valid; bits; bits &= bits - 1) {
             q->circle[q->n] = (uint32_t)(first + lowest_bit(bits));
             q->capsule[q->n] = capsule;
-            if (++q->n == W) sweep_flush(q, c, move_x, move_y, k, out);
+            if (++q->n == W) sweep_flush(q, c, move_x, move_y, k, kmx, kmy, out);
         }
     }
 }
 
 static void sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *capsules, c2d_circle_toi *out) {
+                  const c2d_capsule_soa *capsules, const float *kmx, const float *kmy,
+                  c2d_circle_toi *out) {
     c2d_clear_tois(out, circles->count);
     c2d_sweep_boxes boxes;
     sweep_queue q;
@@ -352,13 +366,14 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
         const size_t rest = capsules->count - first;
         const size_t chunk_n = rest < C2D_SWEEP_CHUNK ? rest : C2D_SWEEP_CHUNK;
         c2d_sweep_capsule_boxes(capsules, first, chunk_n, &boxes);
+        if (kmx) c2d_sweep_boxes_add_moves(kmx + first, kmy + first, chunk_n, &boxes);
         for (size_t i = 0; i < circles->count; i += W) {
             const size_t rest_c = circles->count - i;
-            sweep_lanes(circles, move_x, move_y, i, rest_c < W ? rest_c : W, capsules, first,
-                        chunk_n, &boxes, &q, out);
+            sweep_lanes(circles, move_x, move_y, i, rest_c < W ? rest_c : W, capsules, kmx, kmy,
+                        first, chunk_n, &boxes, &q, out);
         }
     }
-    sweep_flush(&q, circles, move_x, move_y, capsules, out);
+    sweep_flush(&q, circles, move_x, move_y, capsules, kmx, kmy, out);
 }
 
 const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep,

@@ -15,9 +15,11 @@ typedef struct c2d_kernels {
     size_t (*collide_pairs)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                             const uint32_t *circle_index, const uint32_t *capsule_index,
                             size_t pair_count, c2d_pair_contact *out, size_t capacity);
-    /* Earliest hit per circle; writes all circles->count entries of out. */
+    /* Earliest hit per circle; writes all circles->count entries of out. capsule_move_x/y:
+     * both NULL (static capsules) or both given (c2d_moving_capsule_sweep). */
     void (*sweep)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *capsules, c2d_circle_toi *out);
+                  const c2d_capsule_soa *capsules, const float *capsule_move_x,
+                  const float *capsule_move_y, c2d_circle_toi *out);
     /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),
      * ordered by a then b, appended after the `total` found so far; returns the new total. */
     size_t (*collide_circles)(const c2d_circle_soa *circles, size_t first, size_t end,

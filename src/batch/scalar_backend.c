@@ -38,14 +38,19 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
 }
 
 static void sweep(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *k, c2d_circle_toi *out) {
+                  const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                  c2d_circle_toi *out) {
     c2d_clear_tois(out, c->count);
     for (size_t i = 0; i < c->count; i++) {
         for (size_t j = 0; j < k->count; j++) {
             c2d_toi toi;
-            if (c2d_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i], k->ax[j],
-                                  k->ay[j], k->bx[j], k->by[j], k->radius[j], &toi))
-                c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
+            const bool hit =
+                kmx ? c2d_moving_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i],
+                                               k->ax[j], k->ay[j], k->bx[j], k->by[j], k->radius[j],
+                                               kmx[j], kmy[j], &toi)
+                    : c2d_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i],
+                                        k->ax[j], k->ay[j], k->bx[j], k->by[j], k->radius[j], &toi);
+            if (hit) c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
         }
     }
 }
