@@ -96,7 +96,8 @@ c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies, const c2d_
                 tangent_impulses[k] = 0.0f;
         return st;
     }
-    if (!velocities_ready(bodies, contacts, count) || !spin_ready(spin)) return C2D_ERROR_NULL;
+    if (!velocities_ready(bodies, contacts, count) || (count > 0 && !spin_ready(spin)))
+        return C2D_ERROR_NULL;
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
         if (p->a >= bodies->count || p->b >= bodies->count || p->a == p->b) return C2D_ERROR_INDEX;
@@ -150,8 +151,8 @@ c2d_status c2d_resolve_capsule_contacts_ex(const c2d_body_soa *bodies,
                                            const c2d_pair_contact *contacts, size_t count,
                                            const c2d_capsule_bodies *capsules, float *impulses,
                                            float *tangent_impulses) {
-    if (!velocities_ready(bodies, contacts, count) || !spin_ready(spin) ||
-        !capsules_ready(capsules))
+    if (!velocities_ready(bodies, contacts, count) ||
+        (count > 0 && (!spin_ready(spin) || !capsules_ready(capsules))))
         return C2D_ERROR_NULL;
     for (size_t k = 0; k < count; k++) {
         const c2d_pair_contact *p = &contacts[k];
