@@ -1,6 +1,7 @@
 /// @file collide2d/response.h
-/// Collision response over a contact list: sequential impulses and push-out against bodies
-/// held as structure-of-arrays, in the list's order, deterministic.
+/// Collision response over a contact list: sequential impulses (with optional friction, spin
+/// and moving capsules) and push-out against bodies held as structure-of-arrays, in the list's
+/// order, deterministic.
 ///
 /// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies: the
 /// same function runs, so a list resolved here equals a loop of c2d_apply_impulse() byte for
@@ -13,6 +14,11 @@
 /// c2d_resolve_capsule_contacts(&balls, pin_hits, n_hits, pin_e, n_pins, NULL); // static pins
 /// c2d_push_out_circle_contacts(&balls, ball_pairs, n_pairs);        // then separate them
 /// c2d_push_out_capsule_contacts(&balls, pin_hits, n_hits);
+///
+/// // with friction and spin, against paddles moving at (pvx, pvy):
+/// c2d_body_spin_soa spin = {mu, omega, inv_inertia, radius};
+/// c2d_capsule_bodies paddles = {pin_e, pin_mu, pvx, pvy, NULL, NULL, NULL, n_pins};
+/// c2d_resolve_capsule_contacts_ex(&balls, &spin, pin_hits, n_hits, &paddles, NULL, NULL);
 /// @endcode
 #ifndef COLLIDE2D_RESPONSE_H
 #define COLLIDE2D_RESPONSE_H
@@ -120,8 +126,9 @@ typedef struct c2d_capsule_bodies {
 ///
 /// `impulses` as in c2d_resolve_circle_contacts() (the normal impulses);
 /// `tangent_impulses` (may be NULL) receives each contact's friction impulse jt (0 where
-/// none). Errors: as c2d_resolve_circle_contacts(); `spin->angular_velocity` given without
-/// `inv_inertia` or `radius` gives C2D_ERROR_NULL.
+/// none). Errors: as c2d_resolve_circle_contacts(); with friction and contacts,
+/// `spin->angular_velocity` given without `inv_inertia` or `radius` gives C2D_ERROR_NULL.
+/// On every error nothing is written.
 C2D_API c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
                                                   const c2d_body_spin_soa *spin,
                                                   const c2d_circle_pair_contact *contacts,
@@ -143,8 +150,9 @@ C2D_API c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
 ///
 /// `impulses`, `tangent_impulses` as in c2d_resolve_circle_contacts_ex(). Errors: as
 /// c2d_resolve_capsule_contacts(); a capsule index at or above `capsules->count` gives
-/// C2D_ERROR_INDEX; one of `vx`, `vy` without the other, or `angular_velocity` without both
-/// pivots, gives C2D_ERROR_NULL. On every error nothing is written.
+/// C2D_ERROR_INDEX; with contacts, one of `vx`, `vy` without the other, `angular_velocity`
+/// without both pivots, or a spin as in c2d_resolve_circle_contacts_ex(), gives
+/// C2D_ERROR_NULL. On every error nothing is written.
 C2D_API c2d_status c2d_resolve_capsule_contacts_ex(const c2d_body_soa *bodies,
                                                    const c2d_body_spin_soa *spin,
                                                    const c2d_pair_contact *contacts, size_t count,
