@@ -17,6 +17,16 @@ static void scatter(const c2d_body_soa *s, uint32_t i, const c2d_body *b) {
     s->vy[i] = b->velocity.y;
 }
 
+/* Every pair's indices below the body count, and a != b. */
+static bool pairs_in_range(const c2d_body_soa *s, const c2d_circle_pair_contact *contacts,
+                           size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        const c2d_circle_pair_contact *p = &contacts[k];
+        if (p->a >= s->count || p->b >= s->count || p->a == p->b) return false;
+    }
+    return true;
+}
+
 static bool velocities_ready(const c2d_body_soa *s, const void *contacts, size_t count) {
     if (!s || (count > 0 && !contacts)) return false;
     return count == 0 || (s->vx && s->vy && s->inv_mass && s->restitution);
@@ -26,10 +36,7 @@ c2d_status c2d_resolve_circle_contacts(const c2d_body_soa *bodies,
                                        const c2d_circle_pair_contact *contacts, size_t count,
                                        float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
-    for (size_t k = 0; k < count; k++) {
-        const c2d_circle_pair_contact *p = &contacts[k];
-        if (p->a >= bodies->count || p->b >= bodies->count || p->a == p->b) return C2D_ERROR_INDEX;
-    }
+    if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
         c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);
@@ -98,10 +105,7 @@ c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies, const c2d_
     }
     if (!velocities_ready(bodies, contacts, count) || (count > 0 && !spin_ready(spin)))
         return C2D_ERROR_NULL;
-    for (size_t k = 0; k < count; k++) {
-        const c2d_circle_pair_contact *p = &contacts[k];
-        if (p->a >= bodies->count || p->b >= bodies->count || p->a == p->b) return C2D_ERROR_INDEX;
-    }
+    if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
         c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);

@@ -117,6 +117,29 @@ static void separating_and_nan_contacts_change_nothing(void **state) {
         assert_true(w.x[i] == 0.0f && w.y[i] == 0.0f);
 }
 
+/* Random velocities, inverse masses (an eighth static) and restitutions, and the same bodies
+ * as c2d_body values in ref. */
+static void random_bodies(world *w, uint32_t *seed, c2d_body ref[N]) {
+    for (size_t i = 0; i < N; i++) {
+        w->vx[i] = uniform(seed, -5, 5);
+        w->vy[i] = uniform(seed, -5, 5);
+        w->inv_mass[i] = (next(seed) % 8 == 0) ? 0.0f : uniform(seed, 0.01f, 3);
+        w->restitution[i] = uniform(seed, 0, 1);
+        const c2d_body b = {{w->vx[i], w->vy[i]}, w->inv_mass[i], w->restitution[i]};
+        ref[i] = b;
+    }
+}
+
+/* Random ball pairs (a != b) with unit normals. */
+static void random_pairs(c2d_circle_pair_contact pairs[PAIRS], uint32_t *seed) {
+    for (size_t k = 0; k < PAIRS; k++) {
+        uint32_t a = next(seed) % N, b = next(seed) % N;
+        if (a == b) b = (b + 1) % N;
+        const float angle = uniform(seed, 0, 6.283f);
+        pairs[k] = ball_pair(a, b, cosf(angle), sinf(angle), uniform(seed, 0, 1));
+    }
+}
+
 /* Random bodies and contacts; the list resolved by the library equals, byte for byte, a loop
  * of c2d_apply_impulse() over c2d_body values. */
 static void equals_a_loop_of_apply_impulse(void **state) {
@@ -126,21 +149,9 @@ static void equals_a_loop_of_apply_impulse(void **state) {
         world w;
         world_init(&w, N);
         c2d_body ref[N];
-        for (size_t i = 0; i < N; i++) {
-            w.vx[i] = uniform(&seed, -5, 5);
-            w.vy[i] = uniform(&seed, -5, 5);
-            w.inv_mass[i] = (next(&seed) % 8 == 0) ? 0.0f : uniform(&seed, 0.01f, 3);
-            w.restitution[i] = uniform(&seed, 0, 1);
-            const c2d_body b = {{w.vx[i], w.vy[i]}, w.inv_mass[i], w.restitution[i]};
-            ref[i] = b;
-        }
+        random_bodies(&w, &seed, ref);
         c2d_circle_pair_contact pairs[PAIRS];
-        for (size_t k = 0; k < PAIRS; k++) {
-            uint32_t a = next(&seed) % N, b = next(&seed) % N;
-            if (a == b) b = (b + 1) % N;
-            const float angle = uniform(&seed, 0, 6.283f);
-            pairs[k] = ball_pair(a, b, cosf(angle), sinf(angle), uniform(&seed, 0, 1));
-        }
+        random_pairs(pairs, &seed);
         float j[PAIRS];
         assert_int_equal(c2d_resolve_circle_contacts(&w.soa, pairs, PAIRS, j), C2D_OK);
         size_t changed = 0;
@@ -398,22 +409,11 @@ static void ex_equals_a_loop_of_apply_impulse_friction(void **state) {
         spin_init(&sp, &seed, round % 2 == 0);
         c2d_body ref[N];
         c2d_body_friction fref[N];
-        for (size_t i = 0; i < N; i++) {
-            w.vx[i] = uniform(&seed, -5, 5);
-            w.vy[i] = uniform(&seed, -5, 5);
-            w.inv_mass[i] = (next(&seed) % 8 == 0) ? 0.0f : uniform(&seed, 0.01f, 3);
-            w.restitution[i] = uniform(&seed, 0, 1);
-            const c2d_body b = {{w.vx[i], w.vy[i]}, w.inv_mass[i], w.restitution[i]};
-            ref[i] = b;
+        random_bodies(&w, &seed, ref);
+        for (size_t i = 0; i < N; i++)
             fref[i] = spin_of(&sp, i);
-        }
         c2d_circle_pair_contact pairs[PAIRS];
-        for (size_t k = 0; k < PAIRS; k++) {
-            uint32_t a = next(&seed) % N, b = next(&seed) % N;
-            if (a == b) b = (b + 1) % N;
-            const float angle = uniform(&seed, 0, 6.283f);
-            pairs[k] = ball_pair(a, b, cosf(angle), sinf(angle), uniform(&seed, 0, 1));
-        }
+        random_pairs(pairs, &seed);
         float j[PAIRS], jt[PAIRS];
         assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &sp.soa, pairs, PAIRS, j, jt),
                          C2D_OK);

@@ -5,16 +5,7 @@
 #include <float.h>
 
 #include "scalar_test.h"
-
-static uint32_t next(uint32_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return *s;
-}
-static float uniform(uint32_t *s, float lo, float hi) {
-    return lo + (hi - lo) * (float)(next(s) >> 8) * (1.0f / 16777216.0f);
-}
+#include "workload.h"
 
 static void paddle_rises_into_a_ball(void **state) {
     (void)state;
@@ -71,25 +62,26 @@ static void capsule_chases_a_ball(void **state) {
     CHECK_VEC_EQ(toi.point, 4.0f, 0.0f);
 }
 
-static float special(uint32_t *s) {
+static float special(c2d_rng *s) {
     static const float pool[] = {0.0f,     -0.0f,   NAN,       INFINITY, -INFINITY, FLT_MAX,
                                  -FLT_MAX, FLT_MIN, 0x1p-149f, 1e19f,    -1e30f,    0x1p40f};
-    return pool[next(s) % (sizeof pool / sizeof pool[0])];
+    return pool[c2d_rng_next(s) % (sizeof pool / sizeof pool[0])];
 }
 
 /* The definition, byte for byte: on random and on special input. */
 static void equals_static_sweep_of_relative_move(void **state) {
     (void)state;
-    uint32_t s = 2024u;
+    c2d_rng s = {2024u};
     int hits = 0;
     for (int i = 0; i < 400000; i++) {
         float v[11];
         for (int k = 0; k < 11; k++)
-            v[k] = (i % 4 == 3 && next(&s) % 6 == 0) ? special(&s) : uniform(&s, -4, 4);
+            v[k] =
+                (i % 4 == 3 && c2d_rng_next(&s) % 6 == 0) ? special(&s) : c2d_rng_range(&s, -4, 4);
         const c2d_circle c = {{v[0], v[1]}, fabsf(v[2]) * 0.25f};
         const c2d_capsule k = {{v[3], v[4]}, {v[5], v[6]}, fabsf(v[7]) * 0.25f};
         const c2d_vec2 km = (i % 5 == 0) ? v2(0, 0) : v2(v[9], v[10]);
-        const c2d_vec2 m = v2(v[8], uniform(&s, -4, 4));
+        const c2d_vec2 m = v2(v[8], c2d_rng_range(&s, -4, 4));
         c2d_toi got, want;
         memset(&got, C2D_SENTINEL_BYTE, sizeof got);
         memset(&want, C2D_SENTINEL_BYTE, sizeof want);
