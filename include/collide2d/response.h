@@ -3,9 +3,9 @@
 /// and moving capsules) and push-out against bodies held as structure-of-arrays, in the list's
 /// order, deterministic.
 ///
-/// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies: the
-/// same function runs, so a list resolved here equals a loop of c2d_apply_impulse() byte for
-/// byte. Contacts are applied one after the other, each seeing the velocities the ones before
+/// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies (in the
+/// `_ex` calls c2d_apply_impulse_friction()): the same function runs, so a list resolved here
+/// equals a loop of that function byte for byte. Contacts are applied one after the other, each seeing the velocities the ones before
 /// it left, so the result depends on the list's order (which the batch and scene calls fix).
 ///
 /// @code

@@ -75,11 +75,12 @@ typedef struct c2d_body {
 
 /// Friction and spin of one body at one contact, for c2d_apply_impulse_friction().
 ///
-/// These are not new fields of c2d_body on purpose: c2d_body's size and layout are part of
-/// the ABI (arrays of it, and programs built against an older header, would read past its
-/// end), and a zero-initialised field meaning "no friction" would silently change meaning
-/// for code that copies bodies around. Friction is asked for by calling the friction
-/// function with these; c2d_apply_impulse() stays exactly as it was.
+/// Why a separate struct and not a field at the end of c2d_body whose 0 means "none": existing
+/// source would keep its meaning, but c2d_body's size would change, so a program built against
+/// the older header (arrays of c2d_body, bodies passed by pointer to a newer shared library)
+/// would no longer match the library it runs with. As it is, c2d_body and c2d_apply_impulse()
+/// stay exactly as they were, and friction is asked for explicitly, by calling
+/// c2d_apply_impulse_friction() with these.
 typedef struct c2d_body_friction {
     /// Coulomb coefficient, >= 0; a pair combines theirs as sqrt(mu_a * mu_b) (as Box2D
     /// does), so 0 on either side means no friction.
