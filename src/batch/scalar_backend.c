@@ -55,6 +55,18 @@ static void sweep(const c2d_circle_soa *c, const float *move_x, const float *mov
     }
 }
 
+static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                        const c2d_capsule_soa *k, const uint32_t *ci, const uint32_t *ki,
+                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
+    for (size_t p = 0; p < pair_count; p++) {
+        const uint32_t i = ci[p], j = ki[p];
+        c2d_toi toi;
+        if (c2d_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i], k->ax[j],
+                              k->ay[j], k->bx[j], k->by[j], k->radius[j], &toi))
+            c2d_keep_smallest(&out[i - base], &nan[i - base], j, &toi);
+    }
+}
+
 /* Balls against balls: the overlap formula inline (b as a zero-length capsule: its closest
  * point is its centre), the contact for the hits. */
 static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
@@ -85,5 +97,5 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
     }
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide, collide_pairs, sweep, collide_circles,
-                                        sweep_circles};
+const c2d_kernels c2d_kernels_scalar = {collide,     collide_pairs,   sweep,
+                                        sweep_pairs, collide_circles, sweep_circles};

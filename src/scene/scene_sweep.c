@@ -1,15 +1,18 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
- * box touches, and the capsules the index holds everywhere.
+ * box touches, and the capsules the index holds everywhere. The candidates of a block of
+ * circles are listed, then swept W at a time in the active backend's lanes (the sweep
+ * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
  * Why the answer is c2d_batch_sweep()'s: a sweep can hit a capsule only if the circle's swept
  * box meets the capsule's sweep box (src/batch/cull.h, the boxes the all-pairs kernels trust;
  * the circle's box here is the kernels' grown by a further 1/8 and 2^-10 of its size, so a
  * change of the exact sweep's rounding stays inside it); every capsule whose box meets the
- * swept box is listed in a cell the query visits; each candidate gets the exact sweep of the
- * scalar layer. The batch call keeps, per circle, the first hit in capsule order and replaces
- * it only by a strictly earlier one: the earliest time, ties to the lowest index. Keeping the
- * hit with the smallest (t, capsule) in any order is the same, as long as no t is NaN; a NaN
- * time (which the exact sweep does not produce today) sends the circle to the ordered scan. */
+ * swept box is listed in a cell the query visits; each candidate gets the exact sweep. The
+ * batch call keeps, per circle, the first hit in capsule order and replaces it only by a
+ * strictly earlier one: the earliest time, ties to the lowest index. Keeping the hit with the
+ * smallest (t, capsule) in any order (c2d_keep_smallest) is the same, as long as no t is NaN;
+ * a NaN time (which the exact sweep does not produce today) sends the circle to the ordered
+ * scan. */
 #include <math.h>
 #include <string.h>
 
@@ -19,17 +22,41 @@
 
 /* ---- queries ----------------------------------------------------------------------------- */
 
-/* The best hit so far of one circle. */
-typedef struct best_hit {
-    c2d_circle_toi toi;
-    bool nan; /* some hit had a NaN time: the answer needs the ordered scan */
-} best_hit;
+/* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
+ * calls allocate nothing; a block with more candidates runs them in several batches). */
+enum { BLOCK = 256, LIST = 1024 };
 
 /* One circle's inputs and swept box. */
 typedef struct moving {
     float px, py, r, mx, my;
     float lo_x, hi_x, lo_y, hi_y;
 } moving;
+
+/* The candidates of a block: (circle, capsule) pairs, and where the hits go. */
+typedef struct candidates {
+    const c2d_scene *s;
+    const c2d_circle_soa *circles;
+    const float *move_x, *move_y;
+    size_t base;         /* the circle of out[0] and nan[0] */
+    c2d_circle_toi *out; /* the range's output */
+    unsigned char *nan;  /* per circle of the block: some hit had a NaN time */
+    uint32_t circle[LIST], capsule[LIST];
+    size_t n;
+} candidates;
+
+static void run_candidates(candidates *q) {
+    if (q->n == 0) return;
+    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules, q->circle,
+                                      q->capsule, q->n, q->base, q->out, q->nan);
+    q->n = 0;
+}
+
+static void add_candidate(candidates *q, uint32_t circle, uint32_t capsule) {
+    if (q->n == LIST) run_candidates(q);
+    q->circle[q->n] = circle;
+    q->capsule[q->n] = capsule;
+    q->n++;
+}
 
 static bool boxes_meet(const moving *c, float lo_x, float hi_x, float lo_y, float hi_y) {
     return c->lo_x <= hi_x && c->hi_x >= lo_x && c->lo_y <= hi_y && c->hi_y >= lo_y;
@@ -39,23 +66,10 @@ static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t 
     return boxes_meet(c, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k]);
 }
 
-static void try_capsule(const c2d_scene *s, const moving *c, uint32_t k, best_hit *b) {
-    const c2d_capsule_soa *K = &s->capsules;
-    c2d_toi toi;
-    if (!c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k], K->by[k],
-                           K->radius[k], &toi))
-        return;
-    if (toi.t != toi.t) b->nan = true;
-    if (b->toi.capsule == C2D_NONE || toi.t < b->toi.toi.t ||
-        (toi.t == b->toi.toi.t && k < b->toi.capsule)) {
-        b->toi.capsule = k;
-        b->toi.toi = toi;
-    }
-}
-
 /* The batch kernels' order: every capsule, first hit kept unless a strictly earlier follows. */
 static void scan_in_order(const c2d_scene *s, const moving *c, c2d_circle_toi *out) {
     const c2d_capsule_soa *K = &s->capsules;
+    *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     for (size_t k = 0; k < s->capsule_count; k++) {
         c2d_toi toi;
         if (c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k],
@@ -84,25 +98,24 @@ static bool swept_box(moving *c) {
     return true;
 }
 
-/* The capsules of one cell whose boxes meet the swept box. */
-static void sweep_cell(const c2d_scene *s, const moving *c, uint32_t cx, uint32_t cy, bool shared,
-                       best_hit *b) {
-    const c2d_capsule_index *x = &s->index;
-    const c2d_grid *g = &x->grid;
-    const uint32_t cell = cy * g->nx + cx;
+/* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
+ * several cells the box visits is a candidate once per cell: keeping the smallest (t, capsule)
+ * makes the repeats harmless, and cheaper than deciding which cell owns the pair. */
+static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell) {
+    const c2d_capsule_index *x = &q->s->index;
     const c2d_index_cell *ic = &x->cells[cell];
-    for (unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y); mask;
-         mask &= mask - 1) {
-        const unsigned j = (unsigned)__builtin_ctz(mask);
-        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, ic->lo_x[j], ic->lo_y[j]))
-            continue;
-        try_capsule(s, c, ic->capsule[j], b);
+    const unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    if (q->n > LIST - C2D_CELL_SLOTS) run_candidates(q);
+    size_t n = q->n; /* all four slots written, the ones that meet kept: no branch a slot */
+    for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
+        q->circle[n] = i;
+        q->capsule[n] = ic->capsule[j];
+        n += (mask >> j) & 1u;
     }
+    q->n = n;
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
-        if (!boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
-        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, en->lo_x, en->lo_y)) continue;
-        try_capsule(s, c, en->capsule, b);
+        if (boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) add_candidate(q, i, en->capsule);
     }
 }
 
@@ -111,44 +124,56 @@ static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-static void sweep_one(const c2d_scene *s, const moving *c0, c2d_circle_toi *out) {
+/* Lists circle i's candidates (its swept box computed). */
+static void list_circle(candidates *q, uint32_t i, const moving *c) {
+    const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
-    moving c = *c0;
-    out->capsule = C2D_NONE;
-    out->toi = (c2d_toi){0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}};
-    if (!swept_box(&c)) {
-        scan_in_order(s, &c, out);
-        return;
-    }
-    best_hit b = {*out, false};
-    const c2d_grid *g = &x->grid;
-    const c2d_cell_span sp = c2d_grid_span(g, c.lo_x, c.hi_x, c.lo_y, c.hi_y);
-    if (c2d_span_cells(&sp) > visit_limit(s)) { /* a long move: every capsule */
+    const c2d_cell_span span = c2d_grid_span(&x->grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    const c2d_cell_span *sp = &span;
+    if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
-            if (x->kind[k] == C2D_KIND_GRID && meets_capsule(&c, x, k)) try_capsule(s, &c, k, &b);
+            if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
     } else if (x->listed > 0) {
-        const bool shared = !(sp.x0 == sp.x1 && sp.y0 == sp.y1);
-        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
-                sweep_cell(s, &c, cx, cy, shared, &b);
+        const uint32_t nx = x->grid.nx;
+        for (uint32_t cy = sp->y0; cy <= sp->y1; cy++)
+            for (uint32_t cx = sp->x0; cx <= sp->x1; cx++)
+                list_cell(q, c, i, cy * nx + cx);
     }
     for (size_t e = 0; e < x->everywhere_count; e++)
-        if (meets_capsule(&c, x, x->everywhere[e])) try_capsule(s, &c, x->everywhere[e], &b);
-    if (b.nan) {
-        scan_in_order(s, &c, out);
-        return;
-    }
-    *out = b.toi;
+        if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                   const float *move_x, const float *move_y, size_t first, size_t n,
                                   c2d_circle_toi *out) {
-    for (size_t j = 0; j < n; j++) {
-        const size_t i = first + j;
-        const moving c = {circles->x[i], circles->y[i], circles->radius[i],
-                          move_x[i],     move_y[i],     0.0f,
-                          0.0f,          0.0f,          0.0f};
-        sweep_one(s, &c, &out[j]);
+    c2d_clear_tois(out, n);
+    if (s->capsule_count == 0) return;
+    unsigned char nan[BLOCK], ordered[BLOCK];
+    moving c[BLOCK];
+    candidates q;
+    q.s = s;
+    q.circles = circles;
+    q.move_x = move_x;
+    q.move_y = move_y;
+    q.nan = nan;
+    q.n = 0;
+    for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
+        const size_t nb = n - b0 < BLOCK ? n - b0 : BLOCK;
+        q.base = first + b0;
+        q.out = out + b0;
+        memset(nan, 0, nb);
+        /* the block's swept boxes first, then its walks: independent work, so the memory
+         * waits of the walks overlap */
+        for (size_t j = 0; j < nb; j++) {
+            const size_t i = first + b0 + j;
+            c[j] = (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i],
+                            0.0f,          0.0f,          0.0f,               0.0f};
+            ordered[j] = !swept_box(&c[j]);
+        }
+        for (size_t j = 0; j < nb; j++)
+            if (!ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &c[j]);
+        run_candidates(&q);
+        for (size_t j = 0; j < nb; j++)
+            if (ordered[j] || nan[j]) scan_in_order(s, &c[j], &out[b0 + j]);
     }
 }
