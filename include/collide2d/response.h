@@ -5,8 +5,9 @@
 ///
 /// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies (in the
 /// `_ex` calls c2d_apply_impulse_friction()): the same function runs, so a list resolved here
-/// equals a loop of that function byte for byte. Contacts are applied one after the other, each seeing the velocities the ones before
-/// it left, so the result depends on the list's order (which the batch and scene calls fix).
+/// equals a loop of that function byte for byte. Contacts are applied one after the other, each
+/// seeing the velocities the ones before it left, so the result depends on the list's order (which
+/// the batch and scene calls fix).
 ///
 /// @code
 /// c2d_body_soa balls = {x, y, vx, vy, inv_mass, restitution, n};
@@ -16,7 +17,7 @@
 /// c2d_push_out_capsule_contacts(&balls, pin_hits, n_hits);
 ///
 /// // with friction and spin, against paddles moving at (pvx, pvy):
-/// c2d_body_spin_soa spin = {mu, omega, inv_inertia, radius};
+/// c2d_body_friction_soa spin = {mu, omega, inv_inertia, radius};
 /// c2d_capsule_bodies paddles = {pin_e, pin_mu, pvx, pvy, NULL, NULL, NULL, n_pins};
 /// c2d_resolve_capsule_contacts_ex(&balls, &spin, pin_hits, n_hits, &paddles, NULL, NULL);
 /// @endcode
@@ -78,7 +79,7 @@ C2D_API c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
 /// Optional friction and spin of the bodies of a c2d_body_soa, for the `_ex` resolve calls
 /// (element i belongs to body i). A separate struct, so c2d_body_soa keeps its layout and
 /// every existing call its meaning.
-typedef struct c2d_body_spin_soa {
+typedef struct c2d_body_friction_soa {
     /// Coulomb coefficient per body (c2d_body_friction::friction). NULL: no friction at all,
     /// and the `_ex` calls equal the plain ones byte for byte.
     const float *friction;
@@ -91,7 +92,7 @@ typedef struct c2d_body_spin_soa {
     const float *inv_inertia;
     /// Radius per body (the lever arm of the contact point); needed with `angular_velocity`.
     const float *radius;
-} c2d_body_spin_soa;
+} c2d_body_friction_soa;
 
 /// The capsules of a contact list seen as bodies of infinite mass, for
 /// c2d_resolve_capsule_contacts_ex(). Every array is optional (element k belongs to capsule k).
@@ -105,7 +106,7 @@ typedef struct c2d_capsule_bodies {
     /// Restitution per capsule. NULL: 1 (the pair's is sqrt(e_ball)).
     const float *restitution;
     /// Coulomb coefficient per capsule. NULL: 1 (the pair's is sqrt(mu_ball)). Friction
-    /// needs the balls' coefficients too (c2d_body_spin_soa::friction).
+    /// needs the balls' coefficients too (c2d_body_friction_soa::friction).
     const float *friction;
     /// Linear velocity per capsule; both NULL: at rest (one NULL and not the other is
     /// C2D_ERROR_NULL).
@@ -130,7 +131,7 @@ typedef struct c2d_capsule_bodies {
 /// `spin->angular_velocity` given without `inv_inertia` or `radius` gives C2D_ERROR_NULL.
 /// On every error nothing is written.
 C2D_API c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
-                                                  const c2d_body_spin_soa *spin,
+                                                  const c2d_body_friction_soa *spin,
                                                   const c2d_circle_pair_contact *contacts,
                                                   size_t count, float *impulses,
                                                   float *tangent_impulses);
@@ -154,7 +155,7 @@ C2D_API c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
 /// without both pivots, or a spin as in c2d_resolve_circle_contacts_ex(), gives
 /// C2D_ERROR_NULL. On every error nothing is written.
 C2D_API c2d_status c2d_resolve_capsule_contacts_ex(const c2d_body_soa *bodies,
-                                                   const c2d_body_spin_soa *spin,
+                                                   const c2d_body_friction_soa *spin,
                                                    const c2d_pair_contact *contacts, size_t count,
                                                    const c2d_capsule_bodies *capsules,
                                                    float *impulses, float *tangent_impulses);

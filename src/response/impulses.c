@@ -72,14 +72,14 @@ c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
 
 /* ---- with friction, spin and moving capsules --------------------------------------------- */
 
-static bool spin_ready(const c2d_body_spin_soa *spin) {
+static bool spin_ready(const c2d_body_friction_soa *spin) {
     return !spin || !spin->friction || !spin->angular_velocity ||
            (spin->inv_inertia && spin->radius);
 }
 
 /* Body i's friction and spin; `rotates` false: no rotation (angular velocity, inverse inertia
  * and radius 0). */
-static c2d_body_friction gather_spin(const c2d_body_spin_soa *s, uint32_t i) {
+static c2d_body_friction gather_spin(const c2d_body_friction_soa *s, uint32_t i) {
     c2d_body_friction f = {s->friction[i], 0.0f, 0.0f, 0.0f};
     if (s->angular_velocity) {
         f.angular_velocity = s->angular_velocity[i];
@@ -89,11 +89,12 @@ static c2d_body_friction gather_spin(const c2d_body_spin_soa *s, uint32_t i) {
     return f;
 }
 
-static void scatter_spin(const c2d_body_spin_soa *s, uint32_t i, const c2d_body_friction *f) {
+static void scatter_spin(const c2d_body_friction_soa *s, uint32_t i, const c2d_body_friction *f) {
     if (s->angular_velocity) s->angular_velocity[i] = f->angular_velocity;
 }
 
-c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies, const c2d_body_spin_soa *spin,
+c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
+                                          const c2d_body_friction_soa *spin,
                                           const c2d_circle_pair_contact *contacts, size_t count,
                                           float *impulses, float *tangent_impulses) {
     if (!spin || !spin->friction) {
@@ -151,7 +152,7 @@ static c2d_body capsule_body(const c2d_capsule_bodies *c, uint32_t k, c2d_vec2 p
 }
 
 c2d_status c2d_resolve_capsule_contacts_ex(const c2d_body_soa *bodies,
-                                           const c2d_body_spin_soa *spin,
+                                           const c2d_body_friction_soa *spin,
                                            const c2d_pair_contact *contacts, size_t count,
                                            const c2d_capsule_bodies *capsules, float *impulses,
                                            float *tangent_impulses) {

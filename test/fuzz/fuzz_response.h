@@ -97,7 +97,7 @@ static void fuzz_friction(const scene *s, const c2d_circle_pair_contact *balls, 
     bodies_load(&got, s);
     bodies_load(&want, s);
     c2d_body_soa gs = soa_of(&got);
-    const c2d_body_spin_soa spin = {s->r, w_got, inertia, s->r};
+    const c2d_body_friction_soa spin = {s->r, w_got, inertia, s->r};
     if (c2d_resolve_circle_contacts_ex(&gs, &spin, balls, nb, NULL, jt) != C2D_OK)
         fail("resolve circles ex", "status");
     for (size_t k = 0; k < nb; k++) {

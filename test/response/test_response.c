@@ -375,7 +375,7 @@ static void bad_input_changes_nothing(void **state) {
 
 typedef struct spin_arrays {
     float friction[N], w[N], inv_inertia[N], radius[N];
-    c2d_body_spin_soa soa;
+    c2d_body_friction_soa soa;
 } spin_arrays;
 
 static void spin_init(spin_arrays *s, uint32_t *seed, bool rotate) {
@@ -385,7 +385,8 @@ static void spin_init(spin_arrays *s, uint32_t *seed, bool rotate) {
         s->radius[i] = uniform(seed, 0.1f, 2);
         s->inv_inertia[i] = (next(seed) % 4 == 0) ? 0.0f : uniform(seed, 0.1f, 4);
     }
-    const c2d_body_spin_soa soa = {s->friction, rotate ? s->w : NULL, s->inv_inertia, s->radius};
+    const c2d_body_friction_soa soa = {s->friction, rotate ? s->w : NULL, s->inv_inertia,
+                                       s->radius};
     s->soa = soa;
 }
 
@@ -478,7 +479,7 @@ static void ex_equals_a_loop_of_apply_impulse_friction(void **state) {
         world w2 = w;
         w2.soa.vx = w2.vx, w2.soa.vy = w2.vy, w2.soa.inv_mass = w2.inv_mass;
         w2.soa.restitution = w2.restitution, w2.soa.x = w2.x, w2.soa.y = w2.y;
-        const c2d_body_spin_soa no_friction = {NULL, sp.w, sp.inv_inertia, sp.radius};
+        const c2d_body_friction_soa no_friction = {NULL, sp.w, sp.inv_inertia, sp.radius};
         const c2d_capsule_bodies at_rest = {pin_e, pin_mu, NULL, NULL, NULL, NULL, NULL, 16};
         float j2[PAIRS], jt2[PAIRS];
         assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &no_friction, pairs, PAIRS, j, jt),
@@ -529,7 +530,7 @@ static void moving_and_turning_capsules(void **state) {
      * under the ball, and friction drags the ball along: e = 1, jn = 12, jt = -vt = 1 < mu jn. */
     world_init(&w, 1);
     float mu[1] = {1.0f};
-    const c2d_body_spin_soa rough = {mu, NULL, NULL, NULL};
+    const c2d_body_friction_soa rough = {mu, NULL, NULL, NULL};
     float jt;
     assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, &rough, &tip, 1, &flipper, &j, &jt),
                      C2D_OK);
@@ -540,7 +541,7 @@ static void moving_and_turning_capsules(void **state) {
     const c2d_capsule_bodies half = {NULL, NULL, vx, NULL, NULL, NULL, NULL, 1};
     const c2d_capsule_bodies no_pivot = {NULL, NULL, NULL, NULL, wz, px, NULL, 1};
     const c2d_pair_contact beyond = pin_hit(0, 1, 0.0f, 1.0f, 0.0f);
-    const c2d_body_spin_soa no_inertia = {mu, wz, NULL, mu};
+    const c2d_body_friction_soa no_inertia = {mu, wz, NULL, mu};
     j = 7.0f;
     assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &hit, 1, &half, &j, NULL),
                      C2D_ERROR_NULL);
