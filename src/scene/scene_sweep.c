@@ -39,16 +39,19 @@ typedef struct candidates {
     const c2d_scene *s;
     const c2d_circle_soa *circles;
     const float *move_x, *move_y;
-    size_t base;         /* the circle of out[0] and nan[0] */
-    c2d_circle_toi *out; /* the range's output */
-    unsigned char *nan;  /* per circle of the block: some hit had a NaN time */
+    const c2d_scene_movers *movers; /* moving capsules and their moves (NULL: all static) */
+    size_t base;                    /* the circle of out[0] and nan[0] */
+    c2d_circle_toi *out;            /* the range's output */
+    unsigned char *nan;             /* per circle of the block: some hit had a NaN time */
     uint32_t circle[LIST], capsule[LIST];
     size_t n;
 } candidates;
 
 static void run_candidates(candidates *q) {
     if (q->n == 0) return;
-    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules, q->circle,
+    const c2d_scene_movers *m = q->movers;
+    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules,
+                                      m ? m->move_x : NULL, m ? m->move_y : NULL, q->circle,
                                       q->capsule, q->n, q->base, q->out, q->nan);
     q->n = 0;
 }
@@ -69,14 +72,18 @@ static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t 
 }
 
 /* The batch kernels' order: every capsule, first hit kept unless a strictly earlier follows. */
-static void scan_in_order(const c2d_scene *s, const moving *c, c2d_circle_toi *out) {
+static void scan_in_order(const c2d_scene *s, const c2d_scene_movers *m, const moving *c,
+                          c2d_circle_toi *out) {
     const c2d_capsule_soa *K = &s->capsules;
     *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     for (size_t k = 0; k < s->capsule_count; k++) {
         c2d_toi toi;
-        if (c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k],
-                              K->by[k], K->radius[k], &toi))
-            c2d_keep_earliest(out, (uint32_t)k, &toi);
+        const bool hit = m ? c2d_moving_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k],
+                                                      K->ay[k], K->bx[k], K->by[k], K->radius[k],
+                                                      m->move_x[k], m->move_y[k], &toi)
+                           : c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k],
+                                               K->bx[k], K->by[k], K->radius[k], &toi);
+        if (hit) c2d_keep_earliest(out, (uint32_t)k, &toi);
     }
 }
 
@@ -141,6 +148,12 @@ static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_ce
     }
     for (size_t e = 0; e < x->everywhere_count; e++)
         if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
+    if (q->movers) /* capsules that move: their boxes cover the move (also listed above) */
+        for (size_t e = 0; e < q->movers->count; e++) {
+            const c2d_scene_mover *mv = &q->movers->list[e];
+            if (boxes_meet(c, mv->lo_x, mv->hi_x, mv->lo_y, mv->hi_y))
+                add_candidate(q, i, mv->capsule);
+        }
 }
 
 /* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
@@ -230,6 +243,13 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                   const float *move_x, const float *move_y, size_t first, size_t n,
                                   c2d_circle_toi *out) {
+    c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
+}
+
+void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                  const float *move_x, const float *move_y,
+                                  const c2d_scene_movers *movers, size_t first, size_t n,
+                                  c2d_circle_toi *out) {
     c2d_clear_tois(out, n);
     if (s->capsule_count == 0) return;
     unsigned char nan[BLOCK];
@@ -239,6 +259,7 @@ void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circ
     q.circles = circles;
     q.move_x = move_x;
     q.move_y = move_y;
+    q.movers = movers;
     q.nan = nan;
     q.n = 0;
     for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
@@ -256,6 +277,6 @@ void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circ
             if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
         run_candidates(&q);
         for (size_t j = 0; j < nb; j++)
-            if (b.ordered[j] || nan[j]) scan_in_order(s, &b.c[j], &out[b0 + j]);
+            if (b.ordered[j] || nan[j]) scan_in_order(s, movers, &b.c[j], &out[b0 + j]);
     }
 }
