@@ -102,6 +102,7 @@ uint32_t c2d_circle_checksum(const c2d_circle_soa *c, size_t first, size_t n) {
 c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, size_t parts) {
     void *ptr;
     s->frame.state = C2D_FRAME_NONE; /* the frame binned before is replaced, even on failure */
+    c2d_fine_prepare(s, circles);
     const size_t have = s->scratch[C2D_SCENE_SLOT_PARTS].bytes / sizeof(c2d_scene_part);
     c2d_status st = c2d_scene_reserve(s, C2D_SCENE_SLOT_PARTS,
                                       C2D_SCENE_MAX_PARTS * sizeof(c2d_scene_part), &ptr);
@@ -321,49 +322,184 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
         classify(s, c, first + t, t, b);
 }
 
-c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
-    c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
-    const c2d_circle_soa *c = &s->frame.circles;
+/* The coarse second pass for block slot t (circle i), after its first pass: its candidates. */
+static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, size_t t,
+                      uint32_t i) {
     const c2d_capsule_index *x = &s->index;
-    p->count = 0;
-    p->status = C2D_ERROR_ALLOC;
+    const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
+    if (b->how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
+        if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
+        const c2d_index_cell *ic = &x->cells[b->cell[t]];
+        const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
+        uint32_t *out = p->pairs + 2 * p->count;
+        size_t n = 0;
+        for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
+            out[2 * n] = ic->capsule[j];
+            out[2 * n + 1] = i;
+            n += (mask >> j) & 1u;
+        }
+        p->count += n;
+        for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
+            const c2d_index_entry *en = &x->entries[e];
+            if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) && !append(s, p, en->capsule, i))
+                return false;
+        }
+    } else if (b->how[t] == WILD_CIRCLE) {
+        if (!append(s, p, UINT32_MAX, i)) return false;
+    } else if (b->how[t] == MANY_CELLS) {
+        if (!scan_circle(s, p, i, &box)) return false;
+    }
+    return true;
+}
+
+/* The coarse scan of a part's circles (no fine index). */
+static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_circle_soa *c = &s->frame.circles;
     const size_t end = p->first + p->n;
     block b;
     for (size_t first = p->first; first < end; first += BLOCK) {
         const size_t nb = end - first < BLOCK ? end - first : BLOCK;
         first_pass(s, c, first, nb, &b);
-        if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+        for (size_t t = 0; t < nb; t++)
+            if (!scan_slot(s, p, &b, t, (uint32_t)(first + t))) return false;
+    }
+    return true;
+}
+
+/* ---- the fine scan ------------------------------------------------------------------------ */
+
+/* Circles per block of the fine scan: their cells are found first (four at a time), then their
+ * bits are read (all the block's loads in flight at once), then the few set bits expanded. */
+enum { FINE_BLOCK = 1024 };
+
+/* Cells of circles first .. first+nb-1 into cell[] (f->empty for a circle outside the region,
+ * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
+ * their count): radius above rho, NaN, negative, or beyond the tame range. */
+static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_t first, size_t nb,
+                         uint32_t *cell, uint16_t *slow) {
+    size_t ns = 0, t = 0;
+    const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f), rho = simde_mm_set1_ps(f->rho);
+    const simde__m128 lo_x = simde_mm_set1_ps(f->lo_x), hi_x = simde_mm_set1_ps(f->hi_x);
+    const simde__m128 lo_y = simde_mm_set1_ps(f->lo_y), hi_y = simde_mm_set1_ps(f->hi_y);
+    const simde__m128 x0 = simde_mm_set1_ps(f->x0), y0 = simde_mm_set1_ps(f->y0);
+    const simde__m128 inv = simde_mm_set1_ps(f->inv_size);
+    const simde__m128 last_x = simde_mm_set1_ps((float)(f->nx - 1));
+    const simde__m128 last_y = simde_mm_set1_ps((float)(f->ny - 1));
+    const simde__m128 nx = simde_mm_set1_ps((float)f->nx);
+    const simde__m128i empty = simde_mm_set1_epi32((int32_t)f->empty);
+    for (; t + 4 <= nb; t += 4) {
+        const size_t i = first + t;
+        const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
+        const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
+        const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
+        /* served: 0 <= r <= rho and tame centre (every compare false on NaN) */
+        const simde__m128 fast = simde_mm_and_ps(
+            simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, rho)),
+            simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)));
+        const simde__m128 inside = simde_mm_and_ps(
+            simde_mm_and_ps(simde_mm_cmpge_ps(X, lo_x), simde_mm_cmple_ps(X, hi_x)),
+            simde_mm_and_ps(simde_mm_cmpge_ps(Y, lo_y), simde_mm_cmple_ps(Y, hi_y)));
+        simde__m128 tx = simde_mm_mul_ps(simde_mm_sub_ps(X, x0), inv);
+        simde__m128 ty = simde_mm_mul_ps(simde_mm_sub_ps(Y, y0), inv);
+        tx = simde_mm_max_ps(simde_mm_min_ps(tx, last_x), zero);
+        ty = simde_mm_max_ps(simde_mm_min_ps(ty, last_y), zero);
+        /* cy * nx + cx: whole numbers below 2^24, exact in float */
+        const simde__m128 cx = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(tx));
+        const simde__m128 cy = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(ty));
+        const simde__m128i k =
+            simde_mm_cvttps_epi32(simde_mm_add_ps(simde_mm_mul_ps(cy, nx), cx));
+        const simde__m128i use = simde_mm_castps_si128(simde_mm_and_ps(fast, inside));
+        simde_mm_storeu_si128((simde__m128i *)(cell + t),
+                              simde_mm_or_si128(simde_mm_and_si128(use, k),
+                                                simde_mm_andnot_si128(use, empty)));
+        const unsigned served = (unsigned)simde_mm_movemask_ps(fast);
+        for (unsigned j = 0; j < 4; j++) {
+            slow[ns] = (uint16_t)(t + j);
+            ns += !((served >> j) & 1u);
+        }
+    }
+    for (; t < nb; t++) { /* the same operations, one circle at a time */
+        const size_t i = first + t;
+        const float X = c->x[i], Y = c->y[i], R = c->radius[i];
+        const bool fast = R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT &&
+                          fabsf(Y) <= C2D_TAME_LIMIT;
+        const bool inside = X >= f->lo_x && X <= f->hi_x && Y >= f->lo_y && Y <= f->hi_y;
+        cell[t] = f->empty;
+        if (fast && inside) {
+            float tx = (X - f->x0) * f->inv_size, ty = (Y - f->y0) * f->inv_size;
+            const float lx = (float)(f->nx - 1), ly = (float)(f->ny - 1);
+            tx = tx < lx ? tx : lx;
+            ty = ty < ly ? ty : ly;
+            tx = tx > 0.0f ? tx : 0.0f;
+            ty = ty > 0.0f ? ty : 0.0f;
+            cell[t] = (uint32_t)ty * f->nx + (uint32_t)tx;
+        }
+        slow[ns] = (uint16_t)t;
+        ns += !fast;
+    }
+    return ns;
+}
+
+/* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). */
+static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_fine_index *f = &s->fine;
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_fine_word *words = f->words;
+    const uint32_t *start = f->start, *list = f->list;
+    const size_t end = p->first + p->n;
+    uint32_t cell[FINE_BLOCK];
+    uint16_t hit[FINE_BLOCK + 1], slow[FINE_BLOCK + 1];
+    block b;
+    size_t above = 0;
+    for (size_t first = p->first; first < end; first += FINE_BLOCK) {
+        const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
+        const size_t ns = fine_cells(f, c, first, nb, cell, slow);
+        /* the bits: no branch, so the block's loads overlap */
+        size_t nh = 0;
         for (size_t t = 0; t < nb; t++) {
-            const uint32_t i = (uint32_t)(first + t);
-            const circle_box box = {b.lo_x[t], b.hi_x[t], b.lo_y[t], b.hi_y[t]};
-            if (b.how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
-                const c2d_index_cell *ic = &x->cells[b.cell[t]];
-                const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
+            const uint32_t k = cell[t];
+            hit[nh] = (uint16_t)t;
+            nh += (size_t)(words[k >> 6].bits >> (k & 63)) & 1u;
+        }
+        /* hits and slow circles merged in circle order (both ascending) */
+        hit[nh] = slow[ns] = FINE_BLOCK;
+        for (size_t a = 0, z = 0; a < nh || z < ns;) {
+            if (hit[a] < slow[z]) {
+                const size_t t = hit[a++];
+                const uint32_t i = (uint32_t)(first + t), k = cell[t];
+                const c2d_fine_word *w = &words[k >> 6];
+                const uint64_t below = w->bits & ((UINT64_C(2) << (k & 63)) - 1);
+                const uint32_t j = w->base + (uint32_t)__builtin_popcountll(below) - 1;
+                const uint32_t e0 = start[j], e1 = start[j + 1];
+                if (!room_for(s, p, e1 - e0)) return false;
                 uint32_t *out = p->pairs + 2 * p->count;
-                size_t n = 0;
-                for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-                    out[2 * n] = ic->capsule[j];
-                    out[2 * n + 1] = i;
-                    n += (mask >> j) & 1u;
+                for (uint32_t e = e0; e < e1; e++, out += 2) {
+                    out[0] = list[e];
+                    out[1] = i;
                 }
-                p->count += n;
-                if (ic->first != ic->end) { /* a crowded cell */
-                    for (uint32_t e = ic->first; e < ic->end; e++) {
-                        const c2d_index_entry *en = &x->entries[e];
-                        if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
-                            !append(s, p, en->capsule, i))
-                            return C2D_ERROR_ALLOC;
-                    }
-                    if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
-                }
-            } else if (b.how[t] == WILD_CIRCLE) {
-                if (!append(s, p, UINT32_MAX, i)) return C2D_ERROR_ALLOC;
-            } else if (b.how[t] == MANY_CELLS) {
-                if (!scan_circle(s, p, i, &box)) return C2D_ERROR_ALLOC;
-                if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+                p->count += e1 - e0;
+            } else {
+                const size_t t = slow[z++];
+                const uint32_t i = (uint32_t)(first + t);
+                const float r = c->radius[i];
+                above += r > f->rho && tame(r) && c->x[i] == c->x[i] && c->y[i] == c->y[i];
+                classify(s, c, i, 0, &b);
+                if (!scan_slot(s, p, &b, 0, i)) return false;
             }
         }
     }
+    p->above_rho = above;
+    return true;
+}
+
+c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
+    c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
+    const c2d_circle_soa *c = &s->frame.circles;
+    p->count = 0;
+    p->above_rho = 0;
+    p->status = C2D_ERROR_ALLOC;
+    if (!(c2d_fine_ready(s) ? fine_part(s, p) : coarse_part(s, p))) return C2D_ERROR_ALLOC;
     /* keep a quarter more than this frame used, so similar frames do not allocate */
     if (!room_for(s, p, p->count / 4 + C2D_CELL_SLOTS * BLOCK)) return C2D_ERROR_ALLOC;
     p->checksum = C2D_FRAME_CHECKS ? c2d_circle_checksum(c, p->first, p->n) : 0;
@@ -376,11 +512,15 @@ c2d_status c2d_scene_frame_end(c2d_scene *s) {
     const size_t parts = s->frame.parts, m = s->capsule_count;
     size_t pairs = 0;
     uint32_t checksum = 0;
+    size_t above = 0;
     for (size_t p = 0; p < parts; p++) {
         if (part[p].status != C2D_OK) return part[p].status;
         pairs += part[p].count;
         checksum += part[p].checksum;
+        above += part[p].above_rho;
     }
+    /* many circles missed the fine index by their radius: the next frame chooses rho again */
+    if (above > s->frame.circles.count / 16 + 64) s->fine.regrow = true;
     const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CIRCLE, C2D_SCENE_SLOT_CAPSULE,
                          C2D_SCENE_SLOT_WILD};
     const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t),

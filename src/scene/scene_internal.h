@@ -109,6 +109,7 @@ typedef struct c2d_scene_part {
     size_t count, capacity;
     size_t first, n;   /* its circles */
     uint32_t checksum; /* c2d_circle_checksum of its circles (C2D_FRAME_CHECKS) */
+    size_t above_rho;  /* tame circles that missed the fine index by their radius */
     c2d_status status; /* C2D_ERROR_STATE until binned */
 } c2d_scene_part;
 
@@ -131,12 +132,42 @@ typedef struct c2d_scene_frame {
     c2d_frame_state state;
 } c2d_scene_frame;
 
+/* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
+ * looked up by the circle's centre alone. Cell (cx, cy) lists, ascending, every capsule of kind
+ * GRID (radius >= 0) that a circle of radius <= rho centred anywhere in the cell might touch,
+ * so a small circle reads exactly one cell. Cells are found through one bit each: word w holds
+ * the bits of cells 64w .. 64w+63 and the number of listed cells before them, so a cell's
+ * capsules are list[start[j] .. start[j + 1]) with j the rank of its bit. */
+typedef struct c2d_fine_word {
+    uint64_t bits;
+    uint32_t base; /* listed cells before this word */
+    uint32_t pad;
+} c2d_fine_word;
+
+typedef struct c2d_fine_index {
+    float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
+    float lo_x, hi_x, lo_y, hi_y; /* the region: centres outside it touch no listed capsule */
+    float rho;                    /* the radius bound of the circles that use it */
+    uint32_t nx, ny;              /* cells per row and column; nx * ny < 2^24 */
+    uint32_t empty;               /* a cell index whose bit is always clear (outside the grid) */
+    c2d_fine_word *words;         /* (nx * ny) / 64 + 2 words */
+    uint32_t *start;              /* listed cells + 1 offsets into list */
+    uint32_t *list;               /* capsules, by cell, ascending in each */
+    uint32_t *cells;              /* while building: each listing's cell, by capsule */
+    size_t word_capacity, start_capacity, list_capacity, cells_capacity;
+    uint64_t generation; /* the scene generation it was built for */
+    bool ready;          /* built, and usable while generation is the scene's */
+    bool tried;          /* a build was attempted for `generation` (failed or declined) */
+    bool regrow;         /* the last frame had many circles above rho: choose it again */
+} c2d_fine_index;
+
 struct c2d_scene {
     c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
     size_t capsule_count;
     float *ax, *ay, *bx, *by, *radius; /* the capsules (one block) */
     c2d_capsule_soa capsules;          /* a view of the arrays above */
     c2d_capsule_index index;
+    c2d_fine_index fine; /* built lazily by frame begins (scene_fine.c) */
     uint64_t generation; /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
@@ -163,6 +194,17 @@ C2D_INTERNAL void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *
  * C2D_ERROR_ALLOC leaves the index as it was. */
 C2D_INTERNAL c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *index,
                                                size_t first, const c2d_capsule_soa *moved);
+/* Makes the fine index fit the scene's capsules and this frame's circles (rebuilt when the
+ * capsules moved or rho must grow; allocates only when it needs more than before). On any
+ * failure, or when it would be too large, the index is left unready and the scan uses the
+ * coarse index alone. */
+C2D_INTERNAL void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles);
+C2D_INTERNAL void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f);
+/* Is the fine index usable for the current capsules. */
+static inline bool c2d_fine_ready(const c2d_scene *s) {
+    return s->fine.ready && s->fine.generation == s->generation;
+}
+
 /* Cell span of a box, and its cell count. */
 typedef struct c2d_cell_span {
     uint32_t x0, x1, y0, y1;
