@@ -323,8 +323,7 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
 }
 
 /* The coarse second pass for block slot t (circle i), after its first pass: its candidates. */
-static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, size_t t,
-                      uint32_t i) {
+static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, size_t t, uint32_t i) {
     const c2d_capsule_index *x = &s->index;
     const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
     if (b->how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
@@ -341,7 +340,8 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
         p->count += n;
         for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
             const c2d_index_entry *en = &x->entries[e];
-            if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) && !append(s, p, en->capsule, i))
+            if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
+                !append(s, p, en->capsule, i))
                 return false;
         }
     } else if (b->how[t] == WILD_CIRCLE) {
@@ -407,12 +407,11 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
         /* cy * nx + cx: whole numbers below 2^24, exact in float */
         const simde__m128 cx = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(tx));
         const simde__m128 cy = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(ty));
-        const simde__m128i k =
-            simde_mm_cvttps_epi32(simde_mm_add_ps(simde_mm_mul_ps(cy, nx), cx));
+        const simde__m128i k = simde_mm_cvttps_epi32(simde_mm_add_ps(simde_mm_mul_ps(cy, nx), cx));
         const simde__m128i use = simde_mm_castps_si128(simde_mm_and_ps(fast, inside));
-        simde_mm_storeu_si128((simde__m128i *)(cell + t),
-                              simde_mm_or_si128(simde_mm_and_si128(use, k),
-                                                simde_mm_andnot_si128(use, empty)));
+        simde_mm_storeu_si128(
+            (simde__m128i *)(cell + t),
+            simde_mm_or_si128(simde_mm_and_si128(use, k), simde_mm_andnot_si128(use, empty)));
         const unsigned served = (unsigned)simde_mm_movemask_ps(fast);
         for (unsigned j = 0; j < 4; j++) {
             slow[ns] = (uint16_t)(t + j);
@@ -422,8 +421,8 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     for (; t < nb; t++) { /* the same operations, one circle at a time */
         const size_t i = first + t;
         const float X = c->x[i], Y = c->y[i], R = c->radius[i];
-        const bool fast = R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT &&
-                          fabsf(Y) <= C2D_TAME_LIMIT;
+        const bool fast =
+            R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT && fabsf(Y) <= C2D_TAME_LIMIT;
         const bool inside = X >= f->lo_x && X <= f->hi_x && Y >= f->lo_y && Y <= f->hi_y;
         cell[t] = f->empty;
         if (fast && inside) {
@@ -441,20 +440,33 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     return ns;
 }
 
-/* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). */
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
+/* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
+ * goes in passes, each asking memory ahead for the next: cells (and their words), bits (and
+ * the slots of the set ones), then candidates in circle order. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
     const c2d_fine_word *words = f->words;
-    const uint32_t *start = f->start, *list = f->list;
+    const uint32_t *slot = f->slot, *multi = f->multi;
     const size_t end = p->first + p->n;
-    uint32_t cell[FINE_BLOCK];
+    uint32_t cell[FINE_BLOCK], rank[FINE_BLOCK];
     uint16_t hit[FINE_BLOCK + 1], slow[FINE_BLOCK + 1];
     block b;
     size_t above = 0;
     for (size_t first = p->first; first < end; first += FINE_BLOCK) {
         const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
         const size_t ns = fine_cells(f, c, first, nb, cell, slow);
+        for (size_t t = 0; t < nb; t++)
+            prefetch(&words[cell[t] >> 6]);
         /* the bits: no branch, so the block's loads overlap */
         size_t nh = 0;
         for (size_t t = 0; t < nb; t++) {
@@ -462,30 +474,38 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             hit[nh] = (uint16_t)t;
             nh += (size_t)(words[k >> 6].bits >> (k & 63)) & 1u;
         }
+        for (size_t a = 0; a < nh; a++) {
+            rank[a] = c2d_fine_rank(words, cell[hit[a]]);
+            prefetch(&slot[rank[a]]);
+        }
+        if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
         hit[nh] = slow[ns] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns;) {
             if (hit[a] < slow[z]) {
-                const size_t t = hit[a++];
-                const uint32_t i = (uint32_t)(first + t), k = cell[t];
-                const c2d_fine_word *w = &words[k >> 6];
-                const uint64_t below = w->bits & ((UINT64_C(2) << (k & 63)) - 1);
-                const uint32_t j = w->base + (uint32_t)__builtin_popcountll(below) - 1;
-                const uint32_t e0 = start[j], e1 = start[j + 1];
-                if (!room_for(s, p, e1 - e0)) return false;
+                const uint32_t i = (uint32_t)(first + hit[a]), v = slot[rank[a++]];
+                if (!(v & C2D_FINE_MANY)) { /* one capsule: room was made for it */
+                    p->pairs[2 * p->count] = v;
+                    p->pairs[2 * p->count + 1] = i;
+                    p->count++;
+                    continue;
+                }
+                const uint32_t *e = multi + (v & ~C2D_FINE_MANY);
+                const uint32_t n = e[0];
+                if (!room_for(s, p, n + nh)) return false;
                 uint32_t *out = p->pairs + 2 * p->count;
-                for (uint32_t e = e0; e < e1; e++, out += 2) {
-                    out[0] = list[e];
+                for (uint32_t q = 0; q < n; q++, out += 2) {
+                    out[0] = e[1 + q];
                     out[1] = i;
                 }
-                p->count += e1 - e0;
+                p->count += n;
             } else {
                 const size_t t = slow[z++];
                 const uint32_t i = (uint32_t)(first + t);
                 const float r = c->radius[i];
                 above += r > f->rho && tame(r) && c->x[i] == c->x[i] && c->y[i] == c->y[i];
                 classify(s, c, i, 0, &b);
-                if (!scan_slot(s, p, &b, 0, i)) return false;
+                if (!scan_slot(s, p, &b, 0, i) || !room_for(s, p, nh)) return false;
             }
         }
     }

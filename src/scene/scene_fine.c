@@ -45,6 +45,8 @@
 
 void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f) {
     c2d_scene_free(s, f->words);
+    c2d_scene_free(s, f->slot);
+    c2d_scene_free(s, f->multi);
     c2d_scene_free(s, f->start);
     c2d_scene_free(s, f->list);
     c2d_scene_free(s, f->cells);
@@ -248,7 +250,8 @@ static bool build(c2d_scene *s, float rho) {
     c2d_fine_index *f = &s->fine;
     const size_t m = s->capsule_count;
     const c2d_capsule_index *x = &s->index;
-    if (x->listed == 0 || !(rho >= 0.0f) || !(rho <= C2D_TAME_LIMIT)) return false;
+    if (x->listed == 0 || !(rho >= 0.0f) || !(rho <= C2D_TAME_LIMIT) || m >= C2D_FINE_MANY)
+        return false;
     /* the region (step 2) and the rectangles' total, for the size check */
     double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     size_t listed = 0;
@@ -270,7 +273,8 @@ static bool build(c2d_scene *s, float rho) {
     if (!(lo_x <= hi_x && lo_y <= hi_y)) return false;
     const float rx0 = float_below(lo_x), rx1 = float_above(hi_x);
     const float ry0 = float_below(lo_y), ry1 = float_above(hi_y);
-    const size_t budget = C2D_FINE_PER_CAPSULE * listed + C2D_FINE_EXTRA;
+    size_t budget = C2D_FINE_PER_CAPSULE * listed + C2D_FINE_EXTRA;
+    if (budget > ((size_t)1 << 29)) budget = (size_t)1 << 29; /* multi's offsets fit 31 bits */
     /* cells: a twelfth of the coarse cells, at least 2 rho; larger while too many */
     double size = c2d_dmax((double)x->grid.size / 12.0, 2.0 * (double)rho);
     if (!(size > 0.0)) size = c2d_dmax(((double)rx1 - rx0) + ((double)ry1 - ry0), 1.0) / 4096.0;
@@ -327,26 +331,37 @@ static bool build(c2d_scene *s, float rho) {
     uint32_t listed_cells = 0;
     for (size_t w = 0; w < words; w++) {
         f->words[w].base = listed_cells;
-        listed_cells += (uint32_t)__builtin_popcountll(f->words[w].bits);
+        listed_cells += c2d_popcount64(f->words[w].bits);
     }
     /* a counting sort by cell, stable: capsules ascending in each cell (counts at j + 2) */
     uint32_t *start = f->start;
     memset(start, 0, (listed_cells + 2) * sizeof(uint32_t));
-    for (size_t j = 0; j < at; j++) {
-        const uint32_t c = f->cells[2 * j];
-        const c2d_fine_word *w = &f->words[c >> 6];
-        const uint64_t below = w->bits & ((UINT64_C(2) << (c & 63)) - 1);
-        start[w->base + (uint32_t)__builtin_popcountll(below) + 1]++;
-    }
+    for (size_t j = 0; j < at; j++)
+        start[c2d_fine_rank(f->words, f->cells[2 * j]) + 2]++;
     for (size_t j = 2; j < listed_cells + 2; j++)
         start[j] += start[j - 1];
-    for (size_t j = 0; j < at; j++) {
-        const uint32_t c = f->cells[2 * j];
-        const c2d_fine_word *w = &f->words[c >> 6];
-        const uint64_t below = w->bits & ((UINT64_C(2) << (c & 63)) - 1);
-        f->list[start[w->base + (uint32_t)__builtin_popcountll(below)]++] = f->cells[2 * j + 1];
+    for (size_t j = 0; j < at; j++)
+        f->list[start[c2d_fine_rank(f->words, f->cells[2 * j]) + 1]++] = f->cells[2 * j + 1];
+    /* listed cell j's capsules are list[start[j] .. start[j + 1]): one goes in its slot, more
+     * to multi (count first) */
+    size_t many = 0;
+    for (uint32_t j = 0; j < listed_cells; j++)
+        many += start[j + 1] - start[j] > 1 ? start[j + 1] - start[j] + 1 : 0;
+    if (!grow(s, (void **)&f->slot, &f->slot_capacity, listed_cells + 1, sizeof(uint32_t)) ||
+        !grow(s, (void **)&f->multi, &f->multi_capacity, many + 1, sizeof(uint32_t)))
+        return false;
+    many = 0;
+    for (uint32_t j = 0; j < listed_cells; j++) {
+        const uint32_t n = start[j + 1] - start[j];
+        if (n == 1) {
+            f->slot[j] = f->list[start[j]];
+            continue;
+        }
+        f->slot[j] = C2D_FINE_MANY | (uint32_t)many;
+        f->multi[many++] = n;
+        for (uint32_t e = start[j]; e < start[j + 1]; e++)
+            f->multi[many++] = f->list[e];
     }
-    /* listed cell j's capsules: list[start[j] .. start[j + 1]) */
     f->x0 = rx0;
     f->y0 = ry0;
     f->lo_x = rx0;

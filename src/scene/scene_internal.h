@@ -136,30 +136,51 @@ typedef struct c2d_scene_frame {
  * looked up by the circle's centre alone. Cell (cx, cy) lists, ascending, every capsule of kind
  * GRID (radius >= 0) that a circle of radius <= rho centred anywhere in the cell might touch,
  * so a small circle reads exactly one cell. Cells are found through one bit each: word w holds
- * the bits of cells 64w .. 64w+63 and the number of listed cells before them, so a cell's
- * capsules are list[start[j] .. start[j + 1]) with j the rank of its bit. */
+ * the bits of cells 64w .. 64w+63 and the number of listed cells before them; listed cell j
+ * (the rank of its bit) has slot[j]: its one capsule, or C2D_FINE_MANY | e with multi[e] the
+ * count and multi[e + 1 ..] the capsules. */
 typedef struct c2d_fine_word {
     uint64_t bits;
     uint32_t base; /* listed cells before this word */
     uint32_t pad;
 } c2d_fine_word;
 
+#define C2D_FINE_MANY 0x80000000u
+
 typedef struct c2d_fine_index {
     float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
-    float lo_x, hi_x, lo_y, hi_y; /* the region: centres outside it touch no listed capsule */
-    float rho;                    /* the radius bound of the circles that use it */
-    uint32_t nx, ny;              /* cells per row and column; nx * ny < 2^24 */
-    uint32_t empty;               /* a cell index whose bit is always clear (outside the grid) */
-    c2d_fine_word *words;         /* (nx * ny) / 64 + 2 words */
-    uint32_t *start;              /* listed cells + 1 offsets into list */
-    uint32_t *list;               /* capsules, by cell, ascending in each */
-    uint32_t *cells;              /* while building: each listing's cell, by capsule */
-    size_t word_capacity, start_capacity, list_capacity, cells_capacity;
+    float lo_x, hi_x, lo_y, hi_y;   /* the region: centres outside it touch no listed capsule */
+    float rho;                      /* the radius bound of the circles that use it */
+    uint32_t nx, ny;                /* cells per row and column; nx * ny < 2^24 */
+    uint32_t empty;                 /* a cell index whose bit is always clear (outside the grid) */
+    c2d_fine_word *words;           /* (nx * ny) / 64 + 2 words */
+    uint32_t *slot, *multi;         /* see above */
+    uint32_t *start, *list, *cells; /* while building: offsets, capsules, (cell, capsule) */
+    size_t word_capacity, slot_capacity, multi_capacity, start_capacity, list_capacity,
+        cells_capacity;
     uint64_t generation; /* the scene generation it was built for */
     bool ready;          /* built, and usable while generation is the scene's */
     bool tried;          /* a build was attempted for `generation` (failed or declined) */
     bool regrow;         /* the last frame had many circles above rho: choose it again */
 } c2d_fine_index;
+
+/* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
+static inline uint32_t c2d_popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+/* The listed-cell number of cell c, whose bit is set. */
+static inline uint32_t c2d_fine_rank(const c2d_fine_word *words, uint32_t c) {
+    const c2d_fine_word *w = &words[c >> 6];
+    return w->base + c2d_popcount64(w->bits & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
+}
 
 struct c2d_scene {
     c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
