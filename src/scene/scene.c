@@ -137,8 +137,10 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
 void c2d_scene_destroy(c2d_scene *scene) {
     if (!scene) return;
     c2d_scene_part *part = scene->scratch[C2D_SCENE_SLOT_PARTS].ptr;
-    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++)
+    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++) {
         c2d_scene_free(scene, part[p].pairs);
+        c2d_scene_free(scene, part[p].contacts);
+    }
     c2d_capsule_index_free(scene, &scene->index);
     c2d_fine_free(scene, &scene->fine);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)

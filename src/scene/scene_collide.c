@@ -35,10 +35,6 @@
 /* The index's multiplier in the frame checksum (2^32 / golden ratio, odd). */
 #define CHECKSUM_STEP 0x9e3779b9u
 
-/* Listed pairs handed to the pairs kernel at once when wild circles must be merged in (on
- * the stack: range calls allocate nothing). */
-enum { CHUNK = 1024 };
-
 static bool tame(float v) {
     return fabsf(v) <= C2D_TAME_LIMIT;
 }
@@ -325,8 +321,8 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
 /* The coarse second pass for block slot t (circle i), after its first pass: its candidates. */
 static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, size_t t, uint32_t i) {
     const c2d_capsule_index *x = &s->index;
-    const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
     if (b->how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
+        const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
         if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
         const c2d_index_cell *ic = &x->cells[b->cell[t]];
         const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
@@ -347,9 +343,73 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
     } else if (b->how[t] == WILD_CIRCLE) {
         if (!append(s, p, UINT32_MAX, i)) return false;
     } else if (b->how[t] == MANY_CELLS) {
+        const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
         if (!scan_circle(s, p, i, &box)) return false;
     }
     return true;
+}
+
+/* ---- exact tests at the scan ------------------------------------------------------------ */
+
+/* Pairs handed to the pairs kernel at once (on the stack). */
+enum { CHUNK = 1024 };
+
+/* The exact tests of pairs (ci[j], ki[j]), j < n, appended to the part's contacts (a pair
+ * gives at most one contact, so room for n is made first). */
+static bool test_pairs(const c2d_scene *s, c2d_scene_part *p, const uint32_t *ci,
+                       const uint32_t *ki, size_t n) {
+    if (n == 0) return true;
+    if (p->contact_capacity - p->found < n) {
+        /* 1.5x what is needed, kept for later frames */
+        const size_t need = p->found + n, capacity = need + need / 2 + 256;
+        c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+        if (!fresh) return false;
+        if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
+        c2d_scene_free(s, p->contacts);
+        p->contacts = fresh;
+        p->contact_capacity = capacity;
+    }
+    p->found += c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n,
+                                                    p->contacts + p->found, n);
+    return true;
+}
+
+/* A wild circle i against every listed capsule (radius >= 0), ascending. */
+static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
+    uint32_t ci[CHUNK], ki[CHUNK];
+    size_t fill = 0;
+    for (size_t k = 0; k < s->capsule_count; k++) {
+        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f)) continue;
+        ci[fill] = i;
+        ki[fill++] = (uint32_t)k;
+        if (fill == CHUNK) {
+            if (!test_pairs(s, p, ci, ki, fill)) return false;
+            fill = 0;
+        }
+    }
+    return test_pairs(s, p, ci, ki, fill);
+}
+
+/* The exact tests of the part's candidates, in order; empties the candidate list. */
+static bool flush(const c2d_scene *s, c2d_scene_part *p) {
+    uint32_t ci[CHUNK], ki[CHUNK];
+    size_t fill = 0;
+    for (size_t j = 0; j < p->count; j++) {
+        const uint32_t k = p->pairs[2 * j], i = p->pairs[2 * j + 1];
+        if (k == UINT32_MAX) { /* in circle order: the pairs before it first */
+            if (!test_pairs(s, p, ci, ki, fill) || !test_wild(s, p, i)) return false;
+            fill = 0;
+            continue;
+        }
+        ci[fill] = i;
+        ki[fill++] = k;
+        if (fill == CHUNK) {
+            if (!test_pairs(s, p, ci, ki, fill)) return false;
+            fill = 0;
+        }
+    }
+    p->count = 0;
+    return test_pairs(s, p, ci, ki, fill);
 }
 
 /* The coarse scan of a part's circles (no fine index). */
@@ -362,8 +422,9 @@ static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
         first_pass(s, c, first, nb, &b);
         for (size_t t = 0; t < nb; t++)
             if (!scan_slot(s, p, &b, t, (uint32_t)(first + t))) return false;
+        if (p->count >= CHUNK / 2 && !flush(s, p)) return false;
     }
-    return true;
+    return flush(s, p);
 }
 
 /* ---- the fine scan ------------------------------------------------------------------------ */
@@ -371,6 +432,9 @@ static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
 /* Circles per block of the fine scan: their cells are found first (four at a time), then their
  * bits are read (all the block's loads in flight at once), then the few set bits expanded. */
 enum { FINE_BLOCK = 1024 };
+
+/* Words up to this size are not prefetched (they stay in a core's cache between frames). */
+#define FINE_NEAR_BYTES (512u * 1024u)
 
 /* Cells of circles first .. first+nb-1 into cell[] (f->empty for a circle outside the region,
  * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
@@ -412,11 +476,9 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
         simde_mm_storeu_si128(
             (simde__m128i *)(cell + t),
             simde_mm_or_si128(simde_mm_and_si128(use, k), simde_mm_andnot_si128(use, empty)));
-        const unsigned served = (unsigned)simde_mm_movemask_ps(fast);
-        for (unsigned j = 0; j < 4; j++) {
-            slow[ns] = (uint16_t)(t + j);
-            ns += !((served >> j) & 1u);
-        }
+        /* the rare circles it cannot serve, in order */
+        for (unsigned rest = ~(unsigned)simde_mm_movemask_ps(fast) & 15u; rest; rest &= rest - 1)
+            slow[ns++] = (uint16_t)(t + (size_t)__builtin_ctz(rest));
     }
     for (; t < nb; t++) { /* the same operations, one circle at a time */
         const size_t i = first + t;
@@ -450,40 +512,59 @@ static inline void prefetch(const void *p) {
 }
 
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
- * goes in passes, each asking memory ahead for the next: cells (and their words), bits (and
- * the slots of the set ones), then candidates in circle order. */
+ * goes in passes, each asking memory early for what a later one reads: the cells of the next
+ * block (and their words) are found before this block's bits are read; the set bits give
+ * slots, the slots of crowded cells their lists; then the candidates go out in circle order and
+ * get their exact tests while the block's circles are in cache. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
     const c2d_fine_word *words = f->words;
     const uint32_t *slot = f->slot, *multi = f->multi;
     const size_t end = p->first + p->n;
-    uint32_t cell[FINE_BLOCK], rank[FINE_BLOCK];
-    uint16_t hit[FINE_BLOCK + 1], slow[FINE_BLOCK + 1];
+    uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
+    uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
+    size_t ns[2] = {0, 0};
+    const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(c2d_fine_word) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
-    for (size_t first = p->first; first < end; first += FINE_BLOCK) {
+    if (p->n > 0) {
+        const size_t nb = p->n < FINE_BLOCK ? p->n : FINE_BLOCK;
+        ns[0] = fine_cells(f, c, p->first, nb, cell[0], slow[0]);
+    }
+    for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
         const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
-        const size_t ns = fine_cells(f, c, first, nb, cell, slow);
-        for (size_t t = 0; t < nb; t++)
-            prefetch(&words[cell[t] >> 6]);
+        const size_t next = first + nb;
+        if (next < end) { /* the next block's cells, and their words asked for */
+            const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
+            ns[cur ^ 1] = fine_cells(f, c, next, nn, cell[cur ^ 1], slow[cur ^ 1]);
+            if (far) /* (words that fit in a core's cache come fast enough) */
+                for (size_t t = 0; t < nn; t++)
+                    prefetch(&words[cell[cur ^ 1][t] >> 6]);
+        }
+        const uint32_t *cl = cell[cur];
+        uint16_t *sl = slow[cur];
         /* the bits: no branch, so the block's loads overlap */
         size_t nh = 0;
         for (size_t t = 0; t < nb; t++) {
-            const uint32_t k = cell[t];
+            const uint32_t k = cl[t];
             hit[nh] = (uint16_t)t;
             nh += (size_t)(words[k >> 6].bits >> (k & 63)) & 1u;
         }
-        for (size_t a = 0; a < nh; a++) {
-            rank[a] = c2d_fine_rank(words, cell[hit[a]]);
-            prefetch(&slot[rank[a]]);
+        for (size_t a = 0; a < nh; a++) { /* ranks, slots asked for */
+            value[a] = c2d_fine_rank(words, cl[hit[a]]);
+            prefetch(&slot[value[a]]);
+        }
+        for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
+            value[a] = slot[value[a]];
+            if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
         }
         if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
-        hit[nh] = slow[ns] = FINE_BLOCK;
-        for (size_t a = 0, z = 0; a < nh || z < ns;) {
-            if (hit[a] < slow[z]) {
-                const uint32_t i = (uint32_t)(first + hit[a]), v = slot[rank[a++]];
+        hit[nh] = sl[ns[cur]] = FINE_BLOCK;
+        for (size_t a = 0, z = 0; a < nh || z < ns[cur];) {
+            if (hit[a] < sl[z]) {
+                const uint32_t i = (uint32_t)(first + hit[a]), v = value[a++];
                 if (!(v & C2D_FINE_MANY)) { /* one capsule: room was made for it */
                     p->pairs[2 * p->count] = v;
                     p->pairs[2 * p->count + 1] = i;
@@ -500,7 +581,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                 }
                 p->count += n;
             } else {
-                const size_t t = slow[z++];
+                const size_t t = sl[z++];
                 const uint32_t i = (uint32_t)(first + t);
                 const float r = c->radius[i];
                 above += r > f->rho && tame(r) && c->x[i] == c->x[i] && c->y[i] == c->y[i];
@@ -508,6 +589,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                 if (!scan_slot(s, p, &b, 0, i) || !room_for(s, p, nh)) return false;
             }
         }
+        if (!flush(s, p)) return false; /* while the block's circles are in cache */
     }
     p->above_rho = above;
     return true;
@@ -517,11 +599,12 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
     c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
     const c2d_circle_soa *c = &s->frame.circles;
     p->count = 0;
+    p->found = 0;
     p->above_rho = 0;
     p->status = C2D_ERROR_ALLOC;
     if (!(c2d_fine_ready(s) ? fine_part(s, p) : coarse_part(s, p))) return C2D_ERROR_ALLOC;
-    /* keep a quarter more than this frame used, so similar frames do not allocate */
-    if (!room_for(s, p, p->count / 4 + C2D_CELL_SLOTS * BLOCK)) return C2D_ERROR_ALLOC;
+    /* keep room for a block's candidates, so similar frames do not allocate */
+    if (!room_for(s, p, C2D_CELL_SLOTS * FINE_BLOCK)) return C2D_ERROR_ALLOC;
     p->checksum = C2D_FRAME_CHECKS ? c2d_circle_checksum(c, p->first, p->n) : 0;
     p->status = C2D_OK;
     return C2D_OK;
@@ -530,48 +613,34 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
 c2d_status c2d_scene_frame_end(c2d_scene *s) {
     const c2d_scene_part *part = s->scratch[C2D_SCENE_SLOT_PARTS].ptr;
     const size_t parts = s->frame.parts, m = s->capsule_count;
-    size_t pairs = 0;
+    size_t found = 0, above = 0;
     uint32_t checksum = 0;
-    size_t above = 0;
     for (size_t p = 0; p < parts; p++) {
         if (part[p].status != C2D_OK) return part[p].status;
-        pairs += part[p].count;
+        found += part[p].found;
         checksum += part[p].checksum;
         above += part[p].above_rho;
     }
     /* many circles missed the fine index by their radius: the next frame chooses rho again */
     if (above > s->frame.circles.count / 16 + 64) s->fine.regrow = true;
-    const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CIRCLE, C2D_SCENE_SLOT_CAPSULE,
-                         C2D_SCENE_SLOT_WILD};
-    const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t),
-                            (pairs + 1) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t)};
-    void *ptr[4];
-    const c2d_status st = c2d_scene_reserve_all(s, 4, slots, bytes, ptr);
+    const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CONTACTS};
+    const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (found + 1) * sizeof(c2d_pair_contact)};
+    void *ptr[2];
+    const c2d_status st = c2d_scene_reserve_all(s, 2, slots, bytes, ptr);
     if (st != C2D_OK) return st;
-    uint32_t *offset = ptr[0], *circle = ptr[1], *capsule = ptr[2], *wild = ptr[3];
+    uint32_t *offset = ptr[0];
+    c2d_pair_contact *sorted = ptr[1];
     /* counting sort by capsule; parts in order, each in circle order: stable, ascending */
     memset(offset, 0, (m + 2) * sizeof(uint32_t));
-    size_t wild_count = 0;
     for (size_t p = 0; p < parts; p++)
-        for (size_t j = 0; j < part[p].count; j++) {
-            const uint32_t k = part[p].pairs[2 * j];
-            if (k == UINT32_MAX)
-                wild[wild_count++] = part[p].pairs[2 * j + 1];
-            else
-                offset[k + 2]++;
-        }
+        for (size_t j = 0; j < part[p].found; j++)
+            offset[part[p].contacts[j].capsule + 2]++;
     for (size_t k = 3; k < m + 2; k++)
         offset[k] += offset[k - 1];
     for (size_t p = 0; p < parts; p++)
-        for (size_t j = 0; j < part[p].count; j++) {
-            const uint32_t k = part[p].pairs[2 * j];
-            if (k == UINT32_MAX) continue;
-            const uint32_t at = offset[k + 1]++;
-            circle[at] = part[p].pairs[2 * j + 1];
-            capsule[at] = k;
-        }
-    /* capsule k's candidates: circle[offset[k] .. offset[k + 1]) */
-    s->frame.wild_count = wild_count;
+        for (size_t j = 0; j < part[p].found; j++)
+            sorted[offset[part[p].contacts[j].capsule + 1]++] = part[p].contacts[j];
+    /* capsule k's contacts: sorted[offset[k] .. offset[k + 1]) */
     s->frame.checksum = checksum;
     s->frame.state = C2D_FRAME_BINNED;
     return C2D_OK;
@@ -597,14 +666,13 @@ static void account(sink *o, size_t found) {
     o->total += found;
 }
 
-/* The listed pairs (ci[j], ki[j]), j < n, through the pairs kernel. */
-static void run_pairs(const c2d_scene *s, const uint32_t *ci, const uint32_t *ki, size_t n,
-                      sink *o) {
+/* n binned contacts into the output. */
+static void copy_out(sink *o, const c2d_pair_contact *from, size_t n) {
     if (n == 0) return;
     size_t capacity;
     c2d_pair_contact *out = rest_of(o, &capacity);
-    account(o, c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n, out,
-                                                   capacity));
+    if (out) memcpy(out, from, (n < capacity ? n : capacity) * sizeof *out);
+    account(o, n);
 }
 
 /* Capsule k against every circle, by the all-pairs kernel: huge or infinite capsules, and
@@ -621,48 +689,23 @@ static void collide_all(const c2d_scene *s, size_t k, sink *o) {
     account(o, found);
 }
 
-/* Capsule k's candidates merged with the wild circles (both ascending), a chunk at a time. */
-static void collide_merged(const c2d_scene *s, uint32_t k, const uint32_t *cand, size_t n,
-                           const uint32_t *wild, size_t w, sink *o) {
-    uint32_t ci[CHUNK], ki[CHUNK];
-    for (size_t j = 0; j < CHUNK; j++)
-        ki[j] = k;
-    size_t a = 0, b = 0, fill = 0;
-    while (a < n || b < w) {
-        ci[fill++] = b == w || (a < n && cand[a] < wild[b]) ? cand[a++] : wild[b++];
-        if (fill == CHUNK) {
-            run_pairs(s, ci, ki, fill, o);
-            fill = 0;
-        }
-    }
-    run_pairs(s, ci, ki, fill, o);
-}
-
 size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_pair_contact *out,
                                 size_t capacity) {
     sink o = {out, capacity, 0, 0};
     if (s->frame.circles.count == 0 || n == 0) return 0;
     const uint32_t *offset = s->scratch[C2D_SCENE_SLOT_OFFSET].ptr;
-    const uint32_t *circle = s->scratch[C2D_SCENE_SLOT_CIRCLE].ptr;
-    const uint32_t *capsule = s->scratch[C2D_SCENE_SLOT_CAPSULE].ptr;
-    const uint32_t *wild = s->scratch[C2D_SCENE_SLOT_WILD].ptr;
-    const size_t w = s->frame.wild_count;
+    const c2d_pair_contact *sorted = s->scratch[C2D_SCENE_SLOT_CONTACTS].ptr;
     const unsigned char *kind = s->index.kind;
     const float *R = s->capsules.radius;
-    /* runs of listed candidates go to the pairs kernel in one call */
+    /* runs of binned contacts are copied at once; capsules of kind EVERYWHERE (never binned)
+     * are tested in their place */
     size_t run = offset[first];
     for (size_t k = first; k < first + n; k++) {
-        const bool everywhere = kind[k] == C2D_KIND_EVERYWHERE;
-        if (!everywhere && w == 0) continue; /* inside the run */
-        run_pairs(s, circle + run, capsule + run, offset[k] - run, &o);
+        if (kind[k] != C2D_KIND_EVERYWHERE) continue;
+        copy_out(&o, sorted + run, offset[k] - run);
         run = offset[k + 1];
-        if (kind[k] == C2D_KIND_NEVER || !(R[k] >= 0.0f)) continue; /* overlaps nothing */
-        if (everywhere)
-            collide_all(s, k, &o);
-        else
-            collide_merged(s, (uint32_t)k, circle + offset[k], offset[k + 1] - offset[k], wild, w,
-                           &o);
+        if (R[k] >= 0.0f) collide_all(s, k, &o);
     }
-    run_pairs(s, circle + run, capsule + run, offset[first + n] - run, &o);
+    copy_out(&o, sorted + run, offset[first + n] - run);
     return o.total;
 }

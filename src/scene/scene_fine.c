@@ -131,6 +131,12 @@ static bool seg_meets_rect(const seg *g, double x0, double x1, double y0, double
  * one against the other (two disjoint convex shapes). */
 static bool rect_near(const seg *g, double x0, double x1, double y0, double y1) {
     const double D2 = g->D * g->D;
+    /* most cells are decided by their centre: within D (the centre is in the rectangle), or
+     * farther than D plus the half diagonal (every point is within that of the centre) */
+    const double c2 = point_seg2(g, 0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    if (c2 <= D2) return true;
+    const double far = g->D + 0.5 * sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+    if (c2 > far * far) return false;
     if (point_rect2(g->ax, g->ay, x0, x1, y0, y1) <= D2) return true;
     if (point_rect2(g->bx, g->by, x0, x1, y0, y1) <= D2) return true;
     if (point_seg2(g, x0, y0) <= D2 || point_seg2(g, x1, y0) <= D2 || point_seg2(g, x0, y1) <= D2 ||
@@ -237,6 +243,31 @@ static bool grow(const c2d_scene *s, void **ptr, size_t *have, size_t need, size
     return true;
 }
 
+/* Cells rasterise can list for g at most (its rows times the widest row). */
+static size_t rasterise_bound(const plan *pl, const seg *g) {
+    uint32_t cx0, cx1, cy0, cy1;
+    if (!cell_range(c2d_dmin(g->ax, g->bx) - g->D, c2d_dmax(g->ax, g->bx) + g->D, pl->x0, pl->size,
+                    pl->dx, pl->nx, &cx0, &cx1) ||
+        !cell_range(c2d_dmin(g->ay, g->by) - g->D, c2d_dmax(g->ay, g->by) + g->D, pl->y0, pl->size,
+                    pl->dy, pl->ny, &cy0, &cy1))
+        return 0;
+    return (size_t)(cx1 - cx0 + 1) * (cy1 - cy0 + 1);
+}
+
+/* grow, keeping the first `used` elements. */
+static bool grow_keep(const c2d_scene *s, void **ptr, size_t *have, size_t need, size_t used,
+                      size_t elem) {
+    if (*ptr && *have >= need) return true;
+    const size_t want = need + need / 2 + 16;
+    void *fresh = c2d_scene_alloc(s, want * elem);
+    if (!fresh) return false;
+    if (used) memcpy(fresh, *ptr, used * elem);
+    c2d_scene_free(s, *ptr);
+    *ptr = fresh;
+    *have = want;
+    return true;
+}
+
 /* Float below (above) a double, by a relative margin that covers the conversion. */
 static float float_below(double v) {
     return (float)(v - 0x1p-20 * fabs(v) - 0x1p-100);
@@ -299,31 +330,45 @@ static bool build(c2d_scene *s, float rho) {
         pl.dy = 0x1p-20 * ny * pl.size + 0x1p-40 * pl.size;
         if (pl.dx > 0.25 * pl.size || pl.dy > 0.25 * pl.size) return false;
         f->inv_size = inv;
-        /* count the listings; too many: larger cells */
+        /* the listings, capsule by capsule (ascending); too many: larger cells. Room first
+         * for what the capsules' rows can hold (within the budget), so it rarely grows */
+        size_t guess = 0;
+        for (size_t k = 0; k < m && guess <= budget; k++) {
+            seg g;
+            if (capsule_seg(s, k, rho, &g)) guess += rasterise_bound(&pl, &g);
+        }
+        if (!grow(s, (void **)&f->cells, &f->cells_capacity,
+                  2 * (guess < budget ? guess : budget) + 2, sizeof(uint32_t)))
+            return false;
         total = 0;
         for (size_t k = 0; k < m && total <= budget; k++) {
             seg g;
-            if (capsule_seg(s, k, rho, &g))
-                total += rasterise(&pl, &g, (uint32_t)k, NULL, budget - total);
+            if (!capsule_seg(s, k, rho, &g)) continue;
+            size_t most = rasterise_bound(&pl, &g);
+            if (total + most > budget) { /* maybe fewer: count them first */
+                most = rasterise(&pl, &g, (uint32_t)k, NULL, budget - total);
+                if (total + most > budget) {
+                    total += most;
+                    break;
+                }
+            }
+            if (!grow_keep(s, (void **)&f->cells, &f->cells_capacity, 2 * (total + most) + 2,
+                           2 * total, sizeof(uint32_t)))
+                return false;
+            total += rasterise(&pl, &g, (uint32_t)k, f->cells + 2 * total, most);
         }
         if (total <= budget) break;
         size *= 2.0;
     }
     const size_t cells = (size_t)pl.nx * pl.ny;
     const size_t words = cells / 64 + 2;
-    if (!grow(s, (void **)&f->cells, &f->cells_capacity, 2 * total + 2, sizeof(uint32_t)) ||
-        !grow(s, (void **)&f->words, &f->word_capacity, words, sizeof(c2d_fine_word)) ||
+    if (!grow(s, (void **)&f->words, &f->word_capacity, words, sizeof(c2d_fine_word)) ||
         !grow(s, (void **)&f->list, &f->list_capacity, total + 1, sizeof(uint32_t)) ||
         !grow(s, (void **)&f->start, &f->start_capacity, total + 2, sizeof(uint32_t)))
         return false;
-    /* the listings, capsule by capsule (ascending), and the bits */
+    /* the bits */
     memset(f->words, 0, words * sizeof(c2d_fine_word));
-    size_t at = 0;
-    for (size_t k = 0; k < m; k++) {
-        seg g;
-        if (capsule_seg(s, k, rho, &g))
-            at += rasterise(&pl, &g, (uint32_t)k, f->cells + 2 * at, total - at);
-    }
+    const size_t at = total;
     for (size_t j = 0; j < at; j++) {
         const uint32_t c = f->cells[2 * j];
         f->words[c >> 6].bits |= UINT64_C(1) << (c & 63);

@@ -23,15 +23,13 @@
 #endif
 #endif
 
-/* Scratch slots. Collide frames use slots 0-4; slots from C2D_SCENE_SLOT_FREE up to
+/* Scratch slots. Collide frames use slots 0-2 (3-7 are spare); slots from C2D_SCENE_SLOT_FREE up to
  * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
 enum {
-    C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
-    C2D_SCENE_SLOT_OFFSET = 1,  /* collide: each capsule's first candidate */
-    C2D_SCENE_SLOT_CIRCLE = 2,  /* collide: candidate circles, by capsule then circle */
-    C2D_SCENE_SLOT_CAPSULE = 3, /* collide: their capsules */
-    C2D_SCENE_SLOT_WILD = 4,    /* collide: circles tested against every capsule */
-    C2D_SCENE_SLOT_FREE = 8,    /* first slot for other topics */
+    C2D_SCENE_SLOT_PARTS = 0,    /* collide: the parts of a frame (c2d_scene_part) */
+    C2D_SCENE_SLOT_OFFSET = 1,   /* collide: each capsule's first contact */
+    C2D_SCENE_SLOT_CONTACTS = 2, /* collide: the binned contacts, by capsule then circle */
+    C2D_SCENE_SLOT_FREE = 8,     /* first slot for other topics */
     C2D_SCENE_SLOTS = 16
 };
 
@@ -102,11 +100,14 @@ typedef struct c2d_capsule_index {
     unsigned char *kind;              /* each capsule's C2D_KIND_* */
 } c2d_capsule_index;
 
-/* The candidate pairs one part of a frame found: (capsule, circle) pairs in circle order;
- * capsule UINT32_MAX marks a wild circle (tested against every capsule). */
+/* What one part of a frame found: a block's candidate (capsule, circle) pairs in circle order
+ * (capsule UINT32_MAX marks a wild circle, tested against every listed capsule), and the
+ * contacts of the exact tests of all its candidates so far, in circle order. */
 typedef struct c2d_scene_part {
     uint32_t *pairs; /* 2 * capacity entries */
     size_t count, capacity;
+    c2d_pair_contact *contacts; /* contact_capacity entries */
+    size_t found, contact_capacity;
     size_t first, n;   /* its circles */
     uint32_t checksum; /* c2d_circle_checksum of its circles (C2D_FRAME_CHECKS) */
     size_t above_rho;  /* tame circles that missed the fine index by their radius */
@@ -126,7 +127,6 @@ typedef enum c2d_frame_state { C2D_FRAME_NONE, C2D_FRAME_BEGUN, C2D_FRAME_BINNED
 typedef struct c2d_scene_frame {
     c2d_circle_soa circles; /* the binned set (pointers and count) */
     size_t parts;           /* parts of the frame being binned */
-    size_t wild_count;      /* circles tested exactly against every capsule */
     uint64_t generation;    /* the scene's generation at c2d_scene_frame_begin */
     uint32_t checksum;      /* the circles' checksum when binned (C2D_FRAME_CHECKS) */
     c2d_frame_state state;
@@ -287,8 +287,9 @@ C2D_INTERNAL uint32_t c2d_circle_checksum(const c2d_circle_soa *c, size_t first,
 static inline bool c2d_scene_frame_current(const c2d_scene *s, c2d_frame_state state) {
     return s->frame.state == state && s->frame.generation == s->generation;
 }
-/* Contacts of capsules [first, first+n) against the binned circles: writes the first
- * `capacity`, returns the total. */
+/* Contacts of capsules [first, first+n) against the binned circles (copied from the binned
+ * contacts; capsules of kind EVERYWHERE tested here): writes the first `capacity`, returns the
+ * total. */
 C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,
                                              c2d_pair_contact *out, size_t capacity);
 /* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
