@@ -284,11 +284,12 @@ static bool build(c2d_scene *s, float rho) {
     if (x->listed == 0 || !(rho >= 0.0f) || !(rho <= C2D_TAME_LIMIT) || m >= C2D_FINE_MANY)
         return false;
     /* the region (step 2) and the rectangles' total, for the size check */
-    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY, reach = 0.0;
     size_t listed = 0;
     for (size_t k = 0; k < m; k++) {
         seg g;
         if (!capsule_seg(s, k, rho, &g)) continue;
+        reach += g.D;
         lo_x = c2d_dmin(lo_x, c2d_dmin(g.ax, g.bx) - g.D);
         hi_x = c2d_dmax(hi_x, c2d_dmax(g.ax, g.bx) + g.D);
         lo_y = c2d_dmin(lo_y, c2d_dmin(g.ay, g.by) - g.D);
@@ -306,8 +307,10 @@ static bool build(c2d_scene *s, float rho) {
     const float ry0 = float_below(lo_y), ry1 = float_above(hi_y);
     size_t budget = C2D_FINE_PER_CAPSULE * listed + C2D_FINE_EXTRA;
     if (budget > ((size_t)1 << 29)) budget = (size_t)1 << 29; /* multi's offsets fit 31 bits */
-    /* cells: a twelfth of the coarse cells, at least 2 rho; larger while too many */
+    /* cells: a twelfth of the coarse cells, at least 2 rho and half the mean reach (a board
+     * of tiny capsules, all reaching far, gets few cells); larger while too many */
     double size = c2d_dmax((double)x->grid.size / 12.0, 2.0 * (double)rho);
+    size = c2d_dmax(size, 0.5 * reach / (double)listed);
     if (!(size > 0.0)) size = c2d_dmax(((double)rx1 - rx0) + ((double)ry1 - ry0), 1.0) / 4096.0;
     plan pl;
     size_t total = 0;
@@ -320,8 +323,8 @@ static bool build(c2d_scene *s, float rho) {
         pl.y0 = ry0;
         const double nx = floor(((double)rx1 - rx0) / pl.size) + 1.0;
         const double ny = floor(((double)ry1 - ry0) / pl.size) + 1.0;
-        if (nx * ny > (double)C2D_FINE_MAX_CELLS) {
-            size *= 1.25;
+        if (nx * ny > (double)C2D_FINE_MAX_CELLS) { /* near the cap at once, then 1.25x */
+            size *= c2d_dmax(1.25, 0.9 * sqrt(nx * ny / (double)C2D_FINE_MAX_CELLS));
             continue;
         }
         pl.nx = (uint32_t)nx;
