@@ -511,6 +511,22 @@ static inline void prefetch(const void *p) {
 #endif
 }
 
+/* Asks memory for the coarse cells circle i will visit (up to 16; a block ahead). */
+static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t i) {
+    block b;
+    classify(s, c, i, 0, &b);
+    if (b.how[0] != ONE_CELL && b.how[0] != MANY_CELLS) return;
+    const c2d_capsule_index *x = &s->index;
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, b.lo_x[0], b.hi_x[0], b.lo_y[0], b.hi_y[0]);
+    if (c2d_span_cells(&sp) > 16) return;
+    for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+        for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
+            const c2d_index_cell *cell = &x->cells[cy * x->grid.nx + cx];
+            prefetch(cell);
+            prefetch(cell->capsule);
+        }
+}
+
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
  * goes in passes, each asking memory early for what a later one reads: the cells of the next
  * block (and their words) are found before this block's bits are read; the set bits give
@@ -541,6 +557,8 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             if (far) /* (words that fit in a core's cache come fast enough) */
                 for (size_t t = 0; t < nn; t++)
                     prefetch(&words[cell[cur ^ 1][t] >> 6]);
+            for (size_t z = 0; z < ns[cur ^ 1]; z++)
+                prefetch_coarse(s, c, next + slow[cur ^ 1][z]);
         }
         const uint32_t *cl = cell[cur];
         uint16_t *sl = slow[cur];
