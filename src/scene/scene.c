@@ -167,6 +167,7 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
     scene->generation++; /* every frame begun or binned before is stale */
+    c2d_fine_moved(scene, first, capsules->count);
     return C2D_OK;
 }
 

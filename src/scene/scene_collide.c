@@ -374,12 +374,13 @@ static bool test_pairs(const c2d_scene *s, c2d_scene_part *p, const uint32_t *ci
     return true;
 }
 
-/* A wild circle i against every listed capsule (radius >= 0), ascending. */
+/* A wild circle i against every listed capsule (radius >= 0, not dirty), ascending. */
 static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
     for (size_t k = 0; k < s->capsule_count; k++) {
-        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f)) continue;
+        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f) || c2d_fine_dirty(s, k))
+            continue;
         ci[fill] = i;
         ki[fill++] = (uint32_t)k;
         if (fill == CHUNK) {
@@ -390,12 +391,14 @@ static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     return test_pairs(s, p, ci, ki, fill);
 }
 
-/* The exact tests of the part's candidates, in order; empties the candidate list. */
+/* The exact tests of the part's candidates, in order, but for dirty capsules (tested by
+ * test_dirty); empties the candidate list. */
 static bool flush(const c2d_scene *s, c2d_scene_part *p) {
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
     for (size_t j = 0; j < p->count; j++) {
         const uint32_t k = p->pairs[2 * j], i = p->pairs[2 * j + 1];
+        if (k != UINT32_MAX && c2d_fine_dirty(s, k)) continue;
         if (k == UINT32_MAX) { /* in circle order: the pairs before it first */
             if (!test_pairs(s, p, ci, ki, fill) || !test_wild(s, p, i)) return false;
             fill = 0;
@@ -410,6 +413,42 @@ static bool flush(const c2d_scene *s, c2d_scene_part *p) {
     }
     p->count = 0;
     return test_pairs(s, p, ci, ki, fill);
+}
+
+/* Each dirty capsule (moved since the fine index was built) of kind GRID against every circle
+ * of the part, by the all-pairs kernel: its contacts in circle order, as the scan would have
+ * found them. */
+static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_fine_index *f = &s->fine;
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_circle_soa part = {c->x + p->first, c->y + p->first, c->radius + p->first, p->n};
+    const c2d_capsule_soa *K = &s->capsules;
+    for (size_t d = 0; d < f->dirty_count && p->n > 0; d++) {
+        const size_t k = f->dirty_list[d];
+        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f)) continue;
+        const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
+        for (;;) {
+            const size_t room = p->contact_capacity - p->found;
+            const size_t found = c2d_active_kernels()->collide(
+                &part, &one, room ? p->contacts + p->found : NULL, room);
+            if (found <= room) {
+                for (size_t j = p->found; j < p->found + found; j++) {
+                    p->contacts[j].circle += (uint32_t)p->first;
+                    p->contacts[j].capsule = (uint32_t)k;
+                }
+                p->found += found;
+                break;
+            }
+            const size_t need = p->found + found, capacity = need + need / 2 + 256;
+            c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+            if (!fresh) return false;
+            if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
+            c2d_scene_free(s, p->contacts);
+            p->contacts = fresh;
+            p->contact_capacity = capacity;
+        }
+    }
+    return true;
 }
 
 /* The coarse scan of a part's circles (no fine index). */
@@ -610,7 +649,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         if (!flush(s, p)) return false; /* while the block's circles are in cache */
     }
     p->above_rho = above;
-    return true;
+    return test_dirty(s, p);
 }
 
 c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {

@@ -47,6 +47,7 @@ void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f) {
     c2d_scene_free(s, f->words);
     c2d_scene_free(s, f->slot);
     c2d_scene_free(s, f->multi);
+    c2d_scene_free(s, f->dirty);
     c2d_scene_free(s, f->start);
     c2d_scene_free(s, f->list);
     c2d_scene_free(s, f->cells);
@@ -410,6 +411,9 @@ static bool build(c2d_scene *s, float rho) {
         for (uint32_t e = start[j]; e < start[j + 1]; e++)
             f->multi[many++] = f->list[e];
     }
+    if (!grow(s, (void **)&f->dirty, &f->dirty_capacity, m, 1)) return false;
+    memset(f->dirty, 0, m);
+    f->dirty_count = 0;
     f->x0 = rx0;
     f->y0 = ry0;
     f->lo_x = rx0;
@@ -429,7 +433,7 @@ void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles) {
     if (current && (f->ready || f->tried) && !f->regrow) return;
     if (circles->count == 0) return;
     float rho;
-    if (f->ready && !f->regrow) {
+    if (f->rho > 0.0f && !f->regrow) {
         rho = f->rho; /* capsules moved: the same bound */
     } else {
         rho = choose_rho(circles);
@@ -438,6 +442,26 @@ void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles) {
     f->ready = false;
     f->regrow = false;
     f->tried = true;
+    f->dirty_count = 0; /* a rebuild lists every capsule where it is now */
     f->generation = s->generation;
     f->ready = build(s, rho);
+}
+
+void c2d_fine_moved(c2d_scene *s, size_t first, size_t n) {
+    c2d_fine_index *f = &s->fine;
+    if (!f->ready || f->generation + 1 != s->generation) return; /* stale already */
+    size_t count = f->dirty_count;
+    for (size_t k = first; k < first + n && count <= C2D_FINE_DIRTY_MAX; k++)
+        count += !f->dirty[k];
+    if (count > C2D_FINE_DIRTY_MAX) { /* too many: the next frame rebuilds it */
+        f->ready = false;
+        f->dirty_count = 0;
+        return;
+    }
+    for (size_t k = first; k < first + n; k++)
+        if (!f->dirty[k]) {
+            f->dirty[k] = 1;
+            f->dirty_list[f->dirty_count++] = (uint32_t)k;
+        }
+    f->generation = s->generation;
 }

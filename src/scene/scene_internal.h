@@ -147,6 +147,10 @@ typedef struct c2d_fine_word {
 
 #define C2D_FINE_MANY 0x80000000u
 
+/* Moved capsules the fine index tracks before it is rebuilt: each is tested against every
+ * circle of a frame instead (about 0.1 ns a circle), a rebuild costs far more. */
+#define C2D_FINE_DIRTY_MAX 32
+
 typedef struct c2d_fine_index {
     float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
     float lo_x, hi_x, lo_y, hi_y;   /* the region: centres outside it touch no listed capsule */
@@ -158,10 +162,13 @@ typedef struct c2d_fine_index {
     uint32_t *start, *list, *cells; /* while building: offsets, capsules, (cell, capsule) */
     size_t word_capacity, slot_capacity, multi_capacity, start_capacity, list_capacity,
         cells_capacity;
-    uint64_t generation; /* the scene generation it was built for */
-    bool ready;          /* built, and usable while generation is the scene's */
-    bool tried;          /* a build was attempted for `generation` (failed or declined) */
-    bool regrow;         /* the last frame had many circles above rho: choose it again */
+    unsigned char *dirty; /* per capsule: moved since the build (its listings are stale) */
+    size_t dirty_capacity, dirty_count;
+    uint32_t dirty_list[C2D_FINE_DIRTY_MAX]; /* the moved capsules, dirty_count of them */
+    uint64_t generation;                     /* the scene generation it is current for */
+    bool ready;                              /* built, and usable while generation is the scene's */
+    bool tried;  /* a build was attempted for `generation` (failed or declined) */
+    bool regrow; /* the last frame had many circles above rho: choose it again */
 } c2d_fine_index;
 
 /* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
@@ -221,11 +228,18 @@ C2D_INTERNAL c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_i
  * coarse index alone. */
 C2D_INTERNAL void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles);
 C2D_INTERNAL void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f);
+/* Capsules [first, first + n) moved (after the scene's generation was bumped): a current fine
+ * index marks them dirty, or becomes stale (rebuilt by the next frame) when too many are. */
+C2D_INTERNAL void c2d_fine_moved(c2d_scene *s, size_t first, size_t n);
 /* Is the fine index usable for the current capsules. */
 static inline bool c2d_fine_ready(const c2d_scene *s) {
     return s->fine.ready && s->fine.generation == s->generation;
 }
-
+/* Is capsule k dirty in a usable fine index (its scan candidates are then ignored: the frame
+ * tests it against every circle instead). */
+static inline bool c2d_fine_dirty(const c2d_scene *s, size_t k) {
+    return s->fine.dirty_count > 0 && c2d_fine_ready(s) && s->fine.dirty[k];
+}
 /* Cell span of a box, and its cell count. */
 typedef struct c2d_cell_span {
     uint32_t x0, x1, y0, y1;

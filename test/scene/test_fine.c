@@ -187,6 +187,50 @@ static void fine_moved_capsules(void **state) {
     c2d_workload_free(&w);
 }
 
+/* A few capsules moved every frame (flippers): tracked as dirty, tested against every circle,
+ * until more than C2D_FINE_DIRTY_MAX have moved and the next frame rebuilds the index. */
+static void fine_flippers(void **state) {
+    (void)state;
+    c2d_rng rng = {0xf11b};
+    c2d_workload w;
+    assert_int_equal(c2d_workload_w5(&w, 3000, 200, C2D_W5_UNIFORM, 12), 0);
+    scene s;
+    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    check_all_backends(sc, &s, "flippers, frame 0");
+    bool saw_dirty = false, saw_rebuild = false;
+    for (unsigned frame = 1; frame <= 24; frame++) {
+        /* two or three flippers, some reused, swinging around their first end */
+        const size_t moved = 2 + frame % 2, first = (frame * 7) % (s.m - moved);
+        for (size_t k = first; k < first + moved; k++) {
+            const float angle = c2d_rng_range(&rng, -1.5f, 1.5f);
+            s.bx[k] = s.ax[k] + 2.0f * cosf(angle);
+            s.by[k] = s.ay[k] + 2.0f * sinf(angle);
+            if (frame == 9) s.R[k] = NAN;       /* a broken one: hits nothing */
+            if (frame == 10) s.ax[k] = 1e30f;   /* a huge one: tested by the range call */
+            if (frame == 11) s.ax[k] = s.bx[k]; /* back, shortened */
+        }
+        const c2d_capsule_soa one = {s.ax + first, s.ay + first, s.bx + first,
+                                     s.by + first, s.R + first,  moved};
+        assert_int_equal(c2d_scene_move_capsules(sc, first, &one), C2D_OK);
+        saw_dirty |= c2d_fine_ready(sc) && sc->fine.dirty_count > 0;
+        saw_rebuild |= !c2d_fine_ready(sc);
+        char label[64];
+        snprintf(label, sizeof label, "flippers, frame %u", frame);
+        if (frame % 4 == 0 || frame >= 9)
+            check_all_backends(sc, &s, label);
+        else
+            check_scene_once(sc, &s, label);
+        assert_true(c2d_fine_ready(sc));
+    }
+    assert_true(saw_dirty);
+    assert_true(saw_rebuild);
+    c2d_scene_destroy(sc);
+    scene_free(&s);
+    c2d_workload_free(&w);
+}
+
 /* Frames whose radii outgrow rho: the first is served by the coarse path, the next by a fine
  * index with a larger rho; every frame equals the batch answer. */
 static void fine_rho_grows(void **state) {
@@ -292,8 +336,9 @@ static void fine_hostile_boards(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fine_cell_borders),   cmocka_unit_test(fine_corner_touch),
-        cmocka_unit_test(fine_moved_capsules), cmocka_unit_test(fine_rho_grows),
-        cmocka_unit_test(fine_tiny_huge),      cmocka_unit_test(fine_hostile_boards),
+        cmocka_unit_test(fine_moved_capsules), cmocka_unit_test(fine_flippers),
+        cmocka_unit_test(fine_rho_grows),      cmocka_unit_test(fine_tiny_huge),
+        cmocka_unit_test(fine_hostile_boards),
     };
     if (getenv("FINE_FILTER")) cmocka_set_test_filter(getenv("FINE_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
