@@ -143,6 +143,7 @@ void c2d_scene_destroy(c2d_scene *scene) {
     }
     c2d_capsule_index_free(scene, &scene->index);
     c2d_fine_free(scene, &scene->fine);
+    c2d_fine_free(scene, &scene->fine_big);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
     c2d_scene_free(scene, scene->ax);

@@ -475,6 +475,23 @@ enum { FINE_BLOCK = 1024 };
 /* Words up to this size are not prefetched (they stay in a core's cache between frames). */
 #define FINE_NEAR_BYTES (512u * 1024u)
 
+/* Does fine index f serve a circle: 0 <= r <= rho and a tame centre (false on NaN). */
+static inline bool fine_serves(const c2d_fine_index *f, float X, float Y, float R) {
+    return R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT && fabsf(Y) <= C2D_TAME_LIMIT;
+}
+
+/* The cell of a served centre (f->empty outside the region): the vector code's operations. */
+static inline uint32_t fine_cell_of(const c2d_fine_index *f, float X, float Y) {
+    if (!(X >= f->lo_x && X <= f->hi_x && Y >= f->lo_y && Y <= f->hi_y)) return f->empty;
+    float tx = (X - f->x0) * f->inv_size, ty = (Y - f->y0) * f->inv_size;
+    const float lx = (float)(f->nx - 1), ly = (float)(f->ny - 1);
+    tx = tx < lx ? tx : lx;
+    ty = ty < ly ? ty : ly;
+    tx = tx > 0.0f ? tx : 0.0f;
+    ty = ty > 0.0f ? ty : 0.0f;
+    return (uint32_t)ty * f->nx + (uint32_t)tx;
+}
+
 /* Cells of circles first .. first+nb-1 into cell[] (f->empty for a circle outside the region,
  * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
  * their count): radius above rho, NaN, negative, or beyond the tame range. */
@@ -521,24 +538,39 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     }
     for (; t < nb; t++) { /* the same operations, one circle at a time */
         const size_t i = first + t;
-        const float X = c->x[i], Y = c->y[i], R = c->radius[i];
-        const bool fast =
-            R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT && fabsf(Y) <= C2D_TAME_LIMIT;
-        const bool inside = X >= f->lo_x && X <= f->hi_x && Y >= f->lo_y && Y <= f->hi_y;
-        cell[t] = f->empty;
-        if (fast && inside) {
-            float tx = (X - f->x0) * f->inv_size, ty = (Y - f->y0) * f->inv_size;
-            const float lx = (float)(f->nx - 1), ly = (float)(f->ny - 1);
-            tx = tx < lx ? tx : lx;
-            ty = ty < ly ? ty : ly;
-            tx = tx > 0.0f ? tx : 0.0f;
-            ty = ty > 0.0f ? ty : 0.0f;
-            cell[t] = (uint32_t)ty * f->nx + (uint32_t)tx;
-        }
+        const bool fast = fine_serves(f, c->x[i], c->y[i], c->radius[i]);
+        cell[t] = fast ? fine_cell_of(f, c->x[i], c->y[i]) : f->empty;
         slow[ns] = (uint16_t)t;
         ns += !fast;
     }
     return ns;
+}
+
+/* Bit of cell k. */
+static inline bool fine_bit(const c2d_fine_index *f, uint32_t k) {
+    return (f->words[k >> 6].bits >> (k & 63)) & 1u;
+}
+
+/* The candidates of slot value v for circle i: room for one was made; more make room for
+ * themselves and `keep` after them. */
+static bool emit_slot(const c2d_scene *s, c2d_scene_part *p, const c2d_fine_index *f, uint32_t v,
+                      uint32_t i, size_t keep) {
+    if (!(v & C2D_FINE_MANY)) {
+        p->pairs[2 * p->count] = v;
+        p->pairs[2 * p->count + 1] = i;
+        p->count++;
+        return true;
+    }
+    const uint32_t *e = f->multi + (v & ~C2D_FINE_MANY);
+    const uint32_t n = e[0];
+    if (!room_for(s, p, n + keep)) return false;
+    uint32_t *out = p->pairs + 2 * p->count;
+    for (uint32_t q = 0; q < n; q++, out += 2) {
+        out[0] = e[1 + q];
+        out[1] = i;
+    }
+    p->count += n;
+    return true;
 }
 
 /* Asks memory for *p (a hint; nothing is read). */
@@ -579,7 +611,8 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const size_t end = p->first + p->n;
     uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
     uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
-    size_t ns[2] = {0, 0};
+    size_t ns[2] = {0, 0}, above_big = 0;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
     const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(c2d_fine_word) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
@@ -596,8 +629,13 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             if (far) /* (words that fit in a core's cache come fast enough) */
                 for (size_t t = 0; t < nn; t++)
                     prefetch(&words[cell[cur ^ 1][t] >> 6]);
-            for (size_t z = 0; z < ns[cur ^ 1]; z++)
-                prefetch_coarse(s, c, next + slow[cur ^ 1][z]);
+            for (size_t z = 0; z < ns[cur ^ 1]; z++) {
+                const size_t i = next + slow[cur ^ 1][z];
+                if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
+                    prefetch(&big->words[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
+                else
+                    prefetch_coarse(s, c, i);
+            }
         }
         const uint32_t *cl = cell[cur];
         uint16_t *sl = slow[cur];
@@ -621,34 +659,32 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         hit[nh] = sl[ns[cur]] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns[cur];) {
             if (hit[a] < sl[z]) {
-                const uint32_t i = (uint32_t)(first + hit[a]), v = value[a++];
-                if (!(v & C2D_FINE_MANY)) { /* one capsule: room was made for it */
-                    p->pairs[2 * p->count] = v;
-                    p->pairs[2 * p->count + 1] = i;
-                    p->count++;
-                    continue;
-                }
-                const uint32_t *e = multi + (v & ~C2D_FINE_MANY);
-                const uint32_t n = e[0];
-                if (!room_for(s, p, n + nh)) return false;
-                uint32_t *out = p->pairs + 2 * p->count;
-                for (uint32_t q = 0; q < n; q++, out += 2) {
-                    out[0] = e[1 + q];
-                    out[1] = i;
-                }
-                p->count += n;
-            } else {
-                const size_t t = sl[z++];
-                const uint32_t i = (uint32_t)(first + t);
-                const float r = c->radius[i];
-                above += r > f->rho && tame(r) && c->x[i] == c->x[i] && c->y[i] == c->y[i];
-                classify(s, c, i, 0, &b);
-                if (!scan_slot(s, p, &b, 0, i) || !room_for(s, p, nh)) return false;
+                const uint32_t i = (uint32_t)(first + hit[a]);
+                if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
+                continue;
             }
+            /* a circle the small index cannot serve: the big circles' index, or the coarse path */
+            const size_t t = sl[z++];
+            const uint32_t i = (uint32_t)(first + t);
+            const float X = c->x[i], Y = c->y[i], r = c->radius[i];
+            const bool grown = r > f->rho && tame(r) && X == X && Y == Y;
+            above += grown;
+            if (big && fine_serves(big, X, Y, r)) {
+                const uint32_t k = fine_cell_of(big, X, Y);
+                if (fine_bit(big, k) &&
+                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big->words, k)], i, nh))
+                    return false;
+            } else {
+                above_big += grown;
+                classify(s, c, i, 0, &b);
+                if (!scan_slot(s, p, &b, 0, i)) return false;
+            }
+            if (!room_for(s, p, nh)) return false;
         }
         if (!flush(s, p)) return false; /* while the block's circles are in cache */
     }
     p->above_rho = above;
+    p->above_big = above_big;
     return test_dirty(s, p);
 }
 
@@ -658,6 +694,7 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
     p->count = 0;
     p->found = 0;
     p->above_rho = 0;
+    p->above_big = 0;
     p->status = C2D_ERROR_ALLOC;
     if (!(c2d_fine_ready(s) ? fine_part(s, p) : coarse_part(s, p))) return C2D_ERROR_ALLOC;
     /* keep room for a block's candidates, so similar frames do not allocate */
@@ -670,16 +707,20 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
 c2d_status c2d_scene_frame_end(c2d_scene *s) {
     const c2d_scene_part *part = s->scratch[C2D_SCENE_SLOT_PARTS].ptr;
     const size_t parts = s->frame.parts, m = s->capsule_count;
-    size_t found = 0, above = 0;
+    size_t found = 0, above = 0, above_big = 0;
     uint32_t checksum = 0;
     for (size_t p = 0; p < parts; p++) {
         if (part[p].status != C2D_OK) return part[p].status;
         found += part[p].found;
         checksum += part[p].checksum;
         above += part[p].above_rho;
+        above_big += part[p].above_big;
     }
-    /* many circles missed the fine index by their radius: the next frame chooses rho again */
-    if (above > s->frame.circles.count / 16 + 64) s->fine.regrow = true;
+    /* many circles missed the fine index by their radius: the next frame chooses rho again;
+     * the big circles' index (unless it could not be built) grows for a few */
+    const size_t n = s->frame.circles.count;
+    if (above > n / 16 + 64) s->fine.regrow = true;
+    if (above_big > n / 1024 + 16 && !s->fine_big.declined) s->fine_big.regrow = true;
     const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CONTACTS};
     const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (found + 1) * sizeof(c2d_pair_contact)};
     void *ptr[2];

@@ -56,8 +56,17 @@ void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f) {
 
 /* ---- rho --------------------------------------------------------------------------------- */
 
-/* The radius bound for a frame (0 when no circle is tame and alive): see the top. */
-static float choose_rho(const c2d_circle_soa *c) {
+/* The upper end of radius class `cls` (a float). */
+static float class_end(uint32_t cls) {
+    const uint32_t bits = (cls + 1) << 20;
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The radius bounds for a frame: *rho (see the top) and *big, the upper end of the largest
+ * class present (both 0 when no circle is tame and alive). */
+static void choose_rho(const c2d_circle_soa *c, float *rho, float *big) {
     enum { CLASSES = 2048 }; /* float bits >> 20: sign 0, exponent, 3 mantissa bits */
     uint32_t hist[CLASSES];
     memset(hist, 0, sizeof hist);
@@ -70,18 +79,19 @@ static float choose_rho(const c2d_circle_soa *c) {
         hist[bits >> 20]++;
         tame++;
     }
-    if (tame == 0) return 0.0f;
+    *rho = *big = 0.0f;
+    if (tame == 0) return;
     const size_t allowed = tame / 32;
     size_t above = 0;
     uint32_t cls = CLASSES - 1;
+    for (; cls > 0 && hist[cls] == 0; cls--)
+        continue;
+    *big = class_end(cls);
     for (; cls > 0; cls--) {
         if (above + hist[cls] > allowed) break;
         above += hist[cls];
     }
-    const uint32_t bits = (cls + 1) << 20; /* the class's upper end */
-    float rho;
-    memcpy(&rho, &bits, sizeof rho);
-    return rho;
+    *rho = class_end(cls);
 }
 
 /* ---- geometry (double) ------------------------------------------------------------------- */
@@ -277,9 +287,8 @@ static float float_above(double v) {
     return (float)(v + 0x1p-20 * fabs(v) + 0x1p-100);
 }
 
-/* Builds the fine index for radius bound rho; false when declined or out of memory. */
-static bool build(c2d_scene *s, float rho) {
-    c2d_fine_index *f = &s->fine;
+/* Builds fine index f for radius bound rho; false when declined or out of memory. */
+static bool build(c2d_scene *s, c2d_fine_index *f, float rho) {
     const size_t m = s->capsule_count;
     const c2d_capsule_index *x = &s->index;
     if (x->listed == 0 || !(rho >= 0.0f) || !(rho <= C2D_TAME_LIMIT) || m >= C2D_FINE_MANY)
@@ -411,9 +420,6 @@ static bool build(c2d_scene *s, float rho) {
         for (uint32_t e = start[j]; e < start[j + 1]; e++)
             f->multi[many++] = f->list[e];
     }
-    if (!grow(s, (void **)&f->dirty, &f->dirty_capacity, m, 1)) return false;
-    memset(f->dirty, 0, m);
-    f->dirty_count = 0;
     f->x0 = rx0;
     f->y0 = ry0;
     f->lo_x = rx0;
@@ -427,24 +433,49 @@ static bool build(c2d_scene *s, float rho) {
     return true;
 }
 
-void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles) {
+/* The small circles' index (s->fine) and its dirty set, for bound rho. */
+static void build_small(c2d_scene *s, float rho) {
     c2d_fine_index *f = &s->fine;
-    const bool current = f->generation == s->generation;
-    if (current && (f->ready || f->tried) && !f->regrow) return;
-    if (circles->count == 0) return;
-    float rho;
-    if (f->rho > 0.0f && !f->regrow) {
-        rho = f->rho; /* capsules moved: the same bound */
-    } else {
-        rho = choose_rho(circles);
-        if (f->regrow && rho < 1.5f * f->rho) rho = 1.5f * f->rho;
-    }
     f->ready = false;
     f->regrow = false;
     f->tried = true;
     f->dirty_count = 0; /* a rebuild lists every capsule where it is now */
     f->generation = s->generation;
-    f->ready = build(s, rho);
+    if (!grow(s, (void **)&f->dirty, &f->dirty_capacity, s->capsule_count, 1)) return;
+    memset(f->dirty, 0, s->capsule_count);
+    f->ready = build(s, f, rho);
+}
+
+/* The big circles' index (s->fine_big), for bound big above the small one's rho: used only
+ * with the small index, whose dirty set it shares. */
+static void build_big(c2d_scene *s, float big) {
+    c2d_fine_index *b = &s->fine_big;
+    b->ready = false;
+    b->regrow = false;
+    b->tried = true;
+    b->generation = s->generation;
+    b->declined = false;
+    if (c2d_fine_ready(s) && big > s->fine.rho) {
+        b->ready = build(s, b, big);
+        b->declined = !b->ready; /* not asked to grow again for these capsules */
+    }
+}
+
+void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles) {
+    c2d_fine_index *f = &s->fine, *b = &s->fine_big;
+    const bool small_due = !(f->generation == s->generation && (f->ready || f->tried)) || f->regrow;
+    const bool big_due = small_due || b->generation != s->generation || b->regrow;
+    if (!big_due || circles->count == 0) return;
+    float rho, big;
+    choose_rho(circles, &rho, &big);
+    if (small_due) {
+        if (f->rho > 0.0f && !f->regrow) rho = f->rho; /* capsules moved: the same bound */
+        if (f->regrow && rho < 1.5f * f->rho) rho = 1.5f * f->rho;
+        build_small(s, rho);
+    }
+    if (b->rho > 0.0f && big < b->rho) big = b->rho; /* it never shrinks either */
+    if (b->regrow && big < 1.5f * b->rho) big = 1.5f * b->rho;
+    build_big(s, big);
 }
 
 void c2d_fine_moved(c2d_scene *s, size_t first, size_t n) {
@@ -453,7 +484,7 @@ void c2d_fine_moved(c2d_scene *s, size_t first, size_t n) {
     size_t count = f->dirty_count;
     for (size_t k = first; k < first + n && count <= C2D_FINE_DIRTY_MAX; k++)
         count += !f->dirty[k];
-    if (count > C2D_FINE_DIRTY_MAX) { /* too many: the next frame rebuilds it */
+    if (count > C2D_FINE_DIRTY_MAX) { /* too many: the next frame rebuilds both */
         f->ready = false;
         f->dirty_count = 0;
         return;
@@ -463,5 +494,6 @@ void c2d_fine_moved(c2d_scene *s, size_t first, size_t n) {
             f->dirty[k] = 1;
             f->dirty_list[f->dirty_count++] = (uint32_t)k;
         }
+    if (s->fine_big.generation == f->generation) s->fine_big.generation = s->generation;
     f->generation = s->generation;
 }

@@ -111,6 +111,7 @@ typedef struct c2d_scene_part {
     size_t first, n;   /* its circles */
     uint32_t checksum; /* c2d_circle_checksum of its circles (C2D_FRAME_CHECKS) */
     size_t above_rho;  /* tame circles that missed the fine index by their radius */
+    size_t above_big;  /* those that missed the big circles' index too */
     c2d_status status; /* C2D_ERROR_STATE until binned */
 } c2d_scene_part;
 
@@ -169,6 +170,7 @@ typedef struct c2d_fine_index {
     bool ready;                              /* built, and usable while generation is the scene's */
     bool tried;  /* a build was attempted for `generation` (failed or declined) */
     bool regrow; /* the last frame had many circles above rho: choose it again */
+    bool declined; /* the big circles' index could not be built for these capsules */
 } c2d_fine_index;
 
 /* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
@@ -195,7 +197,8 @@ struct c2d_scene {
     float *ax, *ay, *bx, *by, *radius; /* the capsules (one block) */
     c2d_capsule_soa capsules;          /* a view of the arrays above */
     c2d_capsule_index index;
-    c2d_fine_index fine; /* built lazily by frame begins (scene_fine.c) */
+    c2d_fine_index fine;     /* built lazily by frame begins (scene_fine.c) */
+    c2d_fine_index fine_big; /* the same for circles above fine.rho (its dirty set unused) */
     uint64_t generation; /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
@@ -231,9 +234,13 @@ C2D_INTERNAL void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f);
 /* Capsules [first, first + n) moved (after the scene's generation was bumped): a current fine
  * index marks them dirty, or becomes stale (rebuilt by the next frame) when too many are. */
 C2D_INTERNAL void c2d_fine_moved(c2d_scene *s, size_t first, size_t n);
-/* Is the fine index usable for the current capsules. */
+/* Is the fine index usable for the current capsules (and the big circles' one, which is used
+ * only with it). */
 static inline bool c2d_fine_ready(const c2d_scene *s) {
     return s->fine.ready && s->fine.generation == s->generation;
+}
+static inline bool c2d_fine_big_ready(const c2d_scene *s) {
+    return c2d_fine_ready(s) && s->fine_big.ready && s->fine_big.generation == s->generation;
 }
 /* Is capsule k dirty in a usable fine index (its scan candidates are then ignored: the frame
  * tests it against every circle instead). */
