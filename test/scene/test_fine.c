@@ -102,6 +102,71 @@ static void fine_cell_borders(void **state) {
     scene_free(&caps);
 }
 
+/* The big circles' index: centres on its cell edges with radii at its bound and one ulp either
+ * side, among many small circles (so neither bound moves). */
+static void fine_big_borders(void **state) {
+    (void)state;
+    c2d_rng rng = {0xb16};
+    scene caps;
+    scene_init(&caps, 0, 80, LAYOUT_ALIGNED);
+    fill_near_touch(&caps, &rng, 3.0f, 3.0f, 3.0f);
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&caps.capsules, NULL, &sc), C2D_OK);
+    { /* a first frame: small circles and 2% of radius 1 to 2 */
+        enum { N = 4000 };
+        static float x[N], y[N], r[N];
+        for (size_t i = 0; i < N; i++) {
+            x[i] = c2d_rng_range(&rng, 0.0f, 36.0f);
+            y[i] = c2d_rng_range(&rng, 0.0f, 36.0f);
+            r[i] =
+                i % 50 == 7 ? c2d_rng_range(&rng, 1.0f, 2.0f) : c2d_rng_range(&rng, 0.05f, 0.25f);
+        }
+        const c2d_circle_soa c = {x, y, r, N};
+        size_t count = 0;
+        assert_int_equal(c2d_scene_collide(sc, &c, NULL, 0, &count), C2D_OK);
+    }
+    assert_true(c2d_fine_big_ready(sc));
+    const c2d_fine_index *f = &sc->fine_big;
+    const float rho = sc->fine.rho, big = f->rho;
+    assert_true(big > rho);
+    const uint32_t cols = f->nx < 16 ? f->nx : 16, rows = f->ny < 16 ? f->ny : 16;
+    const size_t lattice = (size_t)(cols + 1) * (rows + 1) * 5, n = lattice * 20;
+    scene s;
+    scene_init(&s, n, caps.m, LAYOUT_ALIGNED);
+    memcpy(s.ax, caps.ax, caps.m * sizeof(float));
+    memcpy(s.ay, caps.ay, caps.m * sizeof(float));
+    memcpy(s.bx, caps.bx, caps.m * sizeof(float));
+    memcpy(s.by, caps.by, caps.m * sizeof(float));
+    memcpy(s.R, caps.R, caps.m * sizeof(float));
+    size_t i = 0, above = 0;
+    for (uint32_t a = 0; a <= rows; a++)
+        for (uint32_t b = 0; b <= cols; b++)
+            for (int k = 0; k < 5; k++) {
+                const int dx = k == 1 ? -1 : (k == 2 ? 1 : 0), dy = k == 3 ? -2 : (k == 4 ? 2 : 0);
+                s.x[i] = ulp_step(edge(f->x0, f->inv_size, b), dx);
+                s.y[i] = ulp_step(edge(f->y0, f->inv_size, a), dy);
+                const unsigned pick = (unsigned)(c2d_rng_next(&rng) % 100);
+                s.r[i] = pick < 50 ? big : ulp_step(big, -1);
+                if (pick >= 98 && above < 16) { /* just above: the coarse path */
+                    s.r[i] = ulp_step(big, 1);
+                    above++;
+                }
+                i++;
+                for (int j = 0; j < 19; j++, i++) { /* small ones near the same point */
+                    s.x[i] = s.x[i - 1 - j] + c2d_rng_range(&rng, -2.0f, 2.0f);
+                    s.y[i] = s.y[i - 1 - j] + c2d_rng_range(&rng, -2.0f, 2.0f);
+                    s.r[i] = c2d_rng_range(&rng, 0.05f, rho);
+                }
+            }
+    assert_int_equal(i, n);
+    check_all_backends(sc, &s, "big cell borders");
+    assert_true(c2d_fine_big_ready(sc));
+    assert_true(sc->fine.rho == rho && f->rho == big); /* the indices aimed at were used */
+    c2d_scene_destroy(sc);
+    scene_free(&s);
+    scene_free(&caps);
+}
+
 /* Capsules whose reach R + rho meets a cell corner just so (a few ulps in or out), circles of
  * radius rho at that corner and around it. */
 static void fine_corner_touch(void **state) {
@@ -335,10 +400,10 @@ static void fine_hostile_boards(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fine_cell_borders),   cmocka_unit_test(fine_corner_touch),
-        cmocka_unit_test(fine_moved_capsules), cmocka_unit_test(fine_flippers),
-        cmocka_unit_test(fine_rho_grows),      cmocka_unit_test(fine_tiny_huge),
-        cmocka_unit_test(fine_hostile_boards),
+        cmocka_unit_test(fine_cell_borders), cmocka_unit_test(fine_big_borders),
+        cmocka_unit_test(fine_corner_touch), cmocka_unit_test(fine_moved_capsules),
+        cmocka_unit_test(fine_flippers),     cmocka_unit_test(fine_rho_grows),
+        cmocka_unit_test(fine_tiny_huge),    cmocka_unit_test(fine_hostile_boards),
     };
     if (getenv("FINE_FILTER")) cmocka_set_test_filter(getenv("FINE_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
