@@ -548,7 +548,7 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
 
 /* Bit of cell k. */
 static inline bool fine_bit(const c2d_fine_index *f, uint32_t k) {
-    return (f->words[k >> 6].bits >> (k & 63)) & 1u;
+    return (f->bits[k >> 6] >> (k & 63)) & 1u;
 }
 
 /* The candidates of slot value v for circle i: room for one was made; more make room for
@@ -606,14 +606,14 @@ static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t 
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
-    const c2d_fine_word *words = f->words;
+    const uint64_t *bits = f->bits;
     const uint32_t *slot = f->slot, *multi = f->multi;
     const size_t end = p->first + p->n;
     uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
     uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
     size_t ns[2] = {0, 0}, above_big = 0;
     const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
-    const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(c2d_fine_word) > FINE_NEAR_BYTES;
+    const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
     if (p->n > 0) {
@@ -628,11 +628,11 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             ns[cur ^ 1] = fine_cells(f, c, next, nn, cell[cur ^ 1], slow[cur ^ 1]);
             if (far) /* (words that fit in a core's cache come fast enough) */
                 for (size_t t = 0; t < nn; t++)
-                    prefetch(&words[cell[cur ^ 1][t] >> 6]);
+                    prefetch(&bits[cell[cur ^ 1][t] >> 6]);
             for (size_t z = 0; z < ns[cur ^ 1]; z++) {
                 const size_t i = next + slow[cur ^ 1][z];
                 if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
-                    prefetch(&big->words[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
+                    prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
                 else
                     prefetch_coarse(s, c, i);
             }
@@ -644,10 +644,10 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         for (size_t t = 0; t < nb; t++) {
             const uint32_t k = cl[t];
             hit[nh] = (uint16_t)t;
-            nh += (size_t)(words[k >> 6].bits >> (k & 63)) & 1u;
+            nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
         }
         for (size_t a = 0; a < nh; a++) { /* ranks, slots asked for */
-            value[a] = c2d_fine_rank(words, cl[hit[a]]);
+            value[a] = c2d_fine_rank(f, cl[hit[a]]);
             prefetch(&slot[value[a]]);
         }
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
@@ -672,7 +672,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             if (big && fine_serves(big, X, Y, r)) {
                 const uint32_t k = fine_cell_of(big, X, Y);
                 if (fine_bit(big, k) &&
-                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big->words, k)], i, nh))
+                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big, k)], i, nh))
                     return false;
             } else {
                 above_big += grown;

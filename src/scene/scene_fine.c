@@ -44,7 +44,7 @@
 #define C2D_FINE_MAX_CELLS (1u << 24) - 256u
 
 void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f) {
-    c2d_scene_free(s, f->words);
+    c2d_scene_free(s, f->bits);
     c2d_scene_free(s, f->slot);
     c2d_scene_free(s, f->multi);
     c2d_scene_free(s, f->dirty);
@@ -375,31 +375,32 @@ static bool build(c2d_scene *s, c2d_fine_index *f, float rho) {
     }
     const size_t cells = (size_t)pl.nx * pl.ny;
     const size_t words = cells / 64 + 2;
-    if (!grow(s, (void **)&f->words, &f->word_capacity, words, sizeof(c2d_fine_word)) ||
+    if (!grow(s, (void **)&f->bits, &f->word_capacity, words + (words + 1) / 2, sizeof(uint64_t)) ||
         !grow(s, (void **)&f->list, &f->list_capacity, total + 1, sizeof(uint32_t)) ||
         !grow(s, (void **)&f->start, &f->start_capacity, total + 2, sizeof(uint32_t)))
         return false;
     /* the bits */
-    memset(f->words, 0, words * sizeof(c2d_fine_word));
+    f->base = (uint32_t *)(f->bits + words); /* words uint32_t after the bits */
+    memset(f->bits, 0, words * sizeof(uint64_t));
     const size_t at = total;
     for (size_t j = 0; j < at; j++) {
         const uint32_t c = f->cells[2 * j];
-        f->words[c >> 6].bits |= UINT64_C(1) << (c & 63);
+        f->bits[c >> 6] |= UINT64_C(1) << (c & 63);
     }
     uint32_t listed_cells = 0;
     for (size_t w = 0; w < words; w++) {
-        f->words[w].base = listed_cells;
-        listed_cells += c2d_popcount64(f->words[w].bits);
+        f->base[w] = listed_cells;
+        listed_cells += c2d_popcount64(f->bits[w]);
     }
     /* a counting sort by cell, stable: capsules ascending in each cell (counts at j + 2) */
     uint32_t *start = f->start;
     memset(start, 0, (listed_cells + 2) * sizeof(uint32_t));
     for (size_t j = 0; j < at; j++)
-        start[c2d_fine_rank(f->words, f->cells[2 * j]) + 2]++;
+        start[c2d_fine_rank(f, f->cells[2 * j]) + 2]++;
     for (size_t j = 2; j < listed_cells + 2; j++)
         start[j] += start[j - 1];
     for (size_t j = 0; j < at; j++)
-        f->list[start[c2d_fine_rank(f->words, f->cells[2 * j]) + 1]++] = f->cells[2 * j + 1];
+        f->list[start[c2d_fine_rank(f, f->cells[2 * j]) + 1]++] = f->cells[2 * j + 1];
     /* listed cell j's capsules are list[start[j] .. start[j + 1]): one goes in its slot, more
      * to multi (count first) */
     size_t many = 0;

@@ -136,16 +136,10 @@ typedef struct c2d_scene_frame {
 /* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
  * looked up by the circle's centre alone. Cell (cx, cy) lists, ascending, every capsule of kind
  * GRID (radius >= 0) that a circle of radius <= rho centred anywhere in the cell might touch,
- * so a small circle reads exactly one cell. Cells are found through one bit each: word w holds
- * the bits of cells 64w .. 64w+63 and the number of listed cells before them; listed cell j
- * (the rank of its bit) has slot[j]: its one capsule, or C2D_FINE_MANY | e with multi[e] the
- * count and multi[e + 1 ..] the capsules. */
-typedef struct c2d_fine_word {
-    uint64_t bits;
-    uint32_t base; /* listed cells before this word */
-    uint32_t pad;
-} c2d_fine_word;
-
+ * so a small circle reads exactly one cell. Cells are found through one bit each: bits[w]
+ * holds those of cells 64w .. 64w+63 and base[w] the number of listed cells before them (apart,
+ * so the bits a frame reads stay compact); listed cell j (the rank of its bit) has slot[j]: its
+ * one capsule, or C2D_FINE_MANY | e with multi[e] the count and multi[e + 1 ..] the capsules. */
 #define C2D_FINE_MANY 0x80000000u
 
 /* Moved capsules the fine index tracks before it is rebuilt: each is tested against every
@@ -154,11 +148,12 @@ typedef struct c2d_fine_word {
 
 typedef struct c2d_fine_index {
     float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
-    float lo_x, hi_x, lo_y, hi_y;   /* the region: centres outside it touch no listed capsule */
-    float rho;                      /* the radius bound of the circles that use it */
-    uint32_t nx, ny;                /* cells per row and column; nx * ny < 2^24 */
-    uint32_t empty;                 /* a cell index whose bit is always clear (outside the grid) */
-    c2d_fine_word *words;           /* (nx * ny) / 64 + 2 words */
+    float lo_x, hi_x, lo_y, hi_y; /* the region: centres outside it touch no listed capsule */
+    float rho;                    /* the radius bound of the circles that use it */
+    uint32_t nx, ny;              /* cells per row and column; nx * ny < 2^24 */
+    uint32_t empty;               /* a cell index whose bit is always clear (outside the grid) */
+    uint64_t *bits;               /* (nx * ny) / 64 + 2 words, then base */
+    uint32_t *base;
     uint32_t *slot, *multi;         /* see above */
     uint32_t *start, *list, *cells; /* while building: offsets, capsules, (cell, capsule) */
     size_t word_capacity, slot_capacity, multi_capacity, start_capacity, list_capacity,
@@ -168,8 +163,8 @@ typedef struct c2d_fine_index {
     uint32_t dirty_list[C2D_FINE_DIRTY_MAX]; /* the moved capsules, dirty_count of them */
     uint64_t generation;                     /* the scene generation it is current for */
     bool ready;                              /* built, and usable while generation is the scene's */
-    bool tried;  /* a build was attempted for `generation` (failed or declined) */
-    bool regrow; /* the last frame had many circles above rho: choose it again */
+    bool tried;    /* a build was attempted for `generation` (failed or declined) */
+    bool regrow;   /* the last frame had many circles above rho: choose it again */
     bool declined; /* the big circles' index could not be built for these capsules */
 } c2d_fine_index;
 
@@ -186,9 +181,8 @@ static inline uint32_t c2d_popcount64(uint64_t x) {
 }
 
 /* The listed-cell number of cell c, whose bit is set. */
-static inline uint32_t c2d_fine_rank(const c2d_fine_word *words, uint32_t c) {
-    const c2d_fine_word *w = &words[c >> 6];
-    return w->base + c2d_popcount64(w->bits & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
+static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
+    return f->base[c >> 6] + c2d_popcount64(f->bits[c >> 6] & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
 }
 
 struct c2d_scene {
@@ -199,7 +193,7 @@ struct c2d_scene {
     c2d_capsule_index index;
     c2d_fine_index fine;     /* built lazily by frame begins (scene_fine.c) */
     c2d_fine_index fine_big; /* the same for circles above fine.rho (its dirty set unused) */
-    uint64_t generation; /* bumped by every capsule move: older frames are stale */
+    uint64_t generation;     /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
 };
