@@ -252,6 +252,16 @@ static void classify(const c2d_scene *s, const c2d_circle_soa *c, size_t i, size
     b->cell[t] = sp.y0 * g->nx + sp.x0;
 }
 
+/* Lanes with |x| and |y| (given as AX, AY) tame and 0 <= r <= rmax: every compare is false on
+ * NaN. */
+static inline simde__m128 alive_tame4(simde__m128 AX, simde__m128 AY, simde__m128 R,
+                                      simde__m128 rmax) {
+    const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT);
+    return simde_mm_and_ps(
+        simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
+        simde_mm_and_ps(simde_mm_cmpge_ps(R, simde_mm_setzero_ps()), simde_mm_cmple_ps(R, rmax)));
+}
+
 /* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
 static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
     simde__m128 t =
@@ -268,17 +278,14 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
     const c2d_grid *g = &x->grid;
     size_t t = 0;
     if (x->listed > 0) {
-        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT);
         const simde__m128 sign = simde_mm_set1_ps(-0.0f);
         for (; t + 4 <= nb; t += 4) {
             const size_t i = first + t;
             const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
             const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
             const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
-            /* alive and tame: every compare false on NaN */
-            const simde__m128 ok = simde_mm_and_ps(
-                simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
-                simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, limit)));
+            const simde__m128 ok = alive_tame4(AX, AY, R, limit); /* r tame too */
             const simde__m128 reach = simde_mm_mul_ps(R, simde_mm_set1_ps(RADIUS_MARGIN));
             const simde__m128 pm = simde_mm_set1_ps(POSITION_MARGIN);
             const simde__m128 rx = simde_mm_add_ps(reach, simde_mm_mul_ps(AX, pm));
@@ -354,21 +361,25 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
 /* Pairs handed to the pairs kernel at once (on the stack). */
 enum { CHUNK = 1024 };
 
+/* Makes room for n more contacts in the part (1.5x what is needed, kept for later frames). */
+static bool contact_room(const c2d_scene *s, c2d_scene_part *p, size_t n) {
+    if (p->contact_capacity - p->found >= n) return true;
+    const size_t need = p->found + n, capacity = need + need / 2 + 256;
+    c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+    if (!fresh) return false;
+    if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
+    c2d_scene_free(s, p->contacts);
+    p->contacts = fresh;
+    p->contact_capacity = capacity;
+    return true;
+}
+
 /* The exact tests of pairs (ci[j], ki[j]), j < n, appended to the part's contacts (a pair
  * gives at most one contact, so room for n is made first). */
 static bool test_pairs(const c2d_scene *s, c2d_scene_part *p, const uint32_t *ci,
                        const uint32_t *ki, size_t n) {
     if (n == 0) return true;
-    if (p->contact_capacity - p->found < n) {
-        /* 1.5x what is needed, kept for later frames */
-        const size_t need = p->found + n, capacity = need + need / 2 + 256;
-        c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
-        if (!fresh) return false;
-        if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
-        c2d_scene_free(s, p->contacts);
-        p->contacts = fresh;
-        p->contact_capacity = capacity;
-    }
+    if (!contact_room(s, p, n)) return false;
     p->found += c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n,
                                                     p->contacts + p->found, n);
     return true;
@@ -439,13 +450,7 @@ static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
                 p->found += found;
                 break;
             }
-            const size_t need = p->found + found, capacity = need + need / 2 + 256;
-            c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
-            if (!fresh) return false;
-            if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
-            c2d_scene_free(s, p->contacts);
-            p->contacts = fresh;
-            p->contact_capacity = capacity;
+            if (!contact_room(s, p, found)) return false;
         }
     }
     return true;
@@ -498,7 +503,7 @@ static inline uint32_t fine_cell_of(const c2d_fine_index *f, float X, float Y) {
 static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_t first, size_t nb,
                          uint32_t *cell, uint16_t *slow) {
     size_t ns = 0, t = 0;
-    const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+    const simde__m128 zero = simde_mm_setzero_ps();
     const simde__m128 sign = simde_mm_set1_ps(-0.0f), rho = simde_mm_set1_ps(f->rho);
     const simde__m128 lo_x = simde_mm_set1_ps(f->lo_x), hi_x = simde_mm_set1_ps(f->hi_x);
     const simde__m128 lo_y = simde_mm_set1_ps(f->lo_y), hi_y = simde_mm_set1_ps(f->hi_y);
@@ -513,10 +518,7 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
         const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
         const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
         const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
-        /* served: 0 <= r <= rho and tame centre (every compare false on NaN) */
-        const simde__m128 fast = simde_mm_and_ps(
-            simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, rho)),
-            simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)));
+        const simde__m128 fast = alive_tame4(AX, AY, R, rho); /* served: 0 <= r <= rho */
         const simde__m128 inside = simde_mm_and_ps(
             simde_mm_and_ps(simde_mm_cmpge_ps(X, lo_x), simde_mm_cmple_ps(X, hi_x)),
             simde_mm_and_ps(simde_mm_cmpge_ps(Y, lo_y), simde_mm_cmple_ps(Y, hi_y)));

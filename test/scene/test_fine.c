@@ -31,6 +31,15 @@ static void check_all_backends(c2d_scene *sc, const scene *s, const char *label)
     assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
 }
 
+/* A uniform W5 board of n balls and m pins (seed), as a scene over s's capsules. */
+static c2d_scene *open_w5(c2d_workload *w, scene *s, size_t n, size_t m, uint64_t seed) {
+    assert_int_equal(c2d_workload_w5(w, n, m, C2D_W5_UNIFORM, seed), 0);
+    scene_from_workload(s, w, LAYOUT_ALIGNED);
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&s->capsules, NULL, &sc), C2D_OK);
+    return sc;
+}
+
 /* A first frame with radii in [0.05, 0.25] over the capsules' area: fixes rho. */
 static void calibrate(c2d_scene *sc, float lo, float hi, float span, float rmax) {
     enum { N = 2000 };
@@ -217,16 +226,13 @@ static void fine_corner_touch(void **state) {
     scene_free(&s);
 }
 
-/* Capsules moved between frames (lazily rebuilt index), then collided. */
+/* Capsules moved between frames (tracked as dirty, or the index rebuilt), then collided. */
 static void fine_moved_capsules(void **state) {
     (void)state;
     c2d_rng rng = {0x30fed};
     c2d_workload w;
-    assert_int_equal(c2d_workload_w5(&w, 4000, 250, C2D_W5_UNIFORM, 31), 0);
     scene s;
-    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
-    c2d_scene *sc;
-    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    c2d_scene *sc = open_w5(&w, &s, 4000, 250, 31);
     check_all_backends(sc, &s, "before moves");
     assert_true(c2d_fine_ready(sc));
     for (unsigned round = 0; round < 4; round++) {
@@ -258,11 +264,8 @@ static void fine_flippers(void **state) {
     (void)state;
     c2d_rng rng = {0xf11b};
     c2d_workload w;
-    assert_int_equal(c2d_workload_w5(&w, 3000, 200, C2D_W5_UNIFORM, 12), 0);
     scene s;
-    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
-    c2d_scene *sc;
-    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    c2d_scene *sc = open_w5(&w, &s, 3000, 200, 12);
     check_all_backends(sc, &s, "flippers, frame 0");
     bool saw_dirty = false, saw_rebuild = false;
     for (unsigned frame = 1; frame <= 24; frame++) {
@@ -301,11 +304,8 @@ static void fine_flippers(void **state) {
 static void fine_rho_grows(void **state) {
     (void)state;
     c2d_workload w;
-    assert_int_equal(c2d_workload_w5(&w, 3000, 200, C2D_W5_UNIFORM, 8), 0);
     scene s;
-    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
-    c2d_scene *sc;
-    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    c2d_scene *sc = open_w5(&w, &s, 3000, 200, 8);
     float scale = 1.0f, last = 0.0f;
     for (unsigned frame = 0; frame < 6; frame++) {
         char label[64];
