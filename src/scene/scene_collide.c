@@ -1,23 +1,29 @@
-/* Scene collide frames. Binning scans the circles in index order against the static capsule
- * index (scene_index.c) and keeps every (capsule, circle) pair whose boxes meet; a counting
- * sort by capsule, stable, then orders the candidates by capsule and, within a capsule, by
- * circle. Queries hand runs of candidates to the active backend's listed-pairs kernel, which
- * builds each contact with the scalar layer's function.
+/* Scene collide frames. Binning scans the circles in index order, a block at a time. A circle
+ * the fine index serves (radius <= rho, scene_fine.c) reads the one cell of its centre there; a
+ * circle above rho reads the big circles' fine index the same way; any other circle takes the
+ * coarse path: its box against the static capsule index (scene_index.c), keeping every
+ * (capsule, circle) pair whose boxes meet. Each block's candidates, in circle order, go at once
+ * through the active backend's listed-pairs kernel (the exact test, the scalar layer's contact
+ * function), while the block's circles are in cache; the end of binning sorts the contacts by
+ * capsule (a stable counting sort) and range calls copy them.
  *
- * Why the output is c2d_batch_collide()'s: a circle of radius r can touch a capsule only if
- * its centre lies in the capsule's culling box for radius r (cull.h, the box the all-pairs
- * kernels trust). That box is the box for radius 0 grown by r(1 + 2^-20)^2 < r(1 + 2^-18) on
- * each side, and the index box contains the box for radius 0; so the centre is within
- * r(1 + 2^-18) of the index box. The scan's circle box reaches r(1 + 2^-10) + 2^-22 |x| from
- * the centre, computed in float: its rounding (at most 2^-24 of |x| + reach, twice) stays far
- * inside the extra margin, so the computed box still reaches r(1 + 2^-18). The scan visits
- * every cell the two boxes share (a coordinate's cell is monotone in it): no contact is
- * lost. Each candidate gets
- * the exact test: no false contact. Candidates run capsule by capsule, circles ascending and
- * distinct: the all-pairs order. Circles that can overlap nothing (NaN, negative radius) are
- * dropped; circles beyond the tame range (where no box is trusted) are tested against every
- * capsule; capsules beyond it, or whose box covers too many cells (a floor as long as the
- * world), are tested against every circle by the all-pairs kernel itself. */
+ * Why the output is c2d_batch_collide()'s. The fine paths lose no contact: see scene_fine.c.
+ * The coarse path: a circle of radius r can touch a capsule only if its centre lies in the
+ * capsule's culling box for radius r (cull.h, the box the all-pairs kernels trust). That box is
+ * the box for radius 0 grown by r(1 + 2^-20)^2 < r(1 + 2^-18) on each side, and the index box
+ * contains the box for radius 0; so the centre is within r(1 + 2^-18) of the index box. The
+ * scan's circle box reaches r(1 + 2^-10) + 2^-22 |x| from the centre, computed in float: its
+ * rounding (at most 2^-24 of |x| + reach, twice) stays far inside the extra margin, so the
+ * computed box still reaches r(1 + 2^-18). The scan visits every cell the two boxes share (a
+ * coordinate's cell is monotone in it): no contact is lost. Each candidate gets the exact test:
+ * no false contact, and its bytes do not depend on the other pairs of the kernel call. A
+ * circle's candidates are distinct and circles come in order, so the stable sort gives capsule
+ * by capsule, circles ascending: the all-pairs order. Circles that can overlap nothing (NaN,
+ * negative radius) are dropped; circles beyond the tame range (where no box is trusted) are
+ * tested against every grid capsule; capsules beyond it, or whose box covers too many cells (a
+ * floor as long as the world), are tested against every circle by the all-pairs kernel in the
+ * range calls; capsules moved since the fine index was built (dirty) against every circle of
+ * each part, their scan candidates dropped. */
 #include <math.h>
 #include <string.h>
 
