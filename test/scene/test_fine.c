@@ -286,7 +286,7 @@ static void fine_flippers(void **state) {
         saw_rebuild |= !c2d_fine_ready(sc);
         char label[64];
         snprintf(label, sizeof label, "flippers, frame %u", frame);
-        if (frame % 4 == 0 || frame >= 9)
+        if (frame % 6 == 0 || (frame >= 9 && frame <= 11))
             check_all_backends(sc, &s, label);
         else
             check_scene_once(sc, &s, label);
@@ -334,7 +334,7 @@ static void fine_tiny_huge(void **state) {
     for (size_t a = 0; a < 4; a++)
         for (size_t b = 0; b < 4; b++) {
             c2d_workload w;
-            assert_int_equal(c2d_workload_w5(&w, 800, 50, C2D_W5_UNIFORM, 40 + a * 4 + b), 0);
+            assert_int_equal(c2d_workload_w5(&w, 500, 32, C2D_W5_UNIFORM, 40 + a * 4 + b), 0);
             scene s;
             scene_from_workload(&s, &w, LAYOUT_ALIGNED);
             const float k = scales[a], o = offsets[b] * (a == 3 ? 10.0f : 1.0f);
