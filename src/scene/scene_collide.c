@@ -396,8 +396,9 @@ static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
     for (size_t k = 0; k < s->capsule_count; k++) {
-        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f) || c2d_fine_dirty(s, k))
-            continue;
+        const bool listed =
+            s->index.kind[k] == C2D_KIND_GRID || (c2d_fine_ready(s) && c2d_fine_long(s, k));
+        if (!listed || !(s->radius[k] >= 0.0f) || c2d_fine_dirty(s, k)) continue;
         ci[fill] = i;
         ki[fill++] = (uint32_t)k;
         if (fill == CHUNK) {
@@ -442,7 +443,8 @@ static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_capsule_soa *K = &s->capsules;
     for (size_t d = 0; d < f->dirty_count && p->n > 0; d++) {
         const size_t k = f->dirty_list[d];
-        if (s->index.kind[k] != C2D_KIND_GRID || !(s->radius[k] >= 0.0f)) continue;
+        const bool listed = s->index.kind[k] == C2D_KIND_GRID && s->radius[k] >= 0.0f;
+        if (!listed && !c2d_fine_long(s, k)) continue; /* the range calls test it */
         const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
         for (;;) {
             const size_t room = p->contact_capacity - p->found;
@@ -590,6 +592,13 @@ static inline void prefetch(const void *p) {
 #endif
 }
 
+/* Circle i against each long capsule the fine index lists (as candidates). */
+static bool append_longs(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
+    for (size_t j = 0; j < s->fine.long_count; j++)
+        if (!append(s, p, s->fine.longs[j], i)) return false;
+    return true;
+}
+
 /* Asks memory for the coarse cells circle i will visit (up to 16; a block ahead). */
 static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t i) {
     block b;
@@ -686,6 +695,11 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                 above_big += grown;
                 classify(s, c, i, 0, &b);
                 if (!scan_slot(s, p, &b, 0, i)) return false;
+                /* the long capsules the fine index lists: candidates of every alive tame circle
+                 * (wild ones get them in test_wild) */
+                if (f->long_count && r >= 0.0f && tame(r) && tame(X) && tame(Y) &&
+                    !append_longs(s, p, i))
+                    return false;
             }
             if (!room_for(s, p, nh)) return false;
         }
@@ -748,6 +762,7 @@ c2d_status c2d_scene_frame_end(c2d_scene *s) {
             sorted[offset[part[p].contacts[j].capsule + 1]++] = part[p].contacts[j];
     /* capsule k's contacts: sorted[offset[k] .. offset[k + 1]) */
     s->frame.checksum = checksum;
+    s->frame.fine = c2d_fine_ready(s);
     s->frame.state = C2D_FRAME_BINNED;
     return C2D_OK;
 }
@@ -806,8 +821,9 @@ size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_
     /* runs of binned contacts are copied at once; capsules of kind EVERYWHERE (never binned)
      * are tested in their place */
     size_t run = offset[first];
+    const bool longs = s->frame.fine && s->fine.long_count > 0;
     for (size_t k = first; k < first + n; k++) {
-        if (kind[k] != C2D_KIND_EVERYWHERE) continue;
+        if (kind[k] != C2D_KIND_EVERYWHERE || (longs && c2d_fine_long(s, k))) continue;
         copy_out(&o, sorted + run, offset[k] - run);
         run = offset[k + 1];
         if (R[k] >= 0.0f) collide_all(s, k, &o);

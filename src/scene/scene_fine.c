@@ -167,7 +167,9 @@ typedef struct plan {
 
 /* Capsule k's segment and reach, false when the fine index does not list it. */
 static bool capsule_seg(const c2d_scene *s, size_t k, double rho, seg *g) {
-    if (s->index.kind[k] != C2D_KIND_GRID) return false;
+    const unsigned char kind = s->index.kind[k];
+    if (kind != C2D_KIND_GRID && !(kind == C2D_KIND_EVERYWHERE && c2d_fine_long(s, k)))
+        return false;
     const double R = s->radius[k];
     if (!(R >= 0.0)) return false; /* overlaps nothing */
     g->ax = s->ax[k];
@@ -444,7 +446,24 @@ static void build_small(c2d_scene *s, float rho) {
     f->generation = s->generation;
     if (!grow(s, (void **)&f->dirty, &f->dirty_capacity, s->capsule_count, 1)) return;
     memset(f->dirty, 0, s->capsule_count);
+    /* the long capsules: kind EVERYWHERE, yet tame (their box spans too many coarse cells) */
+    f->long_count = 0;
+    const c2d_capsule_index *x = &s->index;
+    for (size_t j = 0; j < x->everywhere_count; j++) {
+        const size_t k = x->everywhere[j];
+        const float v[5] = {s->ax[k], s->ay[k], s->bx[k], s->by[k], s->radius[k]};
+        bool tame = v[4] >= 0.0f;
+        for (int q = 0; q < 5; q++)
+            tame = tame && fabsf(v[q]) <= C2D_TAME_LIMIT;
+        if (!tame) continue;
+        if (f->long_count == C2D_FINE_LONG_MAX) { /* too many: none */
+            f->long_count = 0;
+            break;
+        }
+        f->longs[f->long_count++] = (uint32_t)k;
+    }
     f->ready = build(s, f, rho);
+    if (!f->ready) f->long_count = 0;
 }
 
 /* The big circles' index (s->fine_big), for bound big above the small one's rho: used only

@@ -131,6 +131,7 @@ typedef struct c2d_scene_frame {
     uint64_t generation;    /* the scene's generation at c2d_scene_frame_begin */
     uint32_t checksum;      /* the circles' checksum when binned (C2D_FRAME_CHECKS) */
     c2d_frame_state state;
+    bool fine; /* binned with the fine index: its long capsules are binned too */
 } c2d_scene_frame;
 
 /* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
@@ -145,6 +146,10 @@ typedef struct c2d_scene_frame {
 /* Moved capsules the fine index tracks before it is rebuilt: each is tested against every
  * circle of a frame instead (about 0.1 ns a circle), a rebuild costs far more. */
 #define C2D_FINE_DIRTY_MAX 32
+
+/* Long capsules (kind EVERYWHERE but tame: a floor as long as the world) the fine index lists;
+ * with more, none is listed and the range calls test them against every circle. */
+#define C2D_FINE_LONG_MAX 16
 
 typedef struct c2d_fine_index {
     float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
@@ -161,11 +166,13 @@ typedef struct c2d_fine_index {
     unsigned char *dirty; /* per capsule: moved since the build (its listings are stale) */
     size_t dirty_capacity, dirty_count;
     uint32_t dirty_list[C2D_FINE_DIRTY_MAX]; /* the moved capsules, dirty_count of them */
-    uint64_t generation;                     /* the scene generation it is current for */
-    bool ready;                              /* built, and usable while generation is the scene's */
-    bool tried;    /* a build was attempted for `generation` (failed or declined) */
-    bool regrow;   /* the last frame had many circles above rho: choose it again */
-    bool declined; /* the big circles' index could not be built for these capsules */
+    uint32_t longs[C2D_FINE_LONG_MAX];       /* the long capsules listed (at the build) */
+    size_t long_count;
+    uint64_t generation; /* the scene generation it is current for */
+    bool ready;          /* built, and usable while generation is the scene's */
+    bool tried;          /* a build was attempted for `generation` (failed or declined) */
+    bool regrow;         /* the last frame had many circles above rho: choose it again */
+    bool declined;       /* the big circles' index could not be built for these capsules */
 } c2d_fine_index;
 
 /* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
@@ -241,6 +248,14 @@ static inline bool c2d_fine_big_ready(const c2d_scene *s) {
 static inline bool c2d_fine_dirty(const c2d_scene *s, size_t k) {
     return s->fine.dirty_count > 0 && c2d_fine_ready(s) && s->fine.dirty[k];
 }
+/* Is capsule k one of the long capsules the fine index lists (s->fine's list, shared by the
+ * big circles' index). */
+static inline bool c2d_fine_long(const c2d_scene *s, size_t k) {
+    for (size_t j = 0; j < s->fine.long_count; j++)
+        if (s->fine.longs[j] == k) return true;
+    return false;
+}
+
 /* Cell span of a box, and its cell count. */
 typedef struct c2d_cell_span {
     uint32_t x0, x1, y0, y1;

@@ -299,6 +299,70 @@ static void fine_flippers(void **state) {
     c2d_workload_free(&w);
 }
 
+/* Floors as long as the board (kind EVERYWHERE in the coarse index) listed in the fine index:
+ * small, big, wild and NaN circles against them, a floor moved (dirty), made huge and moved
+ * back, and more floors than the fine index lists (the range calls test those). */
+static void fine_long_floors(void **state) {
+    (void)state;
+    c2d_rng rng = {0xf100};
+    for (int many = 0; many < 2; many++) {
+        const size_t floors = many ? C2D_FINE_LONG_MAX + 2 : 3, pins = 3000;
+        scene s;
+        scene_init(&s, 3000, pins + floors, LAYOUT_ALIGNED);
+        for (size_t k = 0; k < pins; k++) { /* tiny pins: small coarse cells */
+            s.ax[k] = c2d_rng_range(&rng, 0.0f, 100.0f);
+            s.ay[k] = c2d_rng_range(&rng, 0.0f, 100.0f);
+            s.bx[k] = s.ax[k] + c2d_rng_range(&rng, -0.3f, 0.3f);
+            s.by[k] = s.ay[k] + c2d_rng_range(&rng, -0.3f, 0.3f);
+            s.R[k] = c2d_rng_range(&rng, 0.0f, 0.1f);
+        }
+        for (size_t j = 0; j < floors; j++) { /* floors across the board */
+            const size_t k = pins + j;
+            s.ax[k] = -5.0f;
+            s.bx[k] = 105.0f;
+            s.ay[k] = 5.0f + 90.0f * (float)j / (float)floors;
+            s.by[k] = s.ay[k] + (float)(j % 3);
+            s.R[k] = 0.5f;
+        }
+        for (size_t i = 0; i < s.n; i++) {
+            const size_t k = pins + i % floors; /* half near a floor */
+            s.x[i] = c2d_rng_range(&rng, 0.0f, 100.0f);
+            s.y[i] = i % 2 ? c2d_rng_range(&rng, 0.0f, 100.0f)
+                           : s.ay[k] + c2d_rng_range(&rng, -1.5f, 3.5f);
+            s.r[i] =
+                i % 97 == 3 ? c2d_rng_range(&rng, 1.0f, 3.0f) : c2d_rng_range(&rng, 0.05f, 0.25f);
+        }
+        s.x[10] = NAN;
+        s.x[12] = 3e12f; /* wild */
+        s.y[14] = -2e12f;
+        s.r[16] = -1.0f;
+        c2d_scene *sc;
+        assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+        assert_int_equal(sc->index.kind[pins], C2D_KIND_EVERYWHERE); /* the case aimed at */
+        char label[64];
+        snprintf(label, sizeof label, "%zu floors", floors);
+        check_all_backends(sc, &s, label);
+        assert_true(c2d_fine_ready(sc));
+        assert_int_equal(sc->fine.long_count, many ? 0 : floors);
+        for (size_t i = 0; i < 8; i++) /* above both bounds: the coarse path, floors listed */
+            s.r[2 * i] = 6.0f;
+        snprintf(label, sizeof label, "%zu floors, balls above both bounds", floors);
+        check_all_backends(sc, &s, label);
+        assert_true(s.r[0] > sc->fine_big.rho);
+        for (int round = 0; round < 3; round++) { /* move a floor: tilt, huge, back */
+            const size_t k = pins + 1;
+            s.by[k] = round == 0 ? s.ay[k] + 7.0f : s.ay[k];
+            s.bx[k] = round == 1 ? 1e30f : 105.0f;
+            const c2d_capsule_soa one = {s.ax + k, s.ay + k, s.bx + k, s.by + k, s.R + k, 1};
+            assert_int_equal(c2d_scene_move_capsules(sc, k, &one), C2D_OK);
+            snprintf(label, sizeof label, "%zu floors, move %d", floors, round);
+            check_all_backends(sc, &s, label);
+        }
+        c2d_scene_destroy(sc);
+        scene_free(&s);
+    }
+}
+
 /* Frames whose radii outgrow rho: the first is served by the coarse path, the next by a fine
  * index with a larger rho; every frame equals the batch answer. */
 static void fine_rho_grows(void **state) {
@@ -400,10 +464,11 @@ static void fine_hostile_boards(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fine_cell_borders), cmocka_unit_test(fine_big_borders),
-        cmocka_unit_test(fine_corner_touch), cmocka_unit_test(fine_moved_capsules),
-        cmocka_unit_test(fine_flippers),     cmocka_unit_test(fine_rho_grows),
-        cmocka_unit_test(fine_tiny_huge),    cmocka_unit_test(fine_hostile_boards),
+        cmocka_unit_test(fine_cell_borders),   cmocka_unit_test(fine_big_borders),
+        cmocka_unit_test(fine_corner_touch),   cmocka_unit_test(fine_moved_capsules),
+        cmocka_unit_test(fine_flippers),       cmocka_unit_test(fine_long_floors),
+        cmocka_unit_test(fine_rho_grows),      cmocka_unit_test(fine_tiny_huge),
+        cmocka_unit_test(fine_hostile_boards),
     };
     if (getenv("FINE_FILTER")) cmocka_set_test_filter(getenv("FINE_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
