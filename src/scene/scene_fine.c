@@ -1,9 +1,11 @@
-/* The fine index of a scene: small cells looked up by a circle's centre alone, for circles of
- * radius at most rho (scene_internal.h, c2d_fine_index; the scan is in scene_collide.c).
+/* The fine indices of a scene: small cells looked up by a circle's centre alone, one index
+ * for circles of radius at most rho (s->fine) and one for larger ones up to a second bound
+ * (s->fine_big); scene_internal.h has the layout (c2d_fine_index), scene_collide.c the scan.
  *
- * Why no contact is lost. Take a capsule k listed in the coarse index (kind GRID: tame, so the
- * error bounds of cull.h hold) with radius R >= 0, and a circle with centre p and radius
- * r <= rho that the exact test (c2d_collide_circle_capsule, in float) reports in contact.
+ * Why no contact is lost. Take a capsule k the index lists (kind GRID, or a long capsule: kind
+ * EVERYWHERE but every value tame; either way the error bounds of cull.h hold) with radius
+ * R >= 0, and a circle with centre p and radius r <= rho (the index's bound) that the exact test
+ * (c2d_collide_circle_capsule, in float) reports in contact.
  *  1. cull.h: the exact test accepts a centre at most (r + R)(1 + 3.5 eps) from an axis point
  *     that rounding may have moved 3 eps max|coord| past the axis ends (eps = 2^-24), plus
  *     2^-74 for underflow. So the true distance from p to the segment is at most
@@ -20,17 +22,23 @@
  *  4. The build lists capsule k in every cell whose rectangle grown by d lies within D of the
  *     segment, computed in double (errors near 2^-52 of the magnitudes, far inside the
  *     2^-16 slack): the cell of p holds k.
- * So every contact of a circle with r <= rho is among its cell's capsules; the exact test then
- * decides, as before. Circles above rho, NaN or beyond the tame range take the coarse path,
- * and capsules of other kinds (everywhere, never) are handled as before by the range calls.
+ * So every contact of a circle the index serves is among its cell's capsules; the exact test
+ * then decides, as before. Circles neither index serves (above both bounds, NaN, beyond the
+ * tame range) take the coarse path, plus every long capsule as a candidate. Capsules moved since
+ * the build (dirty) are tested against every circle instead; capsules the index does not list
+ * (everywhere but not tame, or more than C2D_FINE_LONG_MAX long ones) are tested against every
+ * circle by the range calls, as before.
  *
  * rho is chosen at the first frame from its radii: the upper end of the smallest radius class
- * (classes 2^-3 of an octave wide) above which lie at most 1/32 of the tame circles. When a
- * frame finds more than 1/16 of its circles above rho, the next frame chooses it again, at
- * least 1.5 times larger (rho never shrinks, so rebuilds stay rare). Capsule moves rebuild the
- * index lazily, at the next frame's begin, with the same rho. The index is declined (the scan
- * then uses the coarse index alone) when it would need more than 2^24 cells at a useful size
- * or more than C2D_FINE_BUDGET listings: memory stays bounded for hostile scenes. */
+ * (classes 2^-3 of an octave wide) above which lie at most 1/32 of the tame circles; the big
+ * circles' bound is the upper end of the largest class present. When a frame finds more than
+ * 1/16 of its circles above rho (1/1024 above the big bound), the next frame chooses it again,
+ * at least 1.5 times larger: bounds never shrink, so rebuilds stay rare. Capsule moves mark the
+ * moved capsules dirty (up to C2D_FINE_DIRTY_MAX since the build); beyond that the next frame
+ * rebuilds both indices with the same bounds. An index is declined (the scan then uses the
+ * coarse index alone for its circles) when it would need more than 2^24 cells at a useful size
+ * or more than C2D_FINE_PER_CAPSULE listings a capsule: memory stays bounded for hostile
+ * scenes. */
 #include <math.h>
 #include <string.h>
 
