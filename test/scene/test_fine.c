@@ -55,6 +55,14 @@ static void calibrate(c2d_scene *sc, float lo, float hi, float span, float rmax)
     assert_int_equal(c2d_scene_collide(sc, &c, NULL, 0, &count), C2D_OK);
 }
 
+/* src's capsules into dst (as many). */
+static void copy_capsules(scene *dst, const scene *src) {
+    float *const to[] = {dst->ax, dst->ay, dst->bx, dst->by, dst->R};
+    const float *const from[] = {src->ax, src->ay, src->bx, src->by, src->R};
+    for (int a = 0; a < 5; a++)
+        memcpy(to[a], from[a], src->m * sizeof(float));
+}
+
 /* Cell edge e (column or row) as the scan sees it: a float just at the edge. */
 static float edge(float v0, float inv, uint32_t e) {
     return v0 + (float)e / inv;
@@ -79,11 +87,7 @@ static void fine_cell_borders(void **state) {
     const size_t n = (size_t)(cols + 1) * (rows + 1) * 5;
     scene s;
     scene_init(&s, n, caps.m, LAYOUT_OFFSET);
-    memcpy(s.ax, caps.ax, caps.m * sizeof(float));
-    memcpy(s.ay, caps.ay, caps.m * sizeof(float));
-    memcpy(s.bx, caps.bx, caps.m * sizeof(float));
-    memcpy(s.by, caps.by, caps.m * sizeof(float));
-    memcpy(s.R, caps.R, caps.m * sizeof(float));
+    copy_capsules(&s, &caps);
     const uint32_t cx0 = f->nx > cols ? (uint32_t)(c2d_rng_next(&rng) % (f->nx - cols)) : 0;
     const uint32_t cy0 = f->ny > rows ? (uint32_t)(c2d_rng_next(&rng) % (f->ny - rows)) : 0;
     size_t i = 0, above = 0;
@@ -142,11 +146,7 @@ static void fine_big_borders(void **state) {
     const size_t lattice = (size_t)(cols + 1) * (rows + 1) * 5, n = lattice * 20;
     scene s;
     scene_init(&s, n, caps.m, LAYOUT_ALIGNED);
-    memcpy(s.ax, caps.ax, caps.m * sizeof(float));
-    memcpy(s.ay, caps.ay, caps.m * sizeof(float));
-    memcpy(s.bx, caps.bx, caps.m * sizeof(float));
-    memcpy(s.by, caps.by, caps.m * sizeof(float));
-    memcpy(s.R, caps.R, caps.m * sizeof(float));
+    copy_capsules(&s, &caps);
     size_t i = 0, above = 0;
     for (uint32_t a = 0; a <= rows; a++)
         for (uint32_t b = 0; b <= cols; b++)
