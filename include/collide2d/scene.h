@@ -50,7 +50,14 @@
 /// Memory: the scene allocates (through its allocator) only in c2d_scene_create(), in
 /// c2d_scene_move_capsules() when the index outgrows its memory, and in a frame that needs
 /// more scratch memory than every earlier frame (grown geometrically and kept). A steady
-/// stream of similar frames allocates nothing. A failed allocation returns C2D_ERROR_ALLOC and
+/// stream of similar frames allocates nothing.
+///
+/// Cost: the first collide frame after c2d_scene_create() also builds the scene's fine index
+/// for small circles (docs/scenes.md), in time proportional to the capsules and the cells they
+/// reach; so does a frame whose circles outgrow the radius bound it chose (which grows
+/// geometrically, so this is rare). Capsules moved since the build (up to 32 of them: flippers)
+/// are tested against every circle of each frame instead; moving more makes the next frame
+/// rebuild the index. A failed allocation returns C2D_ERROR_ALLOC and
 /// leaves the scene's capsules and index as they were (a frame that failed is not binned; the
 /// next call may simply try again).
 #ifndef COLLIDE2D_SCENE_H
@@ -113,8 +120,9 @@ C2D_API c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *cir
 C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles,
                                    const float *move_x, const float *move_y, c2d_circle_toi *out);
 
-/// The first step of a collide frame split across threads: indexes `circles` for the range
-/// calls below (one thread; may allocate scratch, see Memory above). The scene keeps the
+/// The first step of a collide frame split across threads: finds the contacts of `circles`
+/// for the range calls below, which copy them (one thread; may allocate scratch, see Memory
+/// above). The scene keeps the
 /// pointers of `circles`, not the values: the arrays must stay alive and unchanged until the
 /// frame's c2d_scene_collide_range() calls are done (see Frame checks above).
 C2D_API c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles);
@@ -123,7 +131,8 @@ C2D_API c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles
 /// thread), then c2d_scene_bin_part() once for each part 0 .. parts-1 (any threads, each part
 /// once, all parts at the same time if wanted), then c2d_scene_bin_end() (one thread) makes the
 /// frame ready for c2d_scene_collide_range(). Part p scans circles n*p/parts ..
-/// n*(p+1)/parts - 1. The result is c2d_scene_bin()'s. A part may allocate (its own buffer,
+/// n*(p+1)/parts - 1 and runs their exact tests: the parts hold a frame's work. The result
+/// is c2d_scene_bin()'s. A part may allocate (its own buffer,
 /// through the scene's allocator: with several threads the allocator must be thread-safe,
 /// as malloc is). c2d_scene_bin_begin() replaces the frame binned before, even when it fails.
 /// `parts` out of range: C2D_ERROR_INDEX, and the frame is left as it was.

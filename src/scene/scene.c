@@ -138,9 +138,13 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
 void c2d_scene_destroy(c2d_scene *scene) {
     if (!scene) return;
     c2d_scene_part *part = scene->scratch[C2D_SCENE_SLOT_PARTS].ptr;
-    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++)
+    for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++) {
         c2d_scene_free(scene, part[p].pairs);
+        c2d_scene_free(scene, part[p].contacts);
+    }
     c2d_capsule_index_free(scene, &scene->index);
+    c2d_fine_free(scene, &scene->fine);
+    c2d_fine_free(scene, &scene->fine_big);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
     c2d_scene_free(scene, scene->ax);
@@ -165,6 +169,7 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
     scene->generation++; /* every frame begun or binned before is stale */
+    c2d_fine_moved(scene, first, capsules->count);
     return C2D_OK;
 }
 

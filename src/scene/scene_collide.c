@@ -1,23 +1,29 @@
-/* Scene collide frames. Binning scans the circles in index order against the static capsule
- * index (scene_index.c) and keeps every (capsule, circle) pair whose boxes meet; a counting
- * sort by capsule, stable, then orders the candidates by capsule and, within a capsule, by
- * circle. Queries hand runs of candidates to the active backend's listed-pairs kernel, which
- * builds each contact with the scalar layer's function.
+/* Scene collide frames. Binning scans the circles in index order, a block at a time. A circle
+ * the fine index serves (radius <= rho, scene_fine.c) reads the one cell of its centre there; a
+ * circle above rho reads the big circles' fine index the same way; any other circle takes the
+ * coarse path: its box against the static capsule index (scene_index.c), keeping every
+ * (capsule, circle) pair whose boxes meet. Each block's candidates, in circle order, go at once
+ * through the active backend's listed-pairs kernel (the exact test, the scalar layer's contact
+ * function), while the block's circles are in cache; the end of binning sorts the contacts by
+ * capsule (a stable counting sort) and range calls copy them.
  *
- * Why the output is c2d_batch_collide()'s: a circle of radius r can touch a capsule only if
- * its centre lies in the capsule's culling box for radius r (cull.h, the box the all-pairs
- * kernels trust). That box is the box for radius 0 grown by r(1 + 2^-20)^2 < r(1 + 2^-18) on
- * each side, and the index box contains the box for radius 0; so the centre is within
- * r(1 + 2^-18) of the index box. The scan's circle box reaches r(1 + 2^-10) + 2^-22 |x| from
- * the centre, computed in float: its rounding (at most 2^-24 of |x| + reach, twice) stays far
- * inside the extra margin, so the computed box still reaches r(1 + 2^-18). The scan visits
- * every cell the two boxes share (a coordinate's cell is monotone in it): no contact is
- * lost. Each candidate gets
- * the exact test: no false contact. Candidates run capsule by capsule, circles ascending and
- * distinct: the all-pairs order. Circles that can overlap nothing (NaN, negative radius) are
- * dropped; circles beyond the tame range (where no box is trusted) are tested against every
- * capsule; capsules beyond it, or whose box covers too many cells (a floor as long as the
- * world), are tested against every circle by the all-pairs kernel itself. */
+ * Why the output is c2d_batch_collide()'s. The fine paths lose no contact: see scene_fine.c.
+ * The coarse path: a circle of radius r can touch a capsule only if its centre lies in the
+ * capsule's culling box for radius r (cull.h, the box the all-pairs kernels trust). That box is
+ * the box for radius 0 grown by r(1 + 2^-20)^2 < r(1 + 2^-18) on each side, and the index box
+ * contains the box for radius 0; so the centre is within r(1 + 2^-18) of the index box. The
+ * scan's circle box reaches r(1 + 2^-10) + 2^-22 |x| from the centre, computed in float: its
+ * rounding (at most 2^-24 of |x| + reach, twice) stays far inside the extra margin, so the
+ * computed box still reaches r(1 + 2^-18). The scan visits every cell the two boxes share (a
+ * coordinate's cell is monotone in it): no contact is lost. Each candidate gets the exact test:
+ * no false contact, and its bytes do not depend on the other pairs of the kernel call. A
+ * circle's candidates are distinct and circles come in order, so the stable sort gives capsule
+ * by capsule, circles ascending: the all-pairs order. Circles that can overlap nothing (NaN,
+ * negative radius) are dropped; circles beyond the tame range (where no box is trusted) are
+ * tested against every grid capsule; capsules beyond it, or whose box covers too many cells (a
+ * floor as long as the world), are tested against every circle by the all-pairs kernel in the
+ * range calls; capsules moved since the fine index was built (dirty) against every circle of
+ * each part, their scan candidates dropped. */
 #include <math.h>
 #include <string.h>
 
@@ -34,10 +40,6 @@
 
 /* The index's multiplier in the frame checksum (2^32 / golden ratio, odd). */
 #define CHECKSUM_STEP 0x9e3779b9u
-
-/* Listed pairs handed to the pairs kernel at once when wild circles must be merged in (on
- * the stack: range calls allocate nothing). */
-enum { CHUNK = 1024 };
 
 static bool tame(float v) {
     return fabsf(v) <= C2D_TAME_LIMIT;
@@ -102,6 +104,7 @@ uint32_t c2d_circle_checksum(const c2d_circle_soa *c, size_t first, size_t n) {
 c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, size_t parts) {
     void *ptr;
     s->frame.state = C2D_FRAME_NONE; /* the frame binned before is replaced, even on failure */
+    c2d_fine_prepare(s, circles);
     const size_t have = s->scratch[C2D_SCENE_SLOT_PARTS].bytes / sizeof(c2d_scene_part);
     c2d_status st = c2d_scene_reserve(s, C2D_SCENE_SLOT_PARTS,
                                       C2D_SCENE_MAX_PARTS * sizeof(c2d_scene_part), &ptr);
@@ -255,6 +258,16 @@ static void classify(const c2d_scene *s, const c2d_circle_soa *c, size_t i, size
     b->cell[t] = sp.y0 * g->nx + sp.x0;
 }
 
+/* Lanes with |x| and |y| (given as AX, AY) tame and 0 <= r <= rmax: every compare is false on
+ * NaN. */
+static inline simde__m128 alive_tame4(simde__m128 AX, simde__m128 AY, simde__m128 R,
+                                      simde__m128 rmax) {
+    const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT);
+    return simde_mm_and_ps(
+        simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
+        simde_mm_and_ps(simde_mm_cmpge_ps(R, simde_mm_setzero_ps()), simde_mm_cmple_ps(R, rmax)));
+}
+
 /* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
 static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
     simde__m128 t =
@@ -271,17 +284,14 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
     const c2d_grid *g = &x->grid;
     size_t t = 0;
     if (x->listed > 0) {
-        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT), zero = simde_mm_setzero_ps();
+        const simde__m128 limit = simde_mm_set1_ps(C2D_TAME_LIMIT);
         const simde__m128 sign = simde_mm_set1_ps(-0.0f);
         for (; t + 4 <= nb; t += 4) {
             const size_t i = first + t;
             const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
             const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
             const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
-            /* alive and tame: every compare false on NaN */
-            const simde__m128 ok = simde_mm_and_ps(
-                simde_mm_and_ps(simde_mm_cmple_ps(AX, limit), simde_mm_cmple_ps(AY, limit)),
-                simde_mm_and_ps(simde_mm_cmpge_ps(R, zero), simde_mm_cmple_ps(R, limit)));
+            const simde__m128 ok = alive_tame4(AX, AY, R, limit); /* r tame too */
             const simde__m128 reach = simde_mm_mul_ps(R, simde_mm_set1_ps(RADIUS_MARGIN));
             const simde__m128 pm = simde_mm_set1_ps(POSITION_MARGIN);
             const simde__m128 rx = simde_mm_add_ps(reach, simde_mm_mul_ps(AX, pm));
@@ -321,51 +331,396 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
         classify(s, c, first + t, t, b);
 }
 
-c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
-    c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
-    const c2d_circle_soa *c = &s->frame.circles;
+/* The coarse second pass for block slot t (circle i), after its first pass: its candidates. */
+static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, size_t t, uint32_t i) {
     const c2d_capsule_index *x = &s->index;
+    if (b->how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
+        const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
+        if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
+        const c2d_index_cell *ic = &x->cells[b->cell[t]];
+        const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
+        uint32_t *out = p->pairs + 2 * p->count;
+        size_t n = 0;
+        for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
+            out[2 * n] = ic->capsule[j];
+            out[2 * n + 1] = i;
+            n += (mask >> j) & 1u;
+        }
+        p->count += n;
+        for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
+            const c2d_index_entry *en = &x->entries[e];
+            if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
+                !append(s, p, en->capsule, i))
+                return false;
+        }
+    } else if (b->how[t] == WILD_CIRCLE) {
+        if (!append(s, p, UINT32_MAX, i)) return false;
+    } else if (b->how[t] == MANY_CELLS) {
+        const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
+        if (!scan_circle(s, p, i, &box)) return false;
+    }
+    return true;
+}
+
+/* ---- exact tests at the scan ------------------------------------------------------------ */
+
+/* Pairs handed to the pairs kernel at once (on the stack). */
+enum { CHUNK = 1024 };
+
+/* Makes room for n more contacts in the part (1.5x what is needed, kept for later frames). */
+static bool contact_room(const c2d_scene *s, c2d_scene_part *p, size_t n) {
+    if (p->contact_capacity - p->found >= n) return true;
+    const size_t need = p->found + n, capacity = need + need / 2 + 256;
+    c2d_pair_contact *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+    if (!fresh) return false;
+    if (p->found) memcpy(fresh, p->contacts, p->found * sizeof *fresh);
+    c2d_scene_free(s, p->contacts);
+    p->contacts = fresh;
+    p->contact_capacity = capacity;
+    return true;
+}
+
+/* The exact tests of pairs (ci[j], ki[j]), j < n, appended to the part's contacts (a pair
+ * gives at most one contact, so room for n is made first). */
+static bool test_pairs(const c2d_scene *s, c2d_scene_part *p, const uint32_t *ci,
+                       const uint32_t *ki, size_t n) {
+    if (n == 0) return true;
+    if (!contact_room(s, p, n)) return false;
+    p->found += c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n,
+                                                    p->contacts + p->found, n);
+    return true;
+}
+
+/* A wild circle i against every listed capsule (radius >= 0, not dirty), ascending. */
+static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
+    uint32_t ci[CHUNK], ki[CHUNK];
+    size_t fill = 0;
+    for (size_t k = 0; k < s->capsule_count; k++) {
+        const bool listed =
+            s->index.kind[k] == C2D_KIND_GRID || (c2d_fine_ready(s) && c2d_fine_long(s, k));
+        if (!listed || !(s->radius[k] >= 0.0f) || c2d_fine_dirty(s, k)) continue;
+        ci[fill] = i;
+        ki[fill++] = (uint32_t)k;
+        if (fill == CHUNK) {
+            if (!test_pairs(s, p, ci, ki, fill)) return false;
+            fill = 0;
+        }
+    }
+    return test_pairs(s, p, ci, ki, fill);
+}
+
+/* The exact tests of the part's candidates, in order, but for dirty capsules (tested by
+ * test_dirty); empties the candidate list. */
+static bool flush(const c2d_scene *s, c2d_scene_part *p) {
+    uint32_t ci[CHUNK], ki[CHUNK];
+    size_t fill = 0;
+    for (size_t j = 0; j < p->count; j++) {
+        const uint32_t k = p->pairs[2 * j], i = p->pairs[2 * j + 1];
+        if (k != UINT32_MAX && c2d_fine_dirty(s, k)) continue;
+        if (k == UINT32_MAX) { /* in circle order: the pairs before it first */
+            if (!test_pairs(s, p, ci, ki, fill) || !test_wild(s, p, i)) return false;
+            fill = 0;
+            continue;
+        }
+        ci[fill] = i;
+        ki[fill++] = k;
+        if (fill == CHUNK) {
+            if (!test_pairs(s, p, ci, ki, fill)) return false;
+            fill = 0;
+        }
+    }
     p->count = 0;
-    p->status = C2D_ERROR_ALLOC;
+    return test_pairs(s, p, ci, ki, fill);
+}
+
+/* Each dirty capsule (moved since the fine index was built) of kind GRID against every circle
+ * of the part, by the all-pairs kernel: its contacts in circle order, as the scan would have
+ * found them. */
+static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_fine_index *f = &s->fine;
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_circle_soa part = {c->x + p->first, c->y + p->first, c->radius + p->first, p->n};
+    const c2d_capsule_soa *K = &s->capsules;
+    for (size_t d = 0; d < f->dirty_count && p->n > 0; d++) {
+        const size_t k = f->dirty_list[d];
+        const bool listed = s->index.kind[k] == C2D_KIND_GRID && s->radius[k] >= 0.0f;
+        if (!listed && !c2d_fine_long(s, k)) continue; /* the range calls test it */
+        const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
+        for (;;) {
+            const size_t room = p->contact_capacity - p->found;
+            const size_t found = c2d_active_kernels()->collide(
+                &part, &one, room ? p->contacts + p->found : NULL, room);
+            if (found <= room) {
+                for (size_t j = p->found; j < p->found + found; j++) {
+                    p->contacts[j].circle += (uint32_t)p->first;
+                    p->contacts[j].capsule = (uint32_t)k;
+                }
+                p->found += found;
+                break;
+            }
+            if (!contact_room(s, p, found)) return false;
+        }
+    }
+    return true;
+}
+
+/* The coarse scan of a part's circles (no fine index). */
+static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_circle_soa *c = &s->frame.circles;
     const size_t end = p->first + p->n;
     block b;
     for (size_t first = p->first; first < end; first += BLOCK) {
         const size_t nb = end - first < BLOCK ? end - first : BLOCK;
         first_pass(s, c, first, nb, &b);
-        if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
-        for (size_t t = 0; t < nb; t++) {
-            const uint32_t i = (uint32_t)(first + t);
-            const circle_box box = {b.lo_x[t], b.hi_x[t], b.lo_y[t], b.hi_y[t]};
-            if (b.how[t] == ONE_CELL) { /* the common case, without a branch per capsule */
-                const c2d_index_cell *ic = &x->cells[b.cell[t]];
-                const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
-                uint32_t *out = p->pairs + 2 * p->count;
-                size_t n = 0;
-                for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-                    out[2 * n] = ic->capsule[j];
-                    out[2 * n + 1] = i;
-                    n += (mask >> j) & 1u;
-                }
-                p->count += n;
-                if (ic->first != ic->end) { /* a crowded cell */
-                    for (uint32_t e = ic->first; e < ic->end; e++) {
-                        const c2d_index_entry *en = &x->entries[e];
-                        if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
-                            !append(s, p, en->capsule, i))
-                            return C2D_ERROR_ALLOC;
-                    }
-                    if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
-                }
-            } else if (b.how[t] == WILD_CIRCLE) {
-                if (!append(s, p, UINT32_MAX, i)) return C2D_ERROR_ALLOC;
-            } else if (b.how[t] == MANY_CELLS) {
-                if (!scan_circle(s, p, i, &box)) return C2D_ERROR_ALLOC;
-                if (!room_for(s, p, C2D_CELL_SLOTS * nb)) return C2D_ERROR_ALLOC;
+        for (size_t t = 0; t < nb; t++)
+            if (!scan_slot(s, p, &b, t, (uint32_t)(first + t))) return false;
+        if (p->count >= CHUNK / 2 && !flush(s, p)) return false;
+    }
+    return flush(s, p);
+}
+
+/* ---- the fine scan ------------------------------------------------------------------------ */
+
+/* Circles per block of the fine scan: their cells are found first (four at a time), then their
+ * bits are read (all the block's loads in flight at once), then the few set bits expanded. */
+enum { FINE_BLOCK = 1024 };
+
+/* Words up to this size are not prefetched (they stay in a core's cache between frames). */
+#define FINE_NEAR_BYTES (512u * 1024u)
+
+/* Does fine index f serve a circle: 0 <= r <= rho and a tame centre (false on NaN). */
+static inline bool fine_serves(const c2d_fine_index *f, float X, float Y, float R) {
+    return R >= 0.0f && R <= f->rho && fabsf(X) <= C2D_TAME_LIMIT && fabsf(Y) <= C2D_TAME_LIMIT;
+}
+
+/* The cell of a served centre (f->empty outside the region): the vector code's operations. */
+static inline uint32_t fine_cell_of(const c2d_fine_index *f, float X, float Y) {
+    if (!(X >= f->lo_x && X <= f->hi_x && Y >= f->lo_y && Y <= f->hi_y)) return f->empty;
+    float tx = (X - f->x0) * f->inv_size, ty = (Y - f->y0) * f->inv_size;
+    const float lx = (float)(f->nx - 1), ly = (float)(f->ny - 1);
+    tx = tx < lx ? tx : lx;
+    ty = ty < ly ? ty : ly;
+    tx = tx > 0.0f ? tx : 0.0f;
+    ty = ty > 0.0f ? ty : 0.0f;
+    return (uint32_t)ty * f->nx + (uint32_t)tx;
+}
+
+/* Cells of circles first .. first+nb-1 into cell[] (f->empty for a circle outside the region,
+ * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
+ * their count): radius above rho, NaN, negative, or beyond the tame range. */
+static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_t first, size_t nb,
+                         uint32_t *cell, uint16_t *slow) {
+    size_t ns = 0, t = 0;
+    const simde__m128 zero = simde_mm_setzero_ps();
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f), rho = simde_mm_set1_ps(f->rho);
+    const simde__m128 lo_x = simde_mm_set1_ps(f->lo_x), hi_x = simde_mm_set1_ps(f->hi_x);
+    const simde__m128 lo_y = simde_mm_set1_ps(f->lo_y), hi_y = simde_mm_set1_ps(f->hi_y);
+    const simde__m128 x0 = simde_mm_set1_ps(f->x0), y0 = simde_mm_set1_ps(f->y0);
+    const simde__m128 inv = simde_mm_set1_ps(f->inv_size);
+    const simde__m128 last_x = simde_mm_set1_ps((float)(f->nx - 1));
+    const simde__m128 last_y = simde_mm_set1_ps((float)(f->ny - 1));
+    const simde__m128 nx = simde_mm_set1_ps((float)f->nx);
+    const simde__m128i empty = simde_mm_set1_epi32((int32_t)f->empty);
+    for (; t + 4 <= nb; t += 4) {
+        const size_t i = first + t;
+        const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
+        const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
+        const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
+        const simde__m128 fast = alive_tame4(AX, AY, R, rho); /* served: 0 <= r <= rho */
+        const simde__m128 inside = simde_mm_and_ps(
+            simde_mm_and_ps(simde_mm_cmpge_ps(X, lo_x), simde_mm_cmple_ps(X, hi_x)),
+            simde_mm_and_ps(simde_mm_cmpge_ps(Y, lo_y), simde_mm_cmple_ps(Y, hi_y)));
+        simde__m128 tx = simde_mm_mul_ps(simde_mm_sub_ps(X, x0), inv);
+        simde__m128 ty = simde_mm_mul_ps(simde_mm_sub_ps(Y, y0), inv);
+        tx = simde_mm_max_ps(simde_mm_min_ps(tx, last_x), zero);
+        ty = simde_mm_max_ps(simde_mm_min_ps(ty, last_y), zero);
+        /* cy * nx + cx: whole numbers below 2^24, exact in float */
+        const simde__m128 cx = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(tx));
+        const simde__m128 cy = simde_mm_cvtepi32_ps(simde_mm_cvttps_epi32(ty));
+        const simde__m128i k = simde_mm_cvttps_epi32(simde_mm_add_ps(simde_mm_mul_ps(cy, nx), cx));
+        const simde__m128i use = simde_mm_castps_si128(simde_mm_and_ps(fast, inside));
+        simde_mm_storeu_si128(
+            (simde__m128i *)(cell + t),
+            simde_mm_or_si128(simde_mm_and_si128(use, k), simde_mm_andnot_si128(use, empty)));
+        /* the rare circles it cannot serve, in order */
+        for (unsigned rest = ~(unsigned)simde_mm_movemask_ps(fast) & 15u; rest; rest &= rest - 1)
+            slow[ns++] = (uint16_t)(t + (size_t)__builtin_ctz(rest));
+    }
+    for (; t < nb; t++) { /* the same operations, one circle at a time */
+        const size_t i = first + t;
+        const bool fast = fine_serves(f, c->x[i], c->y[i], c->radius[i]);
+        cell[t] = fast ? fine_cell_of(f, c->x[i], c->y[i]) : f->empty;
+        slow[ns] = (uint16_t)t;
+        ns += !fast;
+    }
+    return ns;
+}
+
+/* Bit of cell k. */
+static inline bool fine_bit(const c2d_fine_index *f, uint32_t k) {
+    return (f->bits[k >> 6] >> (k & 63)) & 1u;
+}
+
+/* The candidates of slot value v for circle i: room for one was made; more make room for
+ * themselves and `keep` after them. */
+static bool emit_slot(const c2d_scene *s, c2d_scene_part *p, const c2d_fine_index *f, uint32_t v,
+                      uint32_t i, size_t keep) {
+    if (!(v & C2D_FINE_MANY)) {
+        p->pairs[2 * p->count] = v;
+        p->pairs[2 * p->count + 1] = i;
+        p->count++;
+        return true;
+    }
+    const uint32_t *e = f->multi + (v & ~C2D_FINE_MANY);
+    const uint32_t n = e[0];
+    if (!room_for(s, p, n + keep)) return false;
+    uint32_t *out = p->pairs + 2 * p->count;
+    for (uint32_t q = 0; q < n; q++, out += 2) {
+        out[0] = e[1 + q];
+        out[1] = i;
+    }
+    p->count += n;
+    return true;
+}
+
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
+/* Circle i against each long capsule the fine index lists (as candidates). */
+static bool append_longs(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
+    for (size_t j = 0; j < s->fine.long_count; j++)
+        if (!append(s, p, s->fine.longs[j], i)) return false;
+    return true;
+}
+
+/* Asks memory for the coarse cells circle i will visit (up to 16; a block ahead). */
+static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t i) {
+    block b;
+    classify(s, c, i, 0, &b);
+    if (b.how[0] != ONE_CELL && b.how[0] != MANY_CELLS) return;
+    const c2d_capsule_index *x = &s->index;
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, b.lo_x[0], b.hi_x[0], b.lo_y[0], b.hi_y[0]);
+    if (c2d_span_cells(&sp) > 16) return;
+    for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+        for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
+            const c2d_index_cell *cell = &x->cells[cy * x->grid.nx + cx];
+            prefetch(cell);
+            prefetch(cell->capsule);
+        }
+}
+
+/* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
+ * goes in passes, each asking memory early for what a later one reads: the cells of the next
+ * block (and their words) are found before this block's bits are read; the set bits give
+ * slots, the slots of crowded cells their lists; then the candidates go out in circle order and
+ * get their exact tests while the block's circles are in cache. */
+static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
+    const c2d_fine_index *f = &s->fine;
+    const c2d_circle_soa *c = &s->frame.circles;
+    const uint64_t *bits = f->bits;
+    const uint32_t *slot = f->slot, *multi = f->multi;
+    const size_t end = p->first + p->n;
+    uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
+    uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
+    size_t ns[2] = {0, 0}, above_big = 0;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
+    const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
+    block b;
+    size_t above = 0;
+    if (p->n > 0) {
+        const size_t nb = p->n < FINE_BLOCK ? p->n : FINE_BLOCK;
+        ns[0] = fine_cells(f, c, p->first, nb, cell[0], slow[0]);
+    }
+    for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
+        const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
+        const size_t next = first + nb;
+        if (next < end) { /* the next block's cells, and their words asked for */
+            const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
+            ns[cur ^ 1] = fine_cells(f, c, next, nn, cell[cur ^ 1], slow[cur ^ 1]);
+            if (far) /* (words that fit in a core's cache come fast enough) */
+                for (size_t t = 0; t < nn; t++)
+                    prefetch(&bits[cell[cur ^ 1][t] >> 6]);
+            for (size_t z = 0; z < ns[cur ^ 1]; z++) {
+                const size_t i = next + slow[cur ^ 1][z];
+                if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
+                    prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
+                else
+                    prefetch_coarse(s, c, i);
             }
         }
+        const uint32_t *cl = cell[cur];
+        uint16_t *sl = slow[cur];
+        /* the bits: no branch, so the block's loads overlap */
+        size_t nh = 0;
+        for (size_t t = 0; t < nb; t++) {
+            const uint32_t k = cl[t];
+            hit[nh] = (uint16_t)t;
+            nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
+        }
+        for (size_t a = 0; a < nh; a++) { /* ranks, slots asked for */
+            value[a] = c2d_fine_rank(f, cl[hit[a]]);
+            prefetch(&slot[value[a]]);
+        }
+        for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
+            value[a] = slot[value[a]];
+            if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
+        }
+        if (!room_for(s, p, nh)) return false;
+        /* hits and slow circles merged in circle order (both ascending) */
+        hit[nh] = sl[ns[cur]] = FINE_BLOCK;
+        for (size_t a = 0, z = 0; a < nh || z < ns[cur];) {
+            if (hit[a] < sl[z]) {
+                const uint32_t i = (uint32_t)(first + hit[a]);
+                if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
+                continue;
+            }
+            /* a circle the small index cannot serve: the big circles' index, or the coarse path */
+            const size_t t = sl[z++];
+            const uint32_t i = (uint32_t)(first + t);
+            const float X = c->x[i], Y = c->y[i], r = c->radius[i];
+            const bool grown = r > f->rho && tame(r) && X == X && Y == Y;
+            above += grown;
+            if (big && fine_serves(big, X, Y, r)) {
+                const uint32_t k = fine_cell_of(big, X, Y);
+                if (fine_bit(big, k) &&
+                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big, k)], i, nh))
+                    return false;
+            } else {
+                above_big += grown;
+                classify(s, c, i, 0, &b);
+                if (!scan_slot(s, p, &b, 0, i)) return false;
+                /* the long capsules the fine index lists: candidates of every alive tame circle
+                 * (wild ones get them in test_wild) */
+                if (f->long_count && r >= 0.0f && tame(r) && tame(X) && tame(Y) &&
+                    !append_longs(s, p, i))
+                    return false;
+            }
+            if (!room_for(s, p, nh)) return false;
+        }
+        if (!flush(s, p)) return false; /* while the block's circles are in cache */
     }
-    /* keep a quarter more than this frame used, so similar frames do not allocate */
-    if (!room_for(s, p, p->count / 4 + C2D_CELL_SLOTS * BLOCK)) return C2D_ERROR_ALLOC;
+    p->above_rho = above;
+    p->above_big = above_big;
+    return test_dirty(s, p);
+}
+
+c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
+    c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
+    const c2d_circle_soa *c = &s->frame.circles;
+    p->count = 0;
+    p->found = 0;
+    p->above_rho = 0;
+    p->above_big = 0;
+    p->status = C2D_ERROR_ALLOC;
+    if (!(c2d_fine_ready(s) ? fine_part(s, p) : coarse_part(s, p))) return C2D_ERROR_ALLOC;
+    /* keep room for a block's candidates, so similar frames do not allocate */
+    if (!room_for(s, p, C2D_CELL_SLOTS * FINE_BLOCK)) return C2D_ERROR_ALLOC;
     p->checksum = C2D_FRAME_CHECKS ? c2d_circle_checksum(c, p->first, p->n) : 0;
     p->status = C2D_OK;
     return C2D_OK;
@@ -374,45 +729,40 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
 c2d_status c2d_scene_frame_end(c2d_scene *s) {
     const c2d_scene_part *part = s->scratch[C2D_SCENE_SLOT_PARTS].ptr;
     const size_t parts = s->frame.parts, m = s->capsule_count;
-    size_t pairs = 0;
+    size_t found = 0, above = 0, above_big = 0;
     uint32_t checksum = 0;
     for (size_t p = 0; p < parts; p++) {
         if (part[p].status != C2D_OK) return part[p].status;
-        pairs += part[p].count;
+        found += part[p].found;
         checksum += part[p].checksum;
+        above += part[p].above_rho;
+        above_big += part[p].above_big;
     }
-    const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CIRCLE, C2D_SCENE_SLOT_CAPSULE,
-                         C2D_SCENE_SLOT_WILD};
-    const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t),
-                            (pairs + 1) * sizeof(uint32_t), (pairs + 1) * sizeof(uint32_t)};
-    void *ptr[4];
-    const c2d_status st = c2d_scene_reserve_all(s, 4, slots, bytes, ptr);
+    /* many circles missed the fine index by their radius: the next frame chooses rho again;
+     * the big circles' index (unless it could not be built) grows for a few */
+    const size_t n = s->frame.circles.count;
+    if (above > n / 16 + 64) s->fine.regrow = true;
+    if (above_big > n / 1024 + 16 && !s->fine_big.declined) s->fine_big.regrow = true;
+    const int slots[] = {C2D_SCENE_SLOT_OFFSET, C2D_SCENE_SLOT_CONTACTS};
+    const size_t bytes[] = {(m + 2) * sizeof(uint32_t), (found + 1) * sizeof(c2d_pair_contact)};
+    void *ptr[2];
+    const c2d_status st = c2d_scene_reserve_all(s, 2, slots, bytes, ptr);
     if (st != C2D_OK) return st;
-    uint32_t *offset = ptr[0], *circle = ptr[1], *capsule = ptr[2], *wild = ptr[3];
+    uint32_t *offset = ptr[0];
+    c2d_pair_contact *sorted = ptr[1];
     /* counting sort by capsule; parts in order, each in circle order: stable, ascending */
     memset(offset, 0, (m + 2) * sizeof(uint32_t));
-    size_t wild_count = 0;
     for (size_t p = 0; p < parts; p++)
-        for (size_t j = 0; j < part[p].count; j++) {
-            const uint32_t k = part[p].pairs[2 * j];
-            if (k == UINT32_MAX)
-                wild[wild_count++] = part[p].pairs[2 * j + 1];
-            else
-                offset[k + 2]++;
-        }
+        for (size_t j = 0; j < part[p].found; j++)
+            offset[part[p].contacts[j].capsule + 2]++;
     for (size_t k = 3; k < m + 2; k++)
         offset[k] += offset[k - 1];
     for (size_t p = 0; p < parts; p++)
-        for (size_t j = 0; j < part[p].count; j++) {
-            const uint32_t k = part[p].pairs[2 * j];
-            if (k == UINT32_MAX) continue;
-            const uint32_t at = offset[k + 1]++;
-            circle[at] = part[p].pairs[2 * j + 1];
-            capsule[at] = k;
-        }
-    /* capsule k's candidates: circle[offset[k] .. offset[k + 1]) */
-    s->frame.wild_count = wild_count;
+        for (size_t j = 0; j < part[p].found; j++)
+            sorted[offset[part[p].contacts[j].capsule + 1]++] = part[p].contacts[j];
+    /* capsule k's contacts: sorted[offset[k] .. offset[k + 1]) */
     s->frame.checksum = checksum;
+    s->frame.fine = c2d_fine_ready(s);
     s->frame.state = C2D_FRAME_BINNED;
     return C2D_OK;
 }
@@ -437,14 +787,13 @@ static void account(sink *o, size_t found) {
     o->total += found;
 }
 
-/* The listed pairs (ci[j], ki[j]), j < n, through the pairs kernel. */
-static void run_pairs(const c2d_scene *s, const uint32_t *ci, const uint32_t *ki, size_t n,
-                      sink *o) {
+/* n binned contacts into the output. */
+static void copy_out(sink *o, const c2d_pair_contact *from, size_t n) {
     if (n == 0) return;
     size_t capacity;
     c2d_pair_contact *out = rest_of(o, &capacity);
-    account(o, c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n, out,
-                                                   capacity));
+    if (out) memcpy(out, from, (n < capacity ? n : capacity) * sizeof *out);
+    account(o, n);
 }
 
 /* Capsule k against every circle, by the all-pairs kernel: huge or infinite capsules, and
@@ -461,48 +810,24 @@ static void collide_all(const c2d_scene *s, size_t k, sink *o) {
     account(o, found);
 }
 
-/* Capsule k's candidates merged with the wild circles (both ascending), a chunk at a time. */
-static void collide_merged(const c2d_scene *s, uint32_t k, const uint32_t *cand, size_t n,
-                           const uint32_t *wild, size_t w, sink *o) {
-    uint32_t ci[CHUNK], ki[CHUNK];
-    for (size_t j = 0; j < CHUNK; j++)
-        ki[j] = k;
-    size_t a = 0, b = 0, fill = 0;
-    while (a < n || b < w) {
-        ci[fill++] = b == w || (a < n && cand[a] < wild[b]) ? cand[a++] : wild[b++];
-        if (fill == CHUNK) {
-            run_pairs(s, ci, ki, fill, o);
-            fill = 0;
-        }
-    }
-    run_pairs(s, ci, ki, fill, o);
-}
-
 size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_pair_contact *out,
                                 size_t capacity) {
     sink o = {out, capacity, 0, 0};
     if (s->frame.circles.count == 0 || n == 0) return 0;
     const uint32_t *offset = s->scratch[C2D_SCENE_SLOT_OFFSET].ptr;
-    const uint32_t *circle = s->scratch[C2D_SCENE_SLOT_CIRCLE].ptr;
-    const uint32_t *capsule = s->scratch[C2D_SCENE_SLOT_CAPSULE].ptr;
-    const uint32_t *wild = s->scratch[C2D_SCENE_SLOT_WILD].ptr;
-    const size_t w = s->frame.wild_count;
+    const c2d_pair_contact *sorted = s->scratch[C2D_SCENE_SLOT_CONTACTS].ptr;
     const unsigned char *kind = s->index.kind;
     const float *R = s->capsules.radius;
-    /* runs of listed candidates go to the pairs kernel in one call */
+    /* runs of binned contacts are copied at once; capsules of kind EVERYWHERE (never binned)
+     * are tested in their place */
     size_t run = offset[first];
+    const bool longs = s->frame.fine && s->fine.long_count > 0;
     for (size_t k = first; k < first + n; k++) {
-        const bool everywhere = kind[k] == C2D_KIND_EVERYWHERE;
-        if (!everywhere && w == 0) continue; /* inside the run */
-        run_pairs(s, circle + run, capsule + run, offset[k] - run, &o);
+        if (kind[k] != C2D_KIND_EVERYWHERE || (longs && c2d_fine_long(s, k))) continue;
+        copy_out(&o, sorted + run, offset[k] - run);
         run = offset[k + 1];
-        if (kind[k] == C2D_KIND_NEVER || !(R[k] >= 0.0f)) continue; /* overlaps nothing */
-        if (everywhere)
-            collide_all(s, k, &o);
-        else
-            collide_merged(s, (uint32_t)k, circle + offset[k], offset[k + 1] - offset[k], wild, w,
-                           &o);
+        if (R[k] >= 0.0f) collide_all(s, k, &o);
     }
-    run_pairs(s, circle + run, capsule + run, offset[first + n] - run, &o);
+    copy_out(&o, sorted + run, offset[first + n] - run);
     return o.total;
 }

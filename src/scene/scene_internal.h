@@ -23,16 +23,14 @@
 #endif
 #endif
 
-/* Scratch slots. Collide frames use slots 0-4; slots from C2D_SCENE_SLOT_FREE up to
- * C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
+/* Scratch slots. Collide frames use slots 0-2, sweeps slot 7 (3-6 are spare); slots from
+ * C2D_SCENE_SLOT_FREE up to C2D_SCENE_SLOTS - 1 are free for other users of the scene. */
 enum {
-    C2D_SCENE_SLOT_PARTS = 0,   /* collide: the parts of a frame (c2d_scene_part) */
-    C2D_SCENE_SLOT_OFFSET = 1,  /* collide: each capsule's first candidate */
-    C2D_SCENE_SLOT_CIRCLE = 2,  /* collide: candidate circles, by capsule then circle */
-    C2D_SCENE_SLOT_CAPSULE = 3, /* collide: their capsules */
-    C2D_SCENE_SLOT_WILD = 4,    /* collide: circles tested against every capsule */
-    C2D_SCENE_SLOT_MOVERS = 7,  /* sweeps: the capsules that move (c2d_scene_mover) */
-    C2D_SCENE_SLOT_FREE = 8,    /* first slot for other topics */
+    C2D_SCENE_SLOT_PARTS = 0,    /* collide: the parts of a frame (c2d_scene_part) */
+    C2D_SCENE_SLOT_OFFSET = 1,   /* collide: each capsule's first contact */
+    C2D_SCENE_SLOT_CONTACTS = 2, /* collide: the binned contacts, by capsule then circle */
+    C2D_SCENE_SLOT_MOVERS = 7,   /* sweeps: the capsules that move (c2d_scene_mover) */
+    C2D_SCENE_SLOT_FREE = 8,     /* first slot for other topics */
     C2D_SCENE_SLOTS = 16
 };
 
@@ -103,13 +101,18 @@ typedef struct c2d_capsule_index {
     unsigned char *kind;              /* each capsule's C2D_KIND_* */
 } c2d_capsule_index;
 
-/* The candidate pairs one part of a frame found: (capsule, circle) pairs in circle order;
- * capsule UINT32_MAX marks a wild circle (tested against every capsule). */
+/* What one part of a frame found: a block's candidate (capsule, circle) pairs in circle order
+ * (capsule UINT32_MAX marks a wild circle, tested against every listed capsule), and the
+ * contacts of the exact tests of all its candidates so far, in circle order. */
 typedef struct c2d_scene_part {
     uint32_t *pairs; /* 2 * capacity entries */
     size_t count, capacity;
+    c2d_pair_contact *contacts; /* contact_capacity entries */
+    size_t found, contact_capacity;
     size_t first, n;   /* its circles */
     uint32_t checksum; /* c2d_circle_checksum of its circles (C2D_FRAME_CHECKS) */
+    size_t above_rho;  /* tame circles that missed the fine index by their radius */
+    size_t above_big;  /* those that missed the big circles' index too */
     c2d_status status; /* C2D_ERROR_STATE until binned */
 } c2d_scene_part;
 
@@ -126,11 +129,69 @@ typedef enum c2d_frame_state { C2D_FRAME_NONE, C2D_FRAME_BEGUN, C2D_FRAME_BINNED
 typedef struct c2d_scene_frame {
     c2d_circle_soa circles; /* the binned set (pointers and count) */
     size_t parts;           /* parts of the frame being binned */
-    size_t wild_count;      /* circles tested exactly against every capsule */
     uint64_t generation;    /* the scene's generation at c2d_scene_frame_begin */
     uint32_t checksum;      /* the circles' checksum when binned (C2D_FRAME_CHECKS) */
     c2d_frame_state state;
+    bool fine; /* binned with the fine index: its long capsules are binned too */
 } c2d_scene_frame;
+
+/* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
+ * looked up by the circle's centre alone. Cell (cx, cy) lists, ascending, every capsule of kind
+ * GRID (radius >= 0) that a circle of radius <= rho centred anywhere in the cell might touch,
+ * so a small circle reads exactly one cell. Cells are found through one bit each: bits[w]
+ * holds those of cells 64w .. 64w+63 and base[w] the number of listed cells before them (apart,
+ * so the bits a frame reads stay compact); listed cell j (the rank of its bit) has slot[j]: its
+ * one capsule, or C2D_FINE_MANY | e with multi[e] the count and multi[e + 1 ..] the capsules. */
+#define C2D_FINE_MANY 0x80000000u
+
+/* Moved capsules the fine index tracks before it is rebuilt: each is tested against every
+ * circle of a frame instead (about 0.1 ns a circle), a rebuild costs far more. */
+#define C2D_FINE_DIRTY_MAX 32
+
+/* Long capsules (kind EVERYWHERE but tame: a floor as long as the world) the fine index lists;
+ * with more, none is listed and the range calls test them against every circle. */
+#define C2D_FINE_LONG_MAX 16
+
+typedef struct c2d_fine_index {
+    float x0, y0, inv_size; /* cell of a centre: as c2d_grid_coord (sub, mul, min, max, trunc) */
+    float lo_x, hi_x, lo_y, hi_y; /* the region: centres outside it touch no listed capsule */
+    float rho;                    /* the radius bound of the circles that use it */
+    uint32_t nx, ny;              /* cells per row and column; nx * ny < 2^24 */
+    uint32_t empty;               /* a cell index whose bit is always clear (outside the grid) */
+    uint64_t *bits;               /* (nx * ny) / 64 + 2 words, then base */
+    uint32_t *base;
+    uint32_t *slot, *multi;         /* see above */
+    uint32_t *start, *list, *cells; /* while building: offsets, capsules, (cell, capsule) */
+    size_t word_capacity, slot_capacity, multi_capacity, start_capacity, list_capacity,
+        cells_capacity;
+    unsigned char *dirty; /* per capsule: moved since the build (its listings are stale) */
+    size_t dirty_capacity, dirty_count;
+    uint32_t dirty_list[C2D_FINE_DIRTY_MAX]; /* the moved capsules, dirty_count of them */
+    uint32_t longs[C2D_FINE_LONG_MAX];       /* the long capsules listed (at the build) */
+    size_t long_count;
+    uint64_t generation; /* the scene generation it is current for */
+    bool ready;          /* built, and usable while generation is the scene's */
+    bool tried;          /* a build was attempted for `generation` (failed or declined) */
+    bool regrow;         /* the last frame had many circles above rho: choose it again */
+    bool declined;       /* the big circles' index could not be built for these capsules */
+} c2d_fine_index;
+
+/* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
+static inline uint32_t c2d_popcount64(uint64_t x) {
+#if defined(__POPCNT__) || defined(__aarch64__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+/* The listed-cell number of cell c, whose bit is set. */
+static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
+    return f->base[c >> 6] + c2d_popcount64(f->bits[c >> 6] & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
+}
 
 struct c2d_scene {
     c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
@@ -138,7 +199,9 @@ struct c2d_scene {
     float *ax, *ay, *bx, *by, *radius; /* the capsules (one block) */
     c2d_capsule_soa capsules;          /* a view of the arrays above */
     c2d_capsule_index index;
-    uint64_t generation; /* bumped by every capsule move: older frames are stale */
+    c2d_fine_index fine;     /* built lazily by frame begins (scene_fine.c) */
+    c2d_fine_index fine_big; /* the same for circles above fine.rho (its dirty set unused) */
+    uint64_t generation;     /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
 };
@@ -164,6 +227,36 @@ C2D_INTERNAL void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *
  * C2D_ERROR_ALLOC leaves the index as it was. */
 C2D_INTERNAL c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *index,
                                                size_t first, const c2d_capsule_soa *moved);
+/* Makes the fine index fit the scene's capsules and this frame's circles (rebuilt when the
+ * capsules moved or rho must grow; allocates only when it needs more than before). On any
+ * failure, or when it would be too large, the index is left unready and the scan uses the
+ * coarse index alone. */
+C2D_INTERNAL void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles);
+C2D_INTERNAL void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f);
+/* Capsules [first, first + n) moved (after the scene's generation was bumped): a current fine
+ * index marks them dirty, or becomes stale (rebuilt by the next frame) when too many are. */
+C2D_INTERNAL void c2d_fine_moved(c2d_scene *s, size_t first, size_t n);
+/* Is the fine index usable for the current capsules (and the big circles' one, which is used
+ * only with it). */
+static inline bool c2d_fine_ready(const c2d_scene *s) {
+    return s->fine.ready && s->fine.generation == s->generation;
+}
+static inline bool c2d_fine_big_ready(const c2d_scene *s) {
+    return c2d_fine_ready(s) && s->fine_big.ready && s->fine_big.generation == s->generation;
+}
+/* Is capsule k dirty in a usable fine index (its scan candidates are then ignored: the frame
+ * tests it against every circle instead). */
+static inline bool c2d_fine_dirty(const c2d_scene *s, size_t k) {
+    return s->fine.dirty_count > 0 && c2d_fine_ready(s) && s->fine.dirty[k];
+}
+/* Is capsule k one of the long capsules the fine index lists (s->fine's list, shared by the
+ * big circles' index). */
+static inline bool c2d_fine_long(const c2d_scene *s, size_t k) {
+    for (size_t j = 0; j < s->fine.long_count; j++)
+        if (s->fine.longs[j] == k) return true;
+    return false;
+}
+
 /* Cell span of a box, and its cell count. */
 typedef struct c2d_cell_span {
     uint32_t x0, x1, y0, y1;
@@ -225,8 +318,9 @@ C2D_INTERNAL uint32_t c2d_circle_checksum(const c2d_circle_soa *c, size_t first,
 static inline bool c2d_scene_frame_current(const c2d_scene *s, c2d_frame_state state) {
     return s->frame.state == state && s->frame.generation == s->generation;
 }
-/* Contacts of capsules [first, first+n) against the binned circles: writes the first
- * `capacity`, returns the total. */
+/* Contacts of capsules [first, first+n) against the binned circles (copied from the binned
+ * contacts; capsules of kind EVERYWHERE tested here): writes the first `capacity`, returns the
+ * total. */
 C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,
                                              c2d_pair_contact *out, size_t capacity);
 /* A capsule that moves during a sweep, with its sweep box grown to cover the move
