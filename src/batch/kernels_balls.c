@@ -14,6 +14,7 @@
 
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
+#include "batch/lane_contact.h"
 
 enum { W = C2D_LANES };
 
@@ -174,4 +175,82 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
         sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i]);
         sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
     }
+}
+
+/* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
+
+/* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
+ * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
+ * collide_row, on the sorted copies. */
+static size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
+                         c2d_ball_pair *pairs, size_t capacity, size_t count) {
+    const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
+    const uint32_t id = g->id[p];
+    for (size_t q = lo; q < hi; q += W) {
+        const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
+        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
+        const mask_t hit = radii_overlap(d2, r, lane_load(g->r + q));
+        if (!mask_any(hit)) continue;
+        for (uint32_t bits = mask_bits(hit) & valid_lanes(hi - q); bits; bits &= bits - 1)
+            count = c2d_add_ball_pair(pairs, capacity, count, id,
+                                      g->id[q + (size_t)__builtin_ctz(bits)]);
+    }
+    return count;
+}
+
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                           c2d_ball_pair *pairs, size_t capacity) {
+    return c2d_ball_cells_walk(cells, pairs, capacity, span_pairs);
+}
+
+/* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
+ * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
+ * (lane_contact.h) as two overlapping 16-byte pieces. */
+static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                              uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
+    contact_records rec;
+    contact_records_from(&rec, k, a, b);
+    const bool room = total <= capacity && capacity - total >= W;
+    for (; bits; bits &= bits - 1, total++) {
+        const unsigned j = (unsigned)__builtin_ctz(bits);
+        if (!room && total >= capacity) continue; /* counted, not written */
+        unsigned char *o = (unsigned char *)(out + total);
+        memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+        memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+    }
+    return total;
+}
+
+/* W listed pairs at a time: both balls gathered, the contact formula of the scalar layer with
+ * b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes appended. A last,
+ * partial vector repeats its first pair in the unused lanes and masks them off. */
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                       ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                           size_t count, c2d_circle_pair_contact *out,
+                                           size_t capacity, size_t total) {
+    for (size_t k = 0; k < count; k += W) {
+        const size_t lanes = count - k < W ? count - k : W;
+        uint32_t ia[W], ib[W];
+        float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
+        for (size_t j = 0; j < W; j++) {
+            const c2d_ball_pair pr = pairs[k + (j < lanes ? j : 0)];
+            ia[j] = pr.a;
+            ib[j] = pr.b;
+            xa[j] = c->x[pr.a];
+            ya[j] = c->y[pr.a];
+            ra[j] = c->radius[pr.a];
+            xb[j] = c->x[pr.b];
+            yb[j] = c->y[pr.b];
+            rb[j] = c->radius[pr.b];
+        }
+        const lane_t bx = lane_load(xb), by = lane_load(yb);
+        contact_lanes con;
+        const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx,
+                                                 by, bx, by, lane_load(rb), &con);
+        const uint32_t bits = mask_bits(hit) & valid_lanes(lanes);
+        if (bits)
+            total = sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia),
+                                    lane_load_u32(ib));
+    }
+    return total;
 }

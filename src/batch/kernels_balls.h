@@ -5,6 +5,68 @@
 
 #include "batch/kernels.h"
 
+/* One pair of balls, a < b. */
+typedef struct c2d_ball_pair {
+    uint32_t a, b;
+} c2d_ball_pair;
+
+/* The ball grid's contact cells: the grid balls sorted by cell (row-major), as arrays of their
+ * centres, radii and indices. Every array holds C2D_BALL_PAD entries past the last ball (NaN
+ * centres and radii, index 0), so a kernel may load a whole vector from any ball. */
+enum { C2D_BALL_PAD = 16 };
+typedef struct c2d_ball_cells {
+    const float *x, *y, *r;
+    const uint32_t *id;
+    const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
+    uint32_t nx, ny;       /* cells a row, rows */
+} c2d_ball_cells;
+
+/* Appends the pair of balls i and j as (min, max): written while below capacity, counted. */
+static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, size_t count,
+                                       uint32_t i, uint32_t j) {
+    if (count < capacity) {
+        pairs[count].a = i < j ? i : j;
+        pairs[count].b = i < j ? j : i;
+    }
+    return count + 1;
+}
+
+/* The walk of ball_cell_pairs, shared by every backend: in cell order, each ball against the
+ * balls after it in its own cell and the cell east of it (one contiguous span of the sorted
+ * arrays), then against the three cells of the next row (a second span), so each pair of
+ * neighbouring cells is seen once. `span` tests ball p against entries [lo, hi) and appends
+ * the overlapping pairs; the backend's own (a vector loop, or a plain one) inlines here. */
+typedef size_t (*c2d_ball_span_fn)(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
+                                   c2d_ball_pair *pairs, size_t capacity, size_t count);
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline size_t
+c2d_ball_cells_walk(const c2d_ball_cells *g, c2d_ball_pair *pairs, size_t capacity,
+                    c2d_ball_span_fn span) {
+    size_t count = 0;
+    const uint32_t *start = g->start;
+    for (uint32_t cy = 0; cy < g->ny; cy++)
+        for (uint32_t cx = 0; cx < g->nx; cx++) {
+            const size_t cell = (size_t)cy * g->nx + cx;
+            const size_t lo = start[cell], hi = start[cell + 1];
+            if (lo == hi) continue;
+            const size_t east = cx + 1 < g->nx ? start[cell + 2] : hi;
+            size_t up_lo = 0, up_hi = 0;
+            if (cy + 1 < g->ny) {
+                const size_t row = cell + g->nx;
+                up_lo = start[cx > 0 ? row - 1 : row];
+                up_hi = start[cx + 1 < g->nx ? row + 2 : row + 1];
+            }
+            for (size_t p = lo; p < hi; p++) {
+                count = span(g, p, p + 1, east, pairs, capacity, count);
+                if (up_lo < up_hi) count = span(g, p, up_lo, up_hi, pairs, capacity, count);
+            }
+        }
+    return count;
+}
+
 /* Per-backend names: c2d_kernels_avx2 gives c2d_kernels_avx2_collide_circles, and so on. */
 #define C2D_BALL_KERNEL_(table, name) table##_##name
 #define C2D_BALL_KERNEL(table, name) C2D_BALL_KERNEL_(table, name)
@@ -18,6 +80,14 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   sweep_circles)(const c2d_circle_soa *circles, const float *move_x,
                                                  const float *move_y, size_t first, size_t end,
                                                  c2d_circle_hit *out);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                                        c2d_ball_pair *pairs,
+                                                                        size_t capacity);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                    ball_pair_contacts)(const c2d_circle_soa *circles,
+                                                        const c2d_ball_pair *pairs, size_t count,
+                                                        c2d_circle_pair_contact *out,
+                                                        size_t capacity, size_t total);
 #endif
 
 /* Appends one ball pair: written only while below capacity, always counted. */

@@ -80,5 +80,32 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
     }
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide, collide_pairs, sweep, collide_circles,
-                                        sweep_circles};
+/* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
+static size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
+                         c2d_ball_pair *pairs, size_t capacity, size_t count) {
+    const float x = g->x[p], y = g->y[p], r = g->r[p];
+    for (size_t q = lo; q < hi; q++) {
+        const float qx = x - g->x[q], qy = y - g->y[q];
+        if (radii_overlap(qx * qx + qy * qy, r, g->r[q]))
+            count = c2d_add_ball_pair(pairs, capacity, count, g->id[p], g->id[q]);
+    }
+    return count;
+}
+
+static size_t ball_cell_pairs(const c2d_ball_cells *g, c2d_ball_pair *pairs, size_t capacity) {
+    return c2d_ball_cells_walk(g, pairs, capacity, span_pairs);
+}
+
+static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *pairs, size_t count,
+                                 c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (size_t k = 0; k < count; k++) {
+        c2d_contact contact;
+        if (c2d_ball_contact(c, pairs[k].a, pairs[k].b, &contact))
+            c2d_emit_ball_pair(out, capacity, &total, pairs[k].a, pairs[k].b, &contact);
+    }
+    return total;
+}
+
+const c2d_kernels c2d_kernels_scalar = {collide,           collide_pairs, sweep,
+                                        collide_circles,   sweep_circles, ball_cell_pairs,
+                                        ball_pair_contacts};
