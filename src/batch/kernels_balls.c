@@ -182,7 +182,7 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
 /* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
  * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
  * collide_row, on the sorted copies. */
-static size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
+C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
                          c2d_ball_pair *pairs, size_t capacity, size_t count) {
     const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
     const uint32_t id = g->id[p];

@@ -1,7 +1,7 @@
 /* The scalar backend: the batch API as plain loops over the scalar reference layer, compiled
  * without auto-vectorisation (meson.build) so that it stays the true scalar baseline. */
 #include "core/lane_scalar.h"
-#include "core/segment_formula.h"
+#include "core/contact_formula.h"
 
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
@@ -81,7 +81,7 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
 }
 
 /* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
-static size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
+C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
                          c2d_ball_pair *pairs, size_t capacity, size_t count) {
     const float x = g->x[p], y = g->y[p], r = g->r[p];
     for (size_t q = lo; q < hi; q++) {
