@@ -137,26 +137,6 @@ static inline uint32_t grid_cell(const grid *g, double x, double y) {
     return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
 }
 
-/* The sorted-entry ranges of the (up to) three rows of the 3x3 cells around cell (cx, cy). */
-typedef struct row_ranges {
-    uint32_t lo[3], hi[3];
-    int rows;
-} row_ranges;
-
-static inline row_ranges neighbours(const grid *g, const uint32_t *start, uint32_t cx,
-                                    uint32_t cy) {
-    const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
-    const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
-    row_ranges r;
-    r.rows = 0;
-    for (uint32_t y = y0; y <= y1; y++) {
-        r.lo[r.rows] = start[y * g->nx + x0];
-        r.hi[r.rows] = start[y * g->nx + x1 + 1];
-        r.rows++;
-    }
-    return r;
-}
-
 /* ---- binning ---------------------------------------------------------------------------- */
 
 /* The float exponent field of a size >= 0: its power-of-two class. */
@@ -436,38 +416,6 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
     return g;
 }
 
-/* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
- * every special ball. */
-/* True when ball j cannot replace `best`: nothing is earlier than t = 0 (every t is >= +0),
- * and at equal times the lower index stays. Saves the exact sweep of packed neighbours. */
-static inline bool cannot_beat(const c2d_circle_hit *best, uint32_t j) {
-    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
-}
-
-static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
-                                const sweep_entry *e, size_t p, const row_ranges *rr,
-                                const uint32_t *special, size_t special_count) {
-    const sweep_entry s = e[p];
-    const uint32_t i = s.id;
-    c2d_circle_hit best = c2d_no_ball_hit();
-    for (int row = 0; row < rr->rows; row++)
-        for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
-            if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
-                  e[q].lo_y <= s.hi_y) ||
-                q == p || cannot_beat(&best, e[q].id))
-                continue;
-            c2d_toi toi;
-            if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
-                c2d_keep_earliest_ball(&best, e[q].id, &toi);
-        }
-    for (size_t k = 0; k < special_count; k++) {
-        c2d_toi toi;
-        if (c2d_ball_sweep(c, mx, my, i, special[k], &toi))
-            c2d_keep_earliest_ball(&best, special[k], &toi);
-    }
-    return best;
-}
-
 void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
                          const float *my, void *scratch, size_t scratch_bytes,
                          c2d_circle_hit *out) {
@@ -476,12 +424,28 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
-    /* boxes by index -> cell order, through the pair area (it holds at least n entries) */
-    sweep_entry *e = m.entries, *by_index = (sweep_entry *)m.pairs;
-    memcpy(by_index, e, n * sizeof *e);
+    /* boxes by index -> the padded arrays in cell order, through the pair area (it holds at
+     * least n entries) */
+    sweep_entry *by_index = (sweep_entry *)m.pairs;
+    memcpy(by_index, m.entries, n * sizeof *by_index);
+    float *f = m.entries;
+    const size_t len = n + C2D_BALL_PAD;
+    float *lo_x = f, *hi_x = f + len, *lo_y = f + 2 * len, *hi_y = f + 3 * len;
+    uint32_t *id = (uint32_t *)(f + 4 * len);
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
-        if (cell < KIND_SPECIAL) e[m.start[cell + 1]++] = by_index[i];
+        if (cell >= KIND_SPECIAL) continue;
+        const size_t at = m.start[cell + 1]++;
+        lo_x[at] = by_index[i].lo_x;
+        hi_x[at] = by_index[i].hi_x;
+        lo_y[at] = by_index[i].lo_y;
+        hi_y[at] = by_index[i].hi_y;
+        id[at] = (uint32_t)i;
+    }
+    const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
+    for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
+        lo_x[k] = hi_x[k] = lo_y[k] = hi_y[k] = NAN;
+        id[k] = 0;
     }
     for (size_t i = 0; i < n; i++)
         if (m.cell_of[i] >= KIND_SPECIAL) {
@@ -490,13 +454,7 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
             else
                 out[i] = c2d_no_ball_hit();
         }
-    /* grid balls in cell order: neighbours are close in memory */
-    for (uint32_t cy = 0; cy < g.ny; cy++)
-        for (uint32_t cx = 0; cx < g.nx; cx++) {
-            const uint32_t cell = cy * g.nx + cx;
-            if (m.start[cell] == m.start[cell + 1]) continue;
-            const row_ranges rr = neighbours(&g, m.start, cx, cy);
-            for (size_t p = m.start[cell]; p < m.start[cell + 1]; p++)
-                out[e[p].id] = sweep_one(c, mx, my, e, p, &rr, m.special, special_count);
-        }
+    const c2d_ball_sweep_cells cells = {lo_x,    hi_x, lo_y, hi_y,      id,
+                                        m.start, g.nx, g.ny, m.special, special_count};
+    kernels->ball_cell_sweeps(&cells, c, mx, my, out);
 }

@@ -9,6 +9,7 @@
 
 struct c2d_ball_cells;
 struct c2d_ball_pair;
+struct c2d_ball_sweep_cells;
 
 typedef struct c2d_kernels {
     /* All pairs, capsule-major; writes the first `capacity` contacts, returns the total. */
@@ -38,6 +39,10 @@ typedef struct c2d_kernels {
     size_t (*ball_pair_contacts)(const c2d_circle_soa *circles, const struct c2d_ball_pair *pairs,
                                  size_t count, c2d_circle_pair_contact *out, size_t capacity,
                                  size_t total);
+    /* Every grid ball's earliest sweep hit, as sweep_circles gives it, into out[id]. */
+    void (*ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
+                             const c2d_circle_soa *circles, const float *move_x,
+                             const float *move_y, c2d_circle_hit *out);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

@@ -15,6 +15,7 @@
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
 #include "batch/lane_contact.h"
+#include "batch/dlane_simd.h"
 
 enum { W = C2D_LANES };
 
@@ -183,7 +184,7 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
  * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
  * collide_row, on the sorted copies. */
 C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
-                         c2d_ball_pair *pairs, size_t capacity, size_t count) {
+                              c2d_ball_pair *pairs, size_t capacity, size_t count) {
     const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
     const uint32_t id = g->id[p];
     for (size_t q = lo; q < hi; q += W) {
@@ -253,4 +254,79 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                     lane_load_u32(ib));
     }
     return total;
+}
+
+/* The sweep's box test on one vector of sorted entries from q (lanes past hi masked off). */
+C2D_FORMULA size_t sweep_boxes(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                               uint32_t *cand, size_t n) {
+    const mask_t meet = mask_and(mask_and(lane_le(lane_splat(g->lo_x[p]), lane_load(g->hi_x + q)),
+                                          lane_ge(lane_splat(g->hi_x[p]), lane_load(g->lo_x + q))),
+                                 mask_and(lane_le(lane_splat(g->lo_y[p]), lane_load(g->hi_y + q)),
+                                          lane_ge(lane_splat(g->hi_y[p]), lane_load(g->lo_y + q))));
+    if (!mask_any(meet)) return n;
+    uint32_t bits = mask_bits(meet) & valid_lanes(hi - q);
+    if (p >= q && p < q + W) bits &= ~(1u << (p - q)); /* not against itself */
+    for (; bits; bits &= bits - 1)
+        cand[n++] = g->id[q + (size_t)__builtin_ctz(bits)];
+    return n;
+}
+
+/* The exact sweeps of ball i against its sorted candidates, W at a time. A lane first asks
+ * what c2d_sweep_circles asks first, with the same operations: no relative move, or
+ * overlapping at the start (the float test) and clearly moving apart (v.s above the bound of
+ * its quick exit, in double): no hit, the same answer it gives. The other lanes get the
+ * scalar sweep in increasing index, until nothing later can win. In a resting pile most
+ * partners are in contact and moving apart; the first one moving deeper ends the ball. */
+C2D_FORMULA void sweep_exact(const c2d_circle_soa *c, const float *mx, const float *my, uint32_t i,
+                             const uint32_t *cand, size_t n, c2d_circle_hit *best) {
+    const lane_t xi = lane_splat(c->x[i]), yi = lane_splat(c->y[i]), ri = lane_splat(c->radius[i]);
+    const lane_t mxi = lane_splat(mx[i]), myi = lane_splat(my[i]);
+    for (size_t k = 0; k < n; k += W) {
+        if (c2d_ball_cannot_beat(best, cand[k])) return;
+        const size_t lanes = n - k < W ? n - k : W;
+        float bx[W], by[W], br[W], bmx[W], bmy[W];
+        for (size_t j = 0; j < W; j++) {
+            const uint32_t b = cand[k + (j < lanes ? j : 0)];
+            bx[j] = c->x[b];
+            by[j] = c->y[b];
+            br[j] = c->radius[b];
+            bmx[j] = mx[b];
+            bmy[j] = my[b];
+        }
+        const lane_t xj = lane_load(bx), yj = lane_load(by);
+        const mask_t over = capsule_overlap(xi, yi, ri, xj, yj, xj, yj, lane_load(br));
+        const lane_t mxj = lane_load(bmx), myj = lane_load(bmy);
+        dlane_t quiet[2];
+        for (int h = 0; h < DLANE_HALVES; h++) {
+            const dlane_t sx = dlane_sub(dlane_from_lane(xi, h), dlane_from_lane(xj, h));
+            const dlane_t sy = dlane_sub(dlane_from_lane(yi, h), dlane_from_lane(yj, h));
+            const dlane_t vx = dlane_sub(dlane_from_lane(mxi, h), dlane_from_lane(mxj, h));
+            const dlane_t vy = dlane_sub(dlane_from_lane(myi, h), dlane_from_lane(myj, h));
+            const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+            const dlane_t bound =
+                dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
+                                                          dlane_add(dlane_abs(sx), dlane_abs(sy))));
+            /* 1 where apart > bound, 2 where there is no relative move, 0 elsewhere */
+            const dlane_t still =
+                dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
+                             dlane_splat(2.0), dlane_splat(0.0));
+            quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
+        }
+        const lane_t q = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
+        const mask_t skip =
+            mask_or(mask_and(over, lane_ge(q, lane_splat(1.0f))), lane_ge(q, lane_splat(2.0f)));
+        for (uint32_t bits = ~mask_bits(skip) & valid_lanes(lanes); bits; bits &= bits - 1) {
+            const uint32_t j = cand[k + (size_t)__builtin_ctz(bits)];
+            if (c2d_ball_cannot_beat(best, j)) return;
+            c2d_toi toi;
+            if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(best, j, &toi);
+        }
+    }
+}
+
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
+                                                          const c2d_circle_soa *circles,
+                                                          const float *move_x, const float *move_y,
+                                                          c2d_circle_hit *out) {
+    c2d_ball_sweep_walk(cells, circles, move_x, move_y, out, W, sweep_boxes, sweep_exact);
 }

@@ -88,6 +88,9 @@ C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                                         const c2d_ball_pair *pairs, size_t count,
                                                         c2d_circle_pair_contact *out,
                                                         size_t capacity, size_t total);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(
+    const struct c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles, const float *move_x,
+    const float *move_y, c2d_circle_hit *out);
 #endif
 
 /* Appends one ball pair: written only while below capacity, always counted. */
@@ -131,6 +134,119 @@ static inline void c2d_keep_earliest_ball(c2d_circle_hit *slot, uint32_t j, cons
 static inline c2d_circle_hit c2d_no_ball_hit(void) {
     const c2d_circle_hit none = {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     return none;
+}
+
+/* The ball grid's sweep cells: each grid ball's swept box, sorted by the cell of its centre,
+ * as padded arrays (as c2d_ball_cells: C2D_BALL_PAD entries past the last, NaN boxes), and the
+ * special balls every grid ball also sweeps against. */
+typedef struct c2d_ball_sweep_cells {
+    const float *lo_x, *hi_x, *lo_y, *hi_y;
+    const uint32_t *id;
+    const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
+    uint32_t nx, ny;
+    const uint32_t *special; /* increasing */
+    size_t special_count;
+} c2d_ball_sweep_cells;
+
+/* Room for one ball's candidates between two exact passes (a crowd takes several). */
+enum { C2D_BALL_CANDIDATES = 64 };
+
+/* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower
+ * index, so once the best hit is at t = 0 no higher index can take its place. */
+static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) {
+    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
+}
+
+/* Increasing order of a ball's candidates: insertion sort for the usual handful, heapsort
+ * (no recursion, no memory) for a crowd's. */
+static inline void c2d_sort_candidates(uint32_t *v, size_t n) {
+    if (n <= 16) {
+        for (size_t u = 1; u < n; u++) {
+            const uint32_t x = v[u];
+            size_t k = u;
+            for (; k > 0 && v[k - 1] > x; k--)
+                v[k] = v[k - 1];
+            v[k] = x;
+        }
+        return;
+    }
+    for (size_t end = n, root = n / 2;;) {
+        if (root > 0)
+            root--;
+        else if (--end > 0) {
+            const uint32_t t = v[0];
+            v[0] = v[end];
+            v[end] = t;
+        } else
+            return;
+        for (size_t r = root;;) {
+            size_t child = 2 * r + 1;
+            if (child >= end) break;
+            if (child + 1 < end && v[child + 1] > v[child]) child++;
+            if (v[r] >= v[child]) break;
+            const uint32_t t = v[r];
+            v[r] = v[child];
+            v[child] = t;
+            r = child;
+        }
+    }
+}
+
+/* The backend's two steps of a grid ball's sweep: `boxes` appends to cand the balls among
+ * entries [q, min(q + W, hi)) whose boxes meet entry p's (p itself left out) and returns the
+ * new count; `exact` sweeps ball i against the sorted candidates in increasing index, into
+ * *best, stopping where c2d_ball_cannot_beat says nothing later can win. */
+typedef size_t (*c2d_sweep_boxes_fn)(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                                     uint32_t *cand, size_t n);
+typedef void (*c2d_sweep_exact_fn)(const c2d_circle_soa *c, const float *mx, const float *my,
+                                   uint32_t i, const uint32_t *cand, size_t n,
+                                   c2d_circle_hit *best);
+
+/* The walk of ball_cell_sweeps, shared by every backend: each grid ball, in cell order,
+ * against the boxes of the 3x3 cells around its own (three spans of the sorted arrays), then
+ * the special balls; the earliest hit goes to out[id]. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void
+c2d_ball_sweep_walk(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c, const float *mx,
+                    const float *my, c2d_circle_hit *out, size_t lanes, c2d_sweep_boxes_fn boxes,
+                    c2d_sweep_exact_fn exact) {
+    const uint32_t *start = g->start;
+    for (uint32_t cy = 0; cy < g->ny; cy++)
+        for (uint32_t cx = 0; cx < g->nx; cx++) {
+            const size_t cell = (size_t)cy * g->nx + cx;
+            if (start[cell] == start[cell + 1]) continue;
+            const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
+            const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
+            for (size_t p = start[cell]; p < start[cell + 1]; p++) {
+                const uint32_t i = g->id[p];
+                c2d_circle_hit best = c2d_no_ball_hit();
+                uint32_t cand[C2D_BALL_CANDIDATES];
+                size_t n = 0;
+                for (uint32_t y = y0; y <= y1; y++) {
+                    const size_t hi = start[(size_t)y * g->nx + x1 + 1];
+                    for (size_t q = start[(size_t)y * g->nx + x0]; q < hi; q += lanes) {
+                        if (n > C2D_BALL_CANDIDATES - lanes) {
+                            c2d_sort_candidates(cand, n);
+                            exact(c, mx, my, i, cand, n, &best);
+                            n = 0;
+                        }
+                        n = boxes(g, p, q, hi, cand, n);
+                    }
+                }
+                c2d_sort_candidates(cand, n);
+                exact(c, mx, my, i, cand, n, &best);
+                for (size_t k = 0; k < g->special_count; k++) {
+                    const uint32_t j = g->special[k];
+                    if (c2d_ball_cannot_beat(&best, j)) break;
+                    c2d_toi toi;
+                    if (c2d_ball_sweep(c, mx, my, i, j, &toi))
+                        c2d_keep_earliest_ball(&best, j, &toi);
+                }
+                out[i] = best;
+            }
+        }
 }
 
 #endif

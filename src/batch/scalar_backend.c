@@ -82,7 +82,7 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
 
 /* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
 C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
-                         c2d_ball_pair *pairs, size_t capacity, size_t count) {
+                              c2d_ball_pair *pairs, size_t capacity, size_t count) {
     const float x = g->x[p], y = g->y[p], r = g->r[p];
     for (size_t q = lo; q < hi; q++) {
         const float qx = x - g->x[q], qy = y - g->y[q];
@@ -106,6 +106,31 @@ static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *p
     return total;
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide,           collide_pairs, sweep,
-                                        collide_circles,   sweep_circles, ball_cell_pairs,
-                                        ball_pair_contacts};
+/* The sweep's box test, one entry at a time (the walk's step is one lane). */
+C2D_FORMULA size_t sweep_boxes(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                               uint32_t *cand, size_t n) {
+    (void)hi;
+    if (q != p && g->lo_x[p] <= g->hi_x[q] && g->lo_x[q] <= g->hi_x[p] &&
+        g->lo_y[p] <= g->hi_y[q] && g->lo_y[q] <= g->hi_y[p])
+        cand[n++] = g->id[q];
+    return n;
+}
+
+/* The exact sweeps, in increasing index, until nothing later can win. */
+C2D_FORMULA void sweep_exact(const c2d_circle_soa *c, const float *mx, const float *my, uint32_t i,
+                             const uint32_t *cand, size_t n, c2d_circle_hit *best) {
+    for (size_t k = 0; k < n && !c2d_ball_cannot_beat(best, cand[k]); k++) {
+        c2d_toi toi;
+        if (c2d_ball_sweep(c, mx, my, i, cand[k], &toi))
+            c2d_keep_earliest_ball(best, cand[k], &toi);
+    }
+}
+
+static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c,
+                             const float *mx, const float *my, c2d_circle_hit *out) {
+    c2d_ball_sweep_walk(g, c, mx, my, out, 1, sweep_boxes, sweep_exact);
+}
+
+const c2d_kernels c2d_kernels_scalar = {
+    collide,         collide_pairs,      sweep,           collide_circles, sweep_circles,
+    ball_cell_pairs, ball_pair_contacts, ball_cell_sweeps};
