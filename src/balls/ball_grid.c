@@ -59,6 +59,10 @@ typedef struct grid_memory {
     size_t pair_capacity;
 } grid_memory;
 
+/* Bytes a ball in the entries area: a sweep_entry (by index), or the six padded arrays of
+ * c2d_ball_sweep_cells (the four of c2d_ball_cells take less). */
+enum { ENTRY_BYTES = 6 * sizeof(float) };
+
 static size_t max_cells(size_t n) {
     const size_t limit = (size_t)UINT32_MAX - 4;
     return n < limit / 2 - 1 ? 2 * n + 2 : limit;
@@ -66,8 +70,7 @@ static size_t max_cells(size_t n) {
 
 /* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
 static size_t fixed_bytes(size_t n) {
-    return (n + C2D_BALL_PAD) * sizeof(sweep_entry) +
-           (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
+    return (n + C2D_BALL_PAD) * ENTRY_BYTES + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
 }
 
 enum { PAIR_BYTES = 2 * sizeof(c2d_ball_pair) };
@@ -79,7 +82,7 @@ size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
 static grid_memory carve(void *scratch, size_t bytes, size_t n) {
     grid_memory m;
     m.entries = scratch;
-    uint32_t *p = (uint32_t *)((sweep_entry *)scratch + n + C2D_BALL_PAD);
+    uint32_t *p = (uint32_t *)((unsigned char *)scratch + (n + C2D_BALL_PAD) * ENTRY_BYTES);
     m.cell_of = p;
     m.special = p + n;
     m.first = p + 2 * n;
@@ -424,27 +427,25 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
-    /* boxes by index -> the padded arrays in cell order, through the pair area (it holds at
-     * least n entries) */
-    sweep_entry *by_index = (sweep_entry *)m.pairs;
-    memcpy(by_index, m.entries, n * sizeof *by_index);
+    /* the balls into the padded arrays, in cell order (the boxes by index are done with) */
     float *f = m.entries;
     const size_t len = n + C2D_BALL_PAD;
-    float *lo_x = f, *hi_x = f + len, *lo_y = f + 2 * len, *hi_y = f + 3 * len;
-    uint32_t *id = (uint32_t *)(f + 4 * len);
+    float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
+    uint32_t *id = (uint32_t *)(f + 5 * len);
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
         if (cell >= KIND_SPECIAL) continue;
         const size_t at = m.start[cell + 1]++;
-        lo_x[at] = by_index[i].lo_x;
-        hi_x[at] = by_index[i].hi_x;
-        lo_y[at] = by_index[i].lo_y;
-        hi_y[at] = by_index[i].hi_y;
+        x[at] = c->x[i];
+        y[at] = c->y[i];
+        r[at] = c->radius[i];
+        vx[at] = mx[i];
+        vy[at] = my[i];
         id[at] = (uint32_t)i;
     }
     const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
     for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
-        lo_x[k] = hi_x[k] = lo_y[k] = hi_y[k] = NAN;
+        x[k] = y[k] = r[k] = vx[k] = vy[k] = NAN;
         id[k] = 0;
     }
     for (size_t i = 0; i < n; i++)
@@ -454,7 +455,7 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
             else
                 out[i] = c2d_no_ball_hit();
         }
-    const c2d_ball_sweep_cells cells = {lo_x,    hi_x, lo_y, hi_y,      id,
+    const c2d_ball_sweep_cells cells = {x,       y,    r,    vx,        vy,           id,
                                         m.start, g.nx, g.ny, m.special, special_count};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);
 }

@@ -13,6 +13,7 @@
 #include "core/segment_formula.h"
 
 #include "batch/cull.h"
+#include "batch/ball_cull.h"
 #include "batch/kernels_balls.h"
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
@@ -100,13 +101,9 @@ typedef struct sweeper {
     bool wild;                    /* not tame: every partner gets the exact sweep */
 } sweeper;
 
-/* Which of the W balls from j could touch ball i during the frame. In exact arithmetic a
- * touch at time t puts the relative position s + t v (s = p_i - p_j, v = m_i - m_j) within
- * the radius sum of the origin, so the box around the relative path s .. s+v grown by the
- * radius sum contains the origin. The growth adds cull.h's sweep slack: 2^-8 of the sizes
- * (motion and radii) and 2^-16 of the positions, far above the float error of this test and
- * the double error of the exact sweep. Lanes with a value beyond C2D_TAME_LIMIT (infinities
- * included) are always candidates; NaN lanes fail every compare, as NaN never hits. */
+/* Which of the W balls from j could touch ball i during the frame: the relative-path test of
+ * batch/ball_cull.h; lanes with a value beyond C2D_TAME_LIMIT (infinities included) are always
+ * candidates. */
 static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *c,
                                         const float *move_x, const float *move_y, size_t j,
                                         size_t lanes) {
@@ -115,22 +112,9 @@ static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *
     const lane_t mxj = load_part(move_x + j, lanes, NAN), myj = load_part(move_y + j, lanes, NAN);
     const uint32_t valid = valid_lanes(lanes);
     if (s->wild) return valid;
-    const lane_t sx = lane_sub(s->x, xj), sy = lane_sub(s->y, yj);
-    const lane_t vx = lane_sub(s->mx, mxj), vy = lane_sub(s->my, myj);
-    const lane_t ex = lane_add(sx, vx), ey = lane_add(sy, vy);
-    const lane_t rs = lane_add(s->r, rj);
-    const lane_t avx = lane_abs(vx), avy = lane_abs(vy);
+    const mask_t near =
+        ball_path_near(s->x, s->y, s->r, s->mx, s->my, s->size, xj, yj, rj, mxj, myj);
     const lane_t axj = lane_abs(xj), ayj = lane_abs(yj);
-    const lane_t grow = lane_add(lane_add(rs, lane_mul(lane_add(lane_add(avx, avy), lane_abs(rs)),
-                                                       lane_splat(C2D_SWEEP_SIZE_SLACK))),
-                                 lane_add(lane_mul(lane_add(s->size, lane_add(axj, ayj)),
-                                                   lane_splat(C2D_SWEEP_POSITION_SLACK)),
-                                          lane_splat(1e-18f)));
-    const lane_t zero = lane_splat(0.0f);
-    const mask_t near = mask_and(mask_and(lane_le(lane_sub(lane_min(sx, ex), grow), zero),
-                                          lane_ge(lane_add(lane_max(sx, ex), grow), zero)),
-                                 mask_and(lane_le(lane_sub(lane_min(sy, ey), grow), zero),
-                                          lane_ge(lane_add(lane_max(sy, ey), grow), zero)));
     const lane_t limit = lane_splat(C2D_TAME_LIMIT);
     const mask_t wild = mask_or(
         mask_or(lane_not_le(axj, limit), lane_not_le(ayj, limit)),
@@ -256,77 +240,55 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
     return total;
 }
 
-/* The sweep's box test on one vector of sorted entries from q (lanes past hi masked off). */
-C2D_FORMULA size_t sweep_boxes(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                               uint32_t *cand, size_t n) {
-    const mask_t meet = mask_and(mask_and(lane_le(lane_splat(g->lo_x[p]), lane_load(g->hi_x + q)),
-                                          lane_ge(lane_splat(g->hi_x[p]), lane_load(g->lo_x + q))),
-                                 mask_and(lane_le(lane_splat(g->lo_y[p]), lane_load(g->hi_y + q)),
-                                          lane_ge(lane_splat(g->hi_y[p]), lane_load(g->lo_y + q))));
-    if (!mask_any(meet)) return n;
-    uint32_t bits = mask_bits(meet) & valid_lanes(hi - q);
+/* The sweep's filter on one vector of sorted entries from q (lanes past hi masked off): the
+ * relative-path test of batch/ball_cull.h, then what c2d_sweep_circles asks first, with the
+ * same operations: no relative move, or overlapping at the start (its float test; for the
+ * finite values of grid balls the zero-length capsule's offset is just the difference of the
+ * centres) and clearly moving apart (v.s above the bound of its quick exit, in double). Such
+ * a pair has no hit there, so it is left out; the rest are candidates. In a resting pile most
+ * neighbours are in contact and moving apart: the exact sweep runs for few of them. */
+C2D_FORMULA size_t sweep_near(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                              uint32_t *cand, size_t n) {
+    const float xs = g->x[p], ys = g->y[p];
+    const lane_t x = lane_splat(xs), y = lane_splat(ys), r = lane_splat(g->r[p]);
+    const lane_t mx = lane_splat(g->mx[p]), my = lane_splat(g->my[p]);
+    const lane_t xj = lane_load(g->x + q), yj = lane_load(g->y + q), rj = lane_load(g->r + q);
+    const lane_t mxj = lane_load(g->mx + q), myj = lane_load(g->my + q);
+    const mask_t near =
+        ball_path_near(x, y, r, mx, my, lane_splat(fabsf(xs) + fabsf(ys)), xj, yj, rj, mxj, myj);
+    if (!mask_any(near)) return n;
+    uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
     if (p >= q && p < q + W) bits &= ~(1u << (p - q)); /* not against itself */
-    for (; bits; bits &= bits - 1)
+    if (!bits) return n;
+    const lane_t qx = lane_sub(x, xj), qy = lane_sub(y, yj);
+    const mask_t over = radii_overlap(lane_add(lane_mul(qx, qx), lane_mul(qy, qy)), r, rj);
+    dlane_t quiet[2];
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t sx = dlane_sub(dlane_from_lane(x, h), dlane_from_lane(xj, h));
+        const dlane_t sy = dlane_sub(dlane_from_lane(y, h), dlane_from_lane(yj, h));
+        const dlane_t vx = dlane_sub(dlane_from_lane(mx, h), dlane_from_lane(mxj, h));
+        const dlane_t vy = dlane_sub(dlane_from_lane(my, h), dlane_from_lane(myj, h));
+        const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+        const dlane_t bound =
+            dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
+                                                      dlane_add(dlane_abs(sx), dlane_abs(sy))));
+        /* 2 where there is no relative move, 1 where apart > bound, 0 elsewhere */
+        const dlane_t still =
+            dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
+                         dlane_splat(2.0), dlane_splat(0.0));
+        quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
+    }
+    const lane_t level = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
+    const mask_t skip =
+        mask_or(mask_and(over, lane_ge(level, lane_splat(1.0f))), lane_ge(level, lane_splat(2.0f)));
+    for (bits &= ~mask_bits(skip); bits; bits &= bits - 1)
         cand[n++] = g->id[q + (size_t)__builtin_ctz(bits)];
     return n;
-}
-
-/* The exact sweeps of ball i against its sorted candidates, W at a time. A lane first asks
- * what c2d_sweep_circles asks first, with the same operations: no relative move, or
- * overlapping at the start (the float test) and clearly moving apart (v.s above the bound of
- * its quick exit, in double): no hit, the same answer it gives. The other lanes get the
- * scalar sweep in increasing index, until nothing later can win. In a resting pile most
- * partners are in contact and moving apart; the first one moving deeper ends the ball. */
-C2D_FORMULA void sweep_exact(const c2d_circle_soa *c, const float *mx, const float *my, uint32_t i,
-                             const uint32_t *cand, size_t n, c2d_circle_hit *best) {
-    const lane_t xi = lane_splat(c->x[i]), yi = lane_splat(c->y[i]), ri = lane_splat(c->radius[i]);
-    const lane_t mxi = lane_splat(mx[i]), myi = lane_splat(my[i]);
-    for (size_t k = 0; k < n; k += W) {
-        if (c2d_ball_cannot_beat(best, cand[k])) return;
-        const size_t lanes = n - k < W ? n - k : W;
-        float bx[W], by[W], br[W], bmx[W], bmy[W];
-        for (size_t j = 0; j < W; j++) {
-            const uint32_t b = cand[k + (j < lanes ? j : 0)];
-            bx[j] = c->x[b];
-            by[j] = c->y[b];
-            br[j] = c->radius[b];
-            bmx[j] = mx[b];
-            bmy[j] = my[b];
-        }
-        const lane_t xj = lane_load(bx), yj = lane_load(by);
-        const mask_t over = capsule_overlap(xi, yi, ri, xj, yj, xj, yj, lane_load(br));
-        const lane_t mxj = lane_load(bmx), myj = lane_load(bmy);
-        dlane_t quiet[2];
-        for (int h = 0; h < DLANE_HALVES; h++) {
-            const dlane_t sx = dlane_sub(dlane_from_lane(xi, h), dlane_from_lane(xj, h));
-            const dlane_t sy = dlane_sub(dlane_from_lane(yi, h), dlane_from_lane(yj, h));
-            const dlane_t vx = dlane_sub(dlane_from_lane(mxi, h), dlane_from_lane(mxj, h));
-            const dlane_t vy = dlane_sub(dlane_from_lane(myi, h), dlane_from_lane(myj, h));
-            const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
-            const dlane_t bound =
-                dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
-                                                          dlane_add(dlane_abs(sx), dlane_abs(sy))));
-            /* 1 where apart > bound, 2 where there is no relative move, 0 elsewhere */
-            const dlane_t still =
-                dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
-                             dlane_splat(2.0), dlane_splat(0.0));
-            quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
-        }
-        const lane_t q = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
-        const mask_t skip =
-            mask_or(mask_and(over, lane_ge(q, lane_splat(1.0f))), lane_ge(q, lane_splat(2.0f)));
-        for (uint32_t bits = ~mask_bits(skip) & valid_lanes(lanes); bits; bits &= bits - 1) {
-            const uint32_t j = cand[k + (size_t)__builtin_ctz(bits)];
-            if (c2d_ball_cannot_beat(best, j)) return;
-            c2d_toi toi;
-            if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(best, j, &toi);
-        }
-    }
 }
 
 void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
                                                           const c2d_circle_soa *circles,
                                                           const float *move_x, const float *move_y,
                                                           c2d_circle_hit *out) {
-    c2d_ball_sweep_walk(cells, circles, move_x, move_y, out, W, sweep_boxes, sweep_exact);
+    c2d_ball_sweep_walk(cells, circles, move_x, move_y, out, W, sweep_near);
 }

@@ -88,9 +88,11 @@ C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                                         const c2d_ball_pair *pairs, size_t count,
                                                         c2d_circle_pair_contact *out,
                                                         size_t capacity, size_t total);
-C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(
-    const struct c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles, const float *move_x,
-    const float *move_y, c2d_circle_hit *out);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                  ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
+                                                    const c2d_circle_soa *circles,
+                                                    const float *move_x, const float *move_y,
+                                                    c2d_circle_hit *out);
 #endif
 
 /* Appends one ball pair: written only while below capacity, always counted. */
@@ -136,11 +138,11 @@ static inline c2d_circle_hit c2d_no_ball_hit(void) {
     return none;
 }
 
-/* The ball grid's sweep cells: each grid ball's swept box, sorted by the cell of its centre,
- * as padded arrays (as c2d_ball_cells: C2D_BALL_PAD entries past the last, NaN boxes), and the
- * special balls every grid ball also sweeps against. */
+/* The ball grid's sweep cells: the grid balls (all tame) sorted by the cell of their swept
+ * box's centre, as padded arrays (as c2d_ball_cells: C2D_BALL_PAD entries past the last, NaN
+ * values, index 0), and the special balls every grid ball also sweeps against. */
 typedef struct c2d_ball_sweep_cells {
-    const float *lo_x, *hi_x, *lo_y, *hi_y;
+    const float *x, *y, *r, *mx, *my;
     const uint32_t *id;
     const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
     uint32_t nx, ny;
@@ -192,15 +194,24 @@ static inline void c2d_sort_candidates(uint32_t *v, size_t n) {
     }
 }
 
-/* The backend's two steps of a grid ball's sweep: `boxes` appends to cand the balls among
- * entries [q, min(q + W, hi)) whose boxes meet entry p's (p itself left out) and returns the
- * new count; `exact` sweeps ball i against the sorted candidates in increasing index, into
- * *best, stopping where c2d_ball_cannot_beat says nothing later can win. */
-typedef size_t (*c2d_sweep_boxes_fn)(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                                     uint32_t *cand, size_t n);
-typedef void (*c2d_sweep_exact_fn)(const c2d_circle_soa *c, const float *mx, const float *my,
-                                   uint32_t i, const uint32_t *cand, size_t n,
-                                   c2d_circle_hit *best);
+/* The backend's step of a grid ball's sweep: appends to cand the balls among entries
+ * [q, min(q + lanes, hi)) that may hit entry p (p itself left out) and returns the new count.
+ * It may leave out a ball only where c2d_sweep_circles surely gives no hit. */
+typedef size_t (*c2d_sweep_near_fn)(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                                    uint32_t *cand, size_t n);
+
+/* Sweeps ball i against the candidates (sorted here) in increasing index, into *best,
+ * stopping where c2d_ball_cannot_beat says nothing later can win. */
+static inline void c2d_ball_sweep_sorted(const c2d_circle_soa *c, const float *mx, const float *my,
+                                         uint32_t i, uint32_t *cand, size_t n,
+                                         c2d_circle_hit *best) {
+    c2d_sort_candidates(cand, n);
+    for (size_t k = 0; k < n && !c2d_ball_cannot_beat(best, cand[k]); k++) {
+        c2d_toi toi;
+        if (c2d_ball_sweep(c, mx, my, i, cand[k], &toi))
+            c2d_keep_earliest_ball(best, cand[k], &toi);
+    }
+}
 
 /* The walk of ball_cell_sweeps, shared by every backend: each grid ball, in cell order,
  * against the boxes of the 3x3 cells around its own (three spans of the sorted arrays), then
@@ -210,8 +221,7 @@ __attribute__((always_inline))
 #endif
 static inline void
 c2d_ball_sweep_walk(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c, const float *mx,
-                    const float *my, c2d_circle_hit *out, size_t lanes, c2d_sweep_boxes_fn boxes,
-                    c2d_sweep_exact_fn exact) {
+                    const float *my, c2d_circle_hit *out, size_t lanes, c2d_sweep_near_fn near) {
     const uint32_t *start = g->start;
     for (uint32_t cy = 0; cy < g->ny; cy++)
         for (uint32_t cx = 0; cx < g->nx; cx++) {
@@ -228,15 +238,13 @@ c2d_ball_sweep_walk(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c, cons
                     const size_t hi = start[(size_t)y * g->nx + x1 + 1];
                     for (size_t q = start[(size_t)y * g->nx + x0]; q < hi; q += lanes) {
                         if (n > C2D_BALL_CANDIDATES - lanes) {
-                            c2d_sort_candidates(cand, n);
-                            exact(c, mx, my, i, cand, n, &best);
+                            c2d_ball_sweep_sorted(c, mx, my, i, cand, n, &best);
                             n = 0;
                         }
-                        n = boxes(g, p, q, hi, cand, n);
+                        n = near(g, p, q, hi, cand, n);
                     }
                 }
-                c2d_sort_candidates(cand, n);
-                exact(c, mx, my, i, cand, n, &best);
+                c2d_ball_sweep_sorted(c, mx, my, i, cand, n, &best);
                 for (size_t k = 0; k < g->special_count; k++) {
                     const uint32_t j = g->special[k];
                     if (c2d_ball_cannot_beat(&best, j)) break;

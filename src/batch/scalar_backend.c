@@ -3,6 +3,8 @@
 #include "core/lane_scalar.h"
 #include "core/contact_formula.h"
 
+#include "batch/cull.h"
+#include "batch/ball_cull.h"
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
 
@@ -106,29 +108,21 @@ static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *p
     return total;
 }
 
-/* The sweep's box test, one entry at a time (the walk's step is one lane). */
-C2D_FORMULA size_t sweep_boxes(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                               uint32_t *cand, size_t n) {
+/* The sweep's relative-path test (batch/ball_cull.h), one entry at a time (the walk's step is
+ * one lane). */
+C2D_FORMULA size_t sweep_near(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
+                              uint32_t *cand, size_t n) {
     (void)hi;
-    if (q != p && g->lo_x[p] <= g->hi_x[q] && g->lo_x[q] <= g->hi_x[p] &&
-        g->lo_y[p] <= g->hi_y[q] && g->lo_y[q] <= g->hi_y[p])
+    if (q != p && ball_path_near(g->x[p], g->y[p], g->r[p], g->mx[p], g->my[p],
+                                 fabsf(g->x[p]) + fabsf(g->y[p]), g->x[q], g->y[q], g->r[q],
+                                 g->mx[q], g->my[q]))
         cand[n++] = g->id[q];
     return n;
 }
 
-/* The exact sweeps, in increasing index, until nothing later can win. */
-C2D_FORMULA void sweep_exact(const c2d_circle_soa *c, const float *mx, const float *my, uint32_t i,
-                             const uint32_t *cand, size_t n, c2d_circle_hit *best) {
-    for (size_t k = 0; k < n && !c2d_ball_cannot_beat(best, cand[k]); k++) {
-        c2d_toi toi;
-        if (c2d_ball_sweep(c, mx, my, i, cand[k], &toi))
-            c2d_keep_earliest_ball(best, cand[k], &toi);
-    }
-}
-
 static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c,
                              const float *mx, const float *my, c2d_circle_hit *out) {
-    c2d_ball_sweep_walk(g, c, mx, my, out, 1, sweep_boxes, sweep_exact);
+    c2d_ball_sweep_walk(g, c, mx, my, out, 1, sweep_near);
 }
 
 const c2d_kernels c2d_kernels_scalar = {
