@@ -448,13 +448,12 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
         x[k] = y[k] = r[k] = vx[k] = vy[k] = NAN;
         id[k] = 0;
     }
-    for (size_t i = 0; i < n; i++)
-        if (m.cell_of[i] >= KIND_SPECIAL) {
-            if (m.cell_of[i] == KIND_SPECIAL)
-                kernels->sweep_circles(c, mx, my, i, i + 1, out);
-            else
-                out[i] = c2d_no_ball_hit();
-        }
+    for (size_t i = 0; i < n; i++) {
+        if (m.cell_of[i] == KIND_SPECIAL)
+            kernels->sweep_circles(c, mx, my, i, i + 1, out);
+        else
+            out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
+    }
     const c2d_ball_sweep_cells cells = {x,       y,    r,    vx,        vy,           id,
                                         m.start, g.nx, g.ny, m.special, special_count};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);

@@ -17,6 +17,7 @@
 #include "batch/kernels_balls.h"
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
+#include "core/ball_sweep_formula.h"
 
 enum { W = C2D_LANES };
 
@@ -167,8 +168,9 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
 /* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
  * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
  * collide_row, on the sorted copies. */
-C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
-                              c2d_ball_pair *pairs, size_t capacity, size_t count) {
+C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
+    c2d_pair_walk *w = ctx;
+    const c2d_ball_cells *g = w->g;
     const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
     const uint32_t id = g->id[p];
     for (size_t q = lo; q < hi; q += W) {
@@ -177,15 +179,16 @@ C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size
         const mask_t hit = radii_overlap(d2, r, lane_load(g->r + q));
         if (!mask_any(hit)) continue;
         for (uint32_t bits = mask_bits(hit) & valid_lanes(hi - q); bits; bits &= bits - 1)
-            count = c2d_add_ball_pair(pairs, capacity, count, id,
-                                      g->id[q + (size_t)__builtin_ctz(bits)]);
+            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, id,
+                                         g->id[q + (size_t)__builtin_ctz(bits)]);
     }
-    return count;
 }
 
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
                                                            c2d_ball_pair *pairs, size_t capacity) {
-    return c2d_ball_cells_walk(cells, pairs, capacity, span_pairs);
+    c2d_pair_walk w = {cells, pairs, capacity, 0};
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &w, span_pairs);
+    return w.count;
 }
 
 /* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
@@ -240,55 +243,120 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
     return total;
 }
 
-/* The sweep's filter on one vector of sorted entries from q (lanes past hi masked off): the
- * relative-path test of batch/ball_cull.h, then what c2d_sweep_circles asks first, with the
- * same operations: no relative move, or overlapping at the start (its float test; for the
- * finite values of grid balls the zero-length capsule's offset is just the difference of the
- * centres) and clearly moving apart (v.s above the bound of its quick exit, in double). Such
- * a pair has no hit there, so it is left out; the rest are candidates. In a resting pile most
- * neighbours are in contact and moving apart: the exact sweep runs for few of them. */
-C2D_FORMULA size_t sweep_near(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                              uint32_t *cand, size_t n) {
+/* The sweeps' lane queue: directed pairs (a sweeps against b), as sorted positions, swept W
+ * at a time by the lane twin of c2d_sweep_circles (core/ball_sweep_formula.h). A hit is kept
+ * in out[a] if earlier than what it holds (ties to the lower index), so pairs may be swept in
+ * any order. */
+typedef struct sweep_queue {
+    c2d_sweep_walk w;
+    size_t n;
+    uint32_t a[W], b[W];
+} sweep_queue;
+
+static void sweep_flush(sweep_queue *q) {
+    if (q->n == 0) return;
+    const c2d_ball_sweep_cells *g = q->w.g;
+    float v[10][W];
+    for (size_t j = 0; j < W; j++) {
+        const size_t a = q->a[j < q->n ? j : 0], b = q->b[j < q->n ? j : 0];
+        v[0][j] = g->x[a];
+        v[1][j] = g->y[a];
+        v[2][j] = g->r[a];
+        v[3][j] = g->mx[a];
+        v[4][j] = g->my[a];
+        v[5][j] = g->x[b];
+        v[6][j] = g->y[b];
+        v[7][j] = g->r[b];
+        v[8][j] = g->mx[b];
+        v[9][j] = g->my[b];
+    }
+    toi_lanes k;
+    const mask_t hit = ball_sweep_lanes(
+        lane_load(v[0]), lane_load(v[1]), lane_load(v[2]), lane_load(v[3]), lane_load(v[4]),
+        lane_load(v[5]), lane_load(v[6]), lane_load(v[7]), lane_load(v[8]), lane_load(v[9]), &k);
+    uint32_t bits = mask_bits(hit) & valid_lanes(q->n);
+    q->n = 0;
+    if (!bits) return;
+    float t[W], nx[W], ny[W], px[W], py[W];
+    lane_store(t, k.t);
+    lane_store(nx, k.nx);
+    lane_store(ny, k.ny);
+    lane_store(px, k.px);
+    lane_store(py, k.py);
+    for (; bits; bits &= bits - 1) {
+        const unsigned j = (unsigned)__builtin_ctz(bits);
+        const c2d_toi toi = {t[j], {nx[j], ny[j]}, {px[j], py[j]}};
+        c2d_keep_earliest_ball(&q->w.out[g->id[q->a[j]]], g->id[q->b[j]], &toi);
+    }
+}
+
+static inline void sweep_push(sweep_queue *q, uint32_t a, uint32_t b) {
+    const c2d_ball_sweep_cells *g = q->w.g;
+    if (c2d_ball_cannot_beat(&q->w.out[g->id[a]], g->id[b])) return;
+    q->a[q->n] = a;
+    q->b[q->n] = b;
+    if (++q->n == W) sweep_flush(q);
+}
+
+/* The sweeps' span: ball p against one vector of sorted entries at a time from lo (lanes past
+ * hi masked off). First the relative-path test of batch/ball_cull.h (exactly symmetric in the
+ * two balls), then what c2d_sweep_circles asks first, with the same operations (also exactly
+ * symmetric: a - b rounds to -(b - a)): no relative move, or overlapping at the start (its
+ * float test; for the finite values of grid balls the zero-length capsule's offset is just the
+ * difference of the centres) and clearly moving apart (v.s above the bound of its quick exit,
+ * in double). Such a pair has no hit either way and is left out; the rest go to the queue,
+ * both ways. In a resting pile most neighbours are in contact and moving apart. */
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    sweep_queue *qu = ctx;
+    const c2d_ball_sweep_cells *g = qu->w.g;
     const float xs = g->x[p], ys = g->y[p];
     const lane_t x = lane_splat(xs), y = lane_splat(ys), r = lane_splat(g->r[p]);
     const lane_t mx = lane_splat(g->mx[p]), my = lane_splat(g->my[p]);
-    const lane_t xj = lane_load(g->x + q), yj = lane_load(g->y + q), rj = lane_load(g->r + q);
-    const lane_t mxj = lane_load(g->mx + q), myj = lane_load(g->my + q);
-    const mask_t near =
-        ball_path_near(x, y, r, mx, my, lane_splat(fabsf(xs) + fabsf(ys)), xj, yj, rj, mxj, myj);
-    if (!mask_any(near)) return n;
-    uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
-    if (p >= q && p < q + W) bits &= ~(1u << (p - q)); /* not against itself */
-    if (!bits) return n;
-    const lane_t qx = lane_sub(x, xj), qy = lane_sub(y, yj);
-    const mask_t over = radii_overlap(lane_add(lane_mul(qx, qx), lane_mul(qy, qy)), r, rj);
-    dlane_t quiet[2];
-    for (int h = 0; h < DLANE_HALVES; h++) {
-        const dlane_t sx = dlane_sub(dlane_from_lane(x, h), dlane_from_lane(xj, h));
-        const dlane_t sy = dlane_sub(dlane_from_lane(y, h), dlane_from_lane(yj, h));
-        const dlane_t vx = dlane_sub(dlane_from_lane(mx, h), dlane_from_lane(mxj, h));
-        const dlane_t vy = dlane_sub(dlane_from_lane(my, h), dlane_from_lane(myj, h));
-        const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
-        const dlane_t bound =
-            dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
-                                                      dlane_add(dlane_abs(sx), dlane_abs(sy))));
-        /* 2 where there is no relative move, 1 where apart > bound, 0 elsewhere */
-        const dlane_t still =
-            dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
-                         dlane_splat(2.0), dlane_splat(0.0));
-        quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
+    const lane_t size = lane_splat(fabsf(xs) + fabsf(ys));
+    for (size_t q = lo; q < hi; q += W) {
+        const lane_t xj = lane_load(g->x + q), yj = lane_load(g->y + q), rj = lane_load(g->r + q);
+        const lane_t mxj = lane_load(g->mx + q), myj = lane_load(g->my + q);
+        const mask_t near = ball_path_near(x, y, r, mx, my, size, xj, yj, rj, mxj, myj);
+        if (!mask_any(near)) continue;
+        uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
+        if (!bits) continue;
+        const lane_t qx = lane_sub(x, xj), qy = lane_sub(y, yj);
+        const mask_t over = radii_overlap(lane_add(lane_mul(qx, qx), lane_mul(qy, qy)), r, rj);
+        dlane_t quiet[2];
+        for (int h = 0; h < DLANE_HALVES; h++) {
+            const dlane_t sx = dlane_sub(dlane_from_lane(x, h), dlane_from_lane(xj, h));
+            const dlane_t sy = dlane_sub(dlane_from_lane(y, h), dlane_from_lane(yj, h));
+            const dlane_t vx = dlane_sub(dlane_from_lane(mx, h), dlane_from_lane(mxj, h));
+            const dlane_t vy = dlane_sub(dlane_from_lane(my, h), dlane_from_lane(myj, h));
+            const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+            const dlane_t bound =
+                dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
+                                                          dlane_add(dlane_abs(sx), dlane_abs(sy))));
+            /* 2 where there is no relative move, 1 where apart > bound, 0 elsewhere */
+            const dlane_t still =
+                dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
+                             dlane_splat(2.0), dlane_splat(0.0));
+            quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
+        }
+        const lane_t level = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
+        const mask_t skip = mask_or(mask_and(over, lane_ge(level, lane_splat(1.0f))),
+                                    lane_ge(level, lane_splat(2.0f)));
+        for (bits &= ~mask_bits(skip); bits; bits &= bits - 1) {
+            const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(bits));
+            sweep_push(qu, (uint32_t)p, b);
+            sweep_push(qu, b, (uint32_t)p);
+        }
     }
-    const lane_t level = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
-    const mask_t skip =
-        mask_or(mask_and(over, lane_ge(level, lane_splat(1.0f))), lane_ge(level, lane_splat(2.0f)));
-    for (bits &= ~mask_bits(skip); bits; bits &= bits - 1)
-        cand[n++] = g->id[q + (size_t)__builtin_ctz(bits)];
-    return n;
 }
 
 void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
                                                           const c2d_circle_soa *circles,
                                                           const float *move_x, const float *move_y,
                                                           c2d_circle_hit *out) {
-    c2d_ball_sweep_walk(cells, circles, move_x, move_y, out, W, sweep_near);
+    sweep_queue q;
+    q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
+    q.n = 0;
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps);
+    sweep_flush(&q);
+    c2d_ball_sweep_specials(&q.w);
 }

@@ -31,41 +31,44 @@ static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, si
     return count + 1;
 }
 
-/* The walk of ball_cell_pairs, shared by every backend: in cell order, each ball against the
- * balls after it in its own cell and the cell east of it (one contiguous span of the sorted
- * arrays), then against the three cells of the next row (a second span), so each pair of
- * neighbouring cells is seen once. `span` tests ball p against entries [lo, hi) and appends
- * the overlapping pairs; the backend's own (a vector loop, or a plain one) inlines here. */
-typedef size_t (*c2d_ball_span_fn)(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
-                                   c2d_ball_pair *pairs, size_t capacity, size_t count);
+/* The walk of the ball grid, shared by every backend and by contacts and sweeps: in cell
+ * order, each ball p against the balls after it in its own cell and the cell east of it (one
+ * contiguous span of the sorted arrays), then against the three cells of the next row (a
+ * second span), so each pair of balls in neighbouring cells is seen once. `span` handles ball
+ * p against entries [lo, hi); the backend's own (a vector loop, or a plain one) inlines here. */
+typedef void (*c2d_ball_span_fn)(void *ctx, size_t p, size_t lo, size_t hi);
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
-static inline size_t
-c2d_ball_cells_walk(const c2d_ball_cells *g, c2d_ball_pair *pairs, size_t capacity,
-                    c2d_ball_span_fn span) {
-    size_t count = 0;
-    const uint32_t *start = g->start;
-    for (uint32_t cy = 0; cy < g->ny; cy++)
-        for (uint32_t cx = 0; cx < g->nx; cx++) {
-            const size_t cell = (size_t)cy * g->nx + cx;
+static inline void
+c2d_ball_half_walk(const uint32_t *start, uint32_t nx, uint32_t ny, void *ctx,
+                   c2d_ball_span_fn span) {
+    for (uint32_t cy = 0; cy < ny; cy++)
+        for (uint32_t cx = 0; cx < nx; cx++) {
+            const size_t cell = (size_t)cy * nx + cx;
             const size_t lo = start[cell], hi = start[cell + 1];
             if (lo == hi) continue;
-            const size_t east = cx + 1 < g->nx ? start[cell + 2] : hi;
+            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
             size_t up_lo = 0, up_hi = 0;
-            if (cy + 1 < g->ny) {
-                const size_t row = cell + g->nx;
+            if (cy + 1 < ny) {
+                const size_t row = cell + nx;
                 up_lo = start[cx > 0 ? row - 1 : row];
-                up_hi = start[cx + 1 < g->nx ? row + 2 : row + 1];
+                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
             }
             for (size_t p = lo; p < hi; p++) {
-                count = span(g, p, p + 1, east, pairs, capacity, count);
-                if (up_lo < up_hi) count = span(g, p, up_lo, up_hi, pairs, capacity, count);
+                if (p + 1 < east) span(ctx, p, p + 1, east);
+                if (up_lo < up_hi) span(ctx, p, up_lo, up_hi);
             }
         }
-    return count;
 }
+
+/* The state of ball_cell_pairs' walk. */
+typedef struct c2d_pair_walk {
+    const c2d_ball_cells *g;
+    c2d_ball_pair *pairs;
+    size_t capacity, count;
+} c2d_pair_walk;
 
 /* Per-backend names: c2d_kernels_avx2 gives c2d_kernels_avx2_collide_circles, and so on. */
 #define C2D_BALL_KERNEL_(table, name) table##_##name
@@ -150,111 +153,37 @@ typedef struct c2d_ball_sweep_cells {
     size_t special_count;
 } c2d_ball_sweep_cells;
 
-/* Room for one ball's candidates between two exact passes (a crowd takes several). */
-enum { C2D_BALL_CANDIDATES = 64 };
-
 /* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower
  * index, so once the best hit is at t = 0 no higher index can take its place. */
 static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) {
     return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
 }
 
-/* Increasing order of a ball's candidates: insertion sort for the usual handful, heapsort
- * (no recursion, no memory) for a crowd's. */
-static inline void c2d_sort_candidates(uint32_t *v, size_t n) {
-    if (n <= 16) {
-        for (size_t u = 1; u < n; u++) {
-            const uint32_t x = v[u];
-            size_t k = u;
-            for (; k > 0 && v[k - 1] > x; k--)
-                v[k] = v[k - 1];
-            v[k] = x;
-        }
-        return;
-    }
-    for (size_t end = n, root = n / 2;;) {
-        if (root > 0)
-            root--;
-        else if (--end > 0) {
-            const uint32_t t = v[0];
-            v[0] = v[end];
-            v[end] = t;
-        } else
-            return;
-        for (size_t r = root;;) {
-            size_t child = 2 * r + 1;
-            if (child >= end) break;
-            if (child + 1 < end && v[child + 1] > v[child]) child++;
-            if (v[r] >= v[child]) break;
-            const uint32_t t = v[r];
-            v[r] = v[child];
-            v[child] = t;
-            r = child;
-        }
-    }
+/* Ball i's sweep against ball j, kept in out[i] if earlier (ties to the lower index), unless
+ * nothing from j can beat what out[i] holds. */
+static inline void c2d_ball_sweep_into(const c2d_circle_soa *c, const float *mx, const float *my,
+                                       uint32_t i, uint32_t j, c2d_circle_hit *out) {
+    if (c2d_ball_cannot_beat(&out[i], j)) return;
+    c2d_toi toi;
+    if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&out[i], j, &toi);
 }
 
-/* The backend's step of a grid ball's sweep: appends to cand the balls among entries
- * [q, min(q + lanes, hi)) that may hit entry p (p itself left out) and returns the new count.
- * It may leave out a ball only where c2d_sweep_circles surely gives no hit. */
-typedef size_t (*c2d_sweep_near_fn)(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                                    uint32_t *cand, size_t n);
+/* The state of ball_cell_sweeps' walk: the cells and the output; the backend adds its own. */
+typedef struct c2d_sweep_walk {
+    const c2d_ball_sweep_cells *g;
+    const c2d_circle_soa *c;
+    const float *mx, *my;
+    c2d_circle_hit *out;
+} c2d_sweep_walk;
 
-/* Sweeps ball i against the candidates (sorted here) in increasing index, into *best,
- * stopping where c2d_ball_cannot_beat says nothing later can win. */
-static inline void c2d_ball_sweep_sorted(const c2d_circle_soa *c, const float *mx, const float *my,
-                                         uint32_t i, uint32_t *cand, size_t n,
-                                         c2d_circle_hit *best) {
-    c2d_sort_candidates(cand, n);
-    for (size_t k = 0; k < n && !c2d_ball_cannot_beat(best, cand[k]); k++) {
-        c2d_toi toi;
-        if (c2d_ball_sweep(c, mx, my, i, cand[k], &toi))
-            c2d_keep_earliest_ball(best, cand[k], &toi);
-    }
-}
-
-/* The walk of ball_cell_sweeps, shared by every backend: each grid ball, in cell order,
- * against the boxes of the 3x3 cells around its own (three spans of the sorted arrays), then
- * the special balls; the earliest hit goes to out[id]. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline void
-c2d_ball_sweep_walk(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c, const float *mx,
-                    const float *my, c2d_circle_hit *out, size_t lanes, c2d_sweep_near_fn near) {
-    const uint32_t *start = g->start;
-    for (uint32_t cy = 0; cy < g->ny; cy++)
-        for (uint32_t cx = 0; cx < g->nx; cx++) {
-            const size_t cell = (size_t)cy * g->nx + cx;
-            if (start[cell] == start[cell + 1]) continue;
-            const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
-            const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
-            for (size_t p = start[cell]; p < start[cell + 1]; p++) {
-                const uint32_t i = g->id[p];
-                c2d_circle_hit best = c2d_no_ball_hit();
-                uint32_t cand[C2D_BALL_CANDIDATES];
-                size_t n = 0;
-                for (uint32_t y = y0; y <= y1; y++) {
-                    const size_t hi = start[(size_t)y * g->nx + x1 + 1];
-                    for (size_t q = start[(size_t)y * g->nx + x0]; q < hi; q += lanes) {
-                        if (n > C2D_BALL_CANDIDATES - lanes) {
-                            c2d_ball_sweep_sorted(c, mx, my, i, cand, n, &best);
-                            n = 0;
-                        }
-                        n = near(g, p, q, hi, cand, n);
-                    }
-                }
-                c2d_ball_sweep_sorted(c, mx, my, i, cand, n, &best);
-                for (size_t k = 0; k < g->special_count; k++) {
-                    const uint32_t j = g->special[k];
-                    if (c2d_ball_cannot_beat(&best, j)) break;
-                    c2d_toi toi;
-                    if (c2d_ball_sweep(c, mx, my, i, j, &toi))
-                        c2d_keep_earliest_ball(&best, j, &toi);
-                }
-                out[i] = best;
-            }
-        }
+/* Every grid ball against every special ball (the special balls' own rows run the all-pairs
+ * kernel). */
+static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w) {
+    const c2d_ball_sweep_cells *g = w->g;
+    const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
+    for (size_t s = 0; s < g->special_count; s++)
+        for (size_t p = 0; p < grid_balls; p++)
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
 }
 
 #endif

@@ -83,19 +83,21 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
 }
 
 /* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
-C2D_FORMULA size_t span_pairs(const c2d_ball_cells *g, size_t p, size_t lo, size_t hi,
-                              c2d_ball_pair *pairs, size_t capacity, size_t count) {
+C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
+    c2d_pair_walk *w = ctx;
+    const c2d_ball_cells *g = w->g;
     const float x = g->x[p], y = g->y[p], r = g->r[p];
     for (size_t q = lo; q < hi; q++) {
         const float qx = x - g->x[q], qy = y - g->y[q];
         if (radii_overlap(qx * qx + qy * qy, r, g->r[q]))
-            count = c2d_add_ball_pair(pairs, capacity, count, g->id[p], g->id[q]);
+            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, g->id[p], g->id[q]);
     }
-    return count;
 }
 
 static size_t ball_cell_pairs(const c2d_ball_cells *g, c2d_ball_pair *pairs, size_t capacity) {
-    return c2d_ball_cells_walk(g, pairs, capacity, span_pairs);
+    c2d_pair_walk w = {g, pairs, capacity, 0};
+    c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_pairs);
+    return w.count;
 }
 
 static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *pairs, size_t count,
@@ -108,21 +110,25 @@ static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *p
     return total;
 }
 
-/* The sweep's relative-path test (batch/ball_cull.h), one entry at a time (the walk's step is
- * one lane). */
-C2D_FORMULA size_t sweep_near(const c2d_ball_sweep_cells *g, size_t p, size_t q, size_t hi,
-                              uint32_t *cand, size_t n) {
-    (void)hi;
-    if (q != p && ball_path_near(g->x[p], g->y[p], g->r[p], g->mx[p], g->my[p],
-                                 fabsf(g->x[p]) + fabsf(g->y[p]), g->x[q], g->y[q], g->r[q],
-                                 g->mx[q], g->my[q]))
-        cand[n++] = g->id[q];
-    return n;
+/* The sweep's span: ball p against entries [lo, hi), one at a time; pairs the relative-path
+ * test (batch/ball_cull.h) keeps get the exact sweep both ways. */
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    const c2d_sweep_walk *w = ctx;
+    const c2d_ball_sweep_cells *g = w->g;
+    const float x = g->x[p], y = g->y[p], size = fabsf(x) + fabsf(y);
+    for (size_t q = lo; q < hi; q++)
+        if (ball_path_near(x, y, g->r[p], g->mx[p], g->my[p], size, g->x[q], g->y[q], g->r[q],
+                           g->mx[q], g->my[q])) {
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->id[q], w->out);
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[q], g->id[p], w->out);
+        }
 }
 
 static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c,
                              const float *mx, const float *my, c2d_circle_hit *out) {
-    c2d_ball_sweep_walk(g, c, mx, my, out, 1, sweep_near);
+    c2d_sweep_walk w = {g, c, mx, my, out};
+    c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
+    c2d_ball_sweep_specials(&w);
 }
 
 const c2d_kernels c2d_kernels_scalar = {
