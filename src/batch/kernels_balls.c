@@ -299,13 +299,15 @@ static inline void sweep_push(sweep_queue *q, uint32_t a, uint32_t b) {
 }
 
 /* The sweeps' span: ball p against one vector of sorted entries at a time from lo (lanes past
- * hi masked off). First the relative-path test of batch/ball_cull.h (exactly symmetric in the
- * two balls), then what c2d_sweep_circles asks first, with the same operations (also exactly
- * symmetric: a - b rounds to -(b - a)): no relative move, or overlapping at the start (its
- * float test; for the finite values of grid balls the zero-length capsule's offset is just the
- * difference of the centres) and clearly moving apart (v.s above the bound of its quick exit,
- * in double). Such a pair has no hit either way and is left out; the rest go to the queue,
- * both ways. In a resting pile most neighbours are in contact and moving apart. */
+ * hi masked off). First the relative-path test of batch/ball_cull.h, then a quick look for
+ * pairs with surely no hit: no relative move (v = 0 exactly), or overlapping at the start and
+ * clearly moving apart, v.s > 2^-10 |v|_1 |s|_1 in float. c2d_sweep_circles returns no hit for
+ * those: its own quick exit asks v.s > 2^-20 |v|_1 |s|_1 in double, and the float dot product
+ * is within 2^-21 |v|_1 |s|_1 of the exact one (a few roundings of 2^-24 each; |v|_1 |s|_1 >=
+ * 2^-100 keeps underflow out, and tame values keep overflow out). Both tests are exactly
+ * symmetric in the two balls (a - b rounds to -(b - a)), so such a pair is left out both ways;
+ * every other pair goes to the queue both ways, and the exact formula decides it. In a
+ * resting pile most neighbours are in contact and moving apart. */
 C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
     sweep_queue *qu = ctx;
     const c2d_ball_sweep_cells *g = qu->w.g;
@@ -320,27 +322,15 @@ C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
         if (!mask_any(near)) continue;
         uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
         if (!bits) continue;
-        const lane_t qx = lane_sub(x, xj), qy = lane_sub(y, yj);
-        const mask_t over = radii_overlap(lane_add(lane_mul(qx, qx), lane_mul(qy, qy)), r, rj);
-        dlane_t quiet[2];
-        for (int h = 0; h < DLANE_HALVES; h++) {
-            const dlane_t sx = dlane_sub(dlane_from_lane(x, h), dlane_from_lane(xj, h));
-            const dlane_t sy = dlane_sub(dlane_from_lane(y, h), dlane_from_lane(yj, h));
-            const dlane_t vx = dlane_sub(dlane_from_lane(mx, h), dlane_from_lane(mxj, h));
-            const dlane_t vy = dlane_sub(dlane_from_lane(my, h), dlane_from_lane(myj, h));
-            const dlane_t apart = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
-            const dlane_t bound =
-                dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
-                                                          dlane_add(dlane_abs(sx), dlane_abs(sy))));
-            /* 2 where there is no relative move, 1 where apart > bound, 0 elsewhere */
-            const dlane_t still =
-                dlane_select(dlane_le(dlane_add(dlane_abs(vx), dlane_abs(vy)), dlane_splat(0.0)),
-                             dlane_splat(2.0), dlane_splat(0.0));
-            quiet[h] = dlane_select(dlane_gt(apart, bound), dlane_splat(1.0), still);
-        }
-        const lane_t level = lane_from_dlanes(quiet[0], quiet[DLANE_HALVES - 1]);
-        const mask_t skip = mask_or(mask_and(over, lane_ge(level, lane_splat(1.0f))),
-                                    lane_ge(level, lane_splat(2.0f)));
+        const lane_t sx = lane_sub(x, xj), sy = lane_sub(y, yj);
+        const lane_t vx = lane_sub(mx, mxj), vy = lane_sub(my, myj);
+        const lane_t v1 = lane_add(lane_abs(vx), lane_abs(vy));
+        const lane_t l1 = lane_mul(v1, lane_add(lane_abs(sx), lane_abs(sy)));
+        const lane_t dot = lane_add(lane_mul(vx, sx), lane_mul(vy, sy));
+        const mask_t over = radii_overlap(lane_add(lane_mul(sx, sx), lane_mul(sy, sy)), r, rj);
+        const mask_t apart = mask_and(lane_gt(dot, lane_mul(l1, lane_splat(0x1p-10f))),
+                                      lane_ge(l1, lane_splat(0x1p-100f)));
+        const mask_t skip = mask_or(mask_and(over, apart), lane_le(v1, lane_splat(0.0f)));
         for (bits &= ~mask_bits(skip); bits; bits &= bits - 1) {
             const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(bits));
             sweep_push(qu, (uint32_t)p, b);
