@@ -277,15 +277,13 @@ static void sweep_flush(sweep_queue *q) {
     uint32_t bits = mask_bits(hit) & valid_lanes(q->n);
     q->n = 0;
     if (!bits) return;
-    float t[W], nx[W], ny[W], px[W], py[W];
-    lane_store(t, k.t);
-    lane_store(nx, k.nx);
-    lane_store(ny, k.ny);
-    lane_store(px, k.px);
-    lane_store(py, k.py);
+    const lane_t fields[5] = {k.t, k.nx, k.ny, k.px, k.py}; /* as in c2d_toi */
+    float f[5][W];
+    for (int h = 0; h < 5; h++)
+        lane_store(f[h], fields[h]);
     for (; bits; bits &= bits - 1) {
         const unsigned j = (unsigned)__builtin_ctz(bits);
-        const c2d_toi toi = {t[j], {nx[j], ny[j]}, {px[j], py[j]}};
+        const c2d_toi toi = {f[0][j], {f[1][j], f[2][j]}, {f[3][j], f[4][j]}};
         c2d_keep_earliest_ball(&q->w.out[g->id[q->a[j]]], g->id[q->b[j]], &toi);
     }
 }
