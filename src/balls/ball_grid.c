@@ -454,7 +454,8 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
         else
             out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
     }
-    const c2d_ball_sweep_cells cells = {x,       y,    r,    vx,        vy,           id,
-                                        m.start, g.nx, g.ny, m.special, special_count};
+    memset(m.first, 0, n * sizeof(uint32_t));
+    const c2d_ball_sweep_cells cells = {
+        x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);
 }

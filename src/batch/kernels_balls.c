@@ -246,14 +246,26 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
 /* The sweeps' lane queue: directed pairs (a sweeps against b), as sorted positions, swept W
  * at a time by the lane twin of c2d_sweep_circles (core/ball_sweep_formula.h). A hit is kept
  * in out[a] if earlier than what it holds (ties to the lower index), so pairs may be swept in
- * any order. */
+ * any order.
+ *
+ * A pair surely in contact and moving deeper is a hit at t = 0 both ways without the formula
+ * (span_sweeps); such a hit is written to out[a] at once with its bytes still to come, and
+ * pending[a] = 1 + b's position. At the end the formula runs once for each ball still
+ * pending: in a pile, once a ball rather than once for each neighbour moving deeper. */
 typedef struct sweep_queue {
     c2d_sweep_walk w;
     size_t n;
     uint32_t a[W], b[W];
 } sweep_queue;
 
-static void sweep_flush(sweep_queue *q) {
+/* Does a hit at t from ball j replace the slot's (earlier, or as early from a lower index)? */
+static inline bool beats(const c2d_circle_hit *slot, uint32_t j, float t) {
+    return slot->other == C2D_NONE || t < slot->toi.t || (t == slot->toi.t && j < slot->other);
+}
+
+/* Sweeps the queued pairs. `finish`: the pairs are pending ones, whose hit is known; their
+ * bytes are written. */
+static void sweep_flush(sweep_queue *q, bool finish) {
     if (q->n == 0) return;
     const c2d_ball_sweep_cells *g = q->w.g;
     float v[10][W];
@@ -274,17 +286,28 @@ static void sweep_flush(sweep_queue *q) {
     const mask_t hit = ball_sweep_lanes(
         lane_load(v[0]), lane_load(v[1]), lane_load(v[2]), lane_load(v[3]), lane_load(v[4]),
         lane_load(v[5]), lane_load(v[6]), lane_load(v[7]), lane_load(v[8]), lane_load(v[9]), &k);
-    uint32_t bits = mask_bits(hit) & valid_lanes(q->n);
+    const uint32_t valid = valid_lanes(q->n), bits = mask_bits(hit) & valid;
+    const size_t n = q->n;
     q->n = 0;
-    if (!bits) return;
     const lane_t fields[5] = {k.t, k.nx, k.ny, k.px, k.py}; /* as in c2d_toi */
     float f[5][W];
     for (int h = 0; h < 5; h++)
         lane_store(f[h], fields[h]);
-    for (; bits; bits &= bits - 1) {
-        const unsigned j = (unsigned)__builtin_ctz(bits);
+    for (size_t j = 0; j < n; j++) {
+        const uint32_t ia = g->id[q->a[j]], ib = g->id[q->b[j]];
+        c2d_circle_hit *slot = &q->w.out[ia];
         const c2d_toi toi = {f[0][j], {f[1][j], f[2][j]}, {f[3][j], f[4][j]}};
-        c2d_keep_earliest_ball(&q->w.out[g->id[q->a[j]]], g->id[q->b[j]], &toi);
+        if (finish) {
+            if ((bits >> j) & 1u && toi.t == 0.0f)
+                slot->toi = toi;
+            else /* never: the pair was sure to touch at 0; the exact row all the same */
+                C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
+                (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
+        } else if ((bits >> j) & 1u && beats(slot, ib, toi.t)) {
+            slot->other = ib;
+            slot->toi = toi;
+            g->pending[ia] = 0;
+        }
     }
 }
 
@@ -293,7 +316,19 @@ static inline void sweep_push(sweep_queue *q, uint32_t a, uint32_t b) {
     if (c2d_ball_cannot_beat(&q->w.out[g->id[a]], g->id[b])) return;
     q->a[q->n] = a;
     q->b[q->n] = b;
-    if (++q->n == W) sweep_flush(q);
+    if (++q->n == W) sweep_flush(q, false);
+}
+
+/* Ball a (a position) is hit by ball b at t = 0 (sure): kept if it beats the slot, its bytes
+ * left to the end. */
+static inline void sweep_claim(sweep_queue *q, uint32_t a, uint32_t b) {
+    const c2d_ball_sweep_cells *g = q->w.g;
+    const uint32_t ia = g->id[a], ib = g->id[b];
+    c2d_circle_hit *slot = &q->w.out[ia];
+    if (!beats(slot, ib, 0.0f)) return;
+    slot->other = ib;
+    slot->toi.t = 0.0f;
+    g->pending[ia] = b + 1;
 }
 
 /* The sweeps' span: ball p against one vector of sorted entries at a time from lo (lanes past
@@ -329,7 +364,16 @@ C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
         const mask_t apart = mask_and(lane_gt(dot, lane_mul(l1, lane_splat(0x1p-10f))),
                                       lane_ge(l1, lane_splat(0x1p-100f)));
         const mask_t skip = mask_or(mask_and(over, apart), lane_le(v1, lane_splat(0.0f)));
-        for (bits &= ~mask_bits(skip); bits; bits &= bits - 1) {
+        const mask_t deeper =
+            mask_and(mask_and(over, lane_gt(lane_neg(dot), lane_mul(l1, lane_splat(0x1p-10f)))),
+                     lane_ge(l1, lane_splat(0x1p-100f)));
+        const uint32_t sure = bits & mask_bits(deeper);
+        for (uint32_t d = sure; d; d &= d - 1) {
+            const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(d));
+            sweep_claim(qu, (uint32_t)p, b);
+            sweep_claim(qu, b, (uint32_t)p);
+        }
+        for (bits &= ~(mask_bits(skip) | sure); bits; bits &= bits - 1) {
             const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(bits));
             sweep_push(qu, (uint32_t)p, b);
             sweep_push(qu, b, (uint32_t)p);
@@ -345,6 +389,16 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_c
     q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
     q.n = 0;
     c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps);
-    sweep_flush(&q);
+    sweep_flush(&q, false);
+    /* the bytes of the hits at t = 0 that were sure */
+    const size_t grid_balls = cells->start[(size_t)cells->nx * cells->ny];
+    for (size_t p = 0; p < grid_balls; p++) {
+        const uint32_t b = cells->pending[cells->id[p]];
+        if (b == 0) continue;
+        q.a[q.n] = (uint32_t)p;
+        q.b[q.n] = b - 1;
+        if (++q.n == W) sweep_flush(&q, true);
+    }
+    sweep_flush(&q, true);
     c2d_ball_sweep_specials(&q.w);
 }
