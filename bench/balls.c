@@ -4,6 +4,8 @@
  *   W6_pile_sweep/scene/N, W6_gas_sweep/scene/N: c2d_scene_sweep_circles
  *   W6_pile/chipmunk_bbtree/N, W6_pile/chipmunk_hash/N (and gas): Chipmunk2D's cpSpace,
  *       reindex and query (peer_balls.c)
+ *   W6_pile_backend/BACKEND/262144, W6_pile_sweep_backend/BACKEND/262144: the scene calls on
+ *       every backend (the SIMD gain of the grid's kernels)
  *   W6_pile_brute/BACKEND/16384: c2d_batch_collide_circles (all pairs) on every backend, and
  *       at 65536 on the best backend only (seconds a frame); W6_gas_brute/BEST/65536 too
  *
@@ -148,7 +150,7 @@ void bench_register_balls(const bench_options *o) {
     const size_t nb = bench_backends(backends);
     const c2d_backend best = backends[nb - 1]->backend;
     static ball_case cases[C2D_W6_VARIANTS][4];
-    static ball_case brute[C2D_BACKEND_COUNT];
+    static ball_case brute[C2D_BACKEND_COUNT], per_backend[C2D_BACKEND_COUNT][2];
     static const char *const names[C2D_W6_VARIANTS][4] = {
         {"W6_pile/scene", "W6_pile_sweep/scene", "W6_pile/chipmunk_bbtree",
          "W6_pile/chipmunk_hash"},
@@ -161,8 +163,15 @@ void bench_register_balls(const bench_options *o) {
             add(names[v][r], &cases[v][r], 65536);
             add(names[v][r], &cases[v][r], 262144);
         }
-    static char brute_names[C2D_BACKEND_COUNT][48];
+    static char brute_names[C2D_BACKEND_COUNT][48], backend_names[C2D_BACKEND_COUNT][2][48];
     for (size_t k = 0; k < nb; k++) {
+        for (int r = 0; r < 2; r++) {
+            per_backend[k][r] = (ball_case){C2D_W6_PILE, runners[r], backends[k]->backend};
+            snprintf(backend_names[k][r], sizeof backend_names[k][r], "%s/%s",
+                     r ? "W6_pile_sweep_backend" : "W6_pile_backend",
+                     c2d_backend_name(backends[k]->backend));
+            add(backend_names[k][r], &per_backend[k][r], 262144);
+        }
         brute[k] = (ball_case){C2D_W6_PILE, RUN_BRUTE, backends[k]->backend};
         snprintf(brute_names[k], sizeof brute_names[k], "W6_pile_brute/%s",
                  c2d_backend_name(backends[k]->backend));

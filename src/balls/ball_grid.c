@@ -40,34 +40,28 @@ enum {
  * underflow of squares). */
 #define CELL_RELATIVE_SLACK (1.0 + 1.0 / 1024.0)
 
-/* A grid ball in cell order: its centre and radius (contacts) or its swept box (sweeps). */
-typedef struct contact_entry {
-    float x, y, r;
-    uint32_t id;
-} contact_entry;
-
+/* A grid ball's swept box, in cell order (sweeps). */
 typedef struct sweep_entry {
     float lo_x, hi_x, lo_y, hi_y;
     uint32_t id;
 } sweep_entry;
 
-/* One overlapping pair a < b found in cell order, before the pairs are put in a-order. */
-typedef struct found_pair {
-    uint32_t a, b;
-} found_pair;
-
 /* The scratch block, carved into arrays. The part that does not depend on the frame's pairs
- * comes first; the rest holds the pairs (found_pair, then their b in a-order). */
+ * comes first; the rest holds the pairs (as found, then in a-order). */
 typedef struct grid_memory {
-    uint32_t *cell_of; /* per ball: its cell, KIND_SPECIAL or KIND_DEAD */
-    uint32_t *start;   /* per cell: first sorted entry; start[cells] = grid balls */
-    uint32_t *special; /* special balls, increasing */
-    uint32_t *first;   /* collide: per ball a, where its partners begin in `partner` */
-    void *entries;     /* contact_entry or sweep_entry, in cell order */
-    found_pair *pairs; /* collide: pairs as found */
-    uint32_t *partner; /* collide: the b of every pair, grouped by a */
+    uint32_t *cell_of;     /* per ball: its cell, KIND_SPECIAL or KIND_DEAD */
+    uint32_t *start;       /* per cell: first sorted entry; start[cells] = grid balls */
+    uint32_t *special;     /* special balls, increasing */
+    uint32_t *first;       /* collide: per ball a, where its pairs begin in `sorted` */
+    void *entries;         /* sweep_entry, or the four padded arrays of c2d_ball_cells */
+    c2d_ball_pair *pairs;  /* collide: pairs as found */
+    c2d_ball_pair *sorted; /* collide: the same pairs, by a then b */
     size_t pair_capacity;
 } grid_memory;
+
+/* Bytes a ball in the entries area: a sweep_entry (by index), or the six padded arrays of
+ * c2d_ball_sweep_cells (the four of c2d_ball_cells take less). */
+enum { ENTRY_BYTES = 6 * sizeof(float) };
 
 static size_t max_cells(size_t n) {
     const size_t limit = (size_t)UINT32_MAX - 4;
@@ -76,10 +70,10 @@ static size_t max_cells(size_t n) {
 
 /* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
 static size_t fixed_bytes(size_t n) {
-    return n * sizeof(sweep_entry) + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
+    return (n + C2D_BALL_PAD) * ENTRY_BYTES + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
 }
 
-enum { PAIR_BYTES = sizeof(found_pair) + sizeof(uint32_t) };
+enum { PAIR_BYTES = 2 * sizeof(c2d_ball_pair) };
 
 size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
     return fixed_bytes(n) + 8 + pairs * PAIR_BYTES;
@@ -88,7 +82,7 @@ size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
 static grid_memory carve(void *scratch, size_t bytes, size_t n) {
     grid_memory m;
     m.entries = scratch;
-    uint32_t *p = (uint32_t *)((sweep_entry *)scratch + n);
+    uint32_t *p = (uint32_t *)((unsigned char *)scratch + (n + C2D_BALL_PAD) * ENTRY_BYTES);
     m.cell_of = p;
     m.special = p + n;
     m.first = p + 2 * n;
@@ -97,8 +91,8 @@ static grid_memory carve(void *scratch, size_t bytes, size_t n) {
     rest = (rest + 7) & ~(uintptr_t)7;
     const size_t left = bytes - (size_t)(rest - (uintptr_t)scratch);
     m.pair_capacity = left / PAIR_BYTES;
-    m.pairs = (found_pair *)rest;
-    m.partner = (uint32_t *)(m.pairs + m.pair_capacity);
+    m.pairs = (c2d_ball_pair *)rest;
+    m.sorted = m.pairs + m.pair_capacity;
     return m;
 }
 
@@ -144,26 +138,6 @@ static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t 
 
 static inline uint32_t grid_cell(const grid *g, double x, double y) {
     return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
-}
-
-/* The sorted-entry ranges of the (up to) three rows of the 3x3 cells around cell (cx, cy). */
-typedef struct row_ranges {
-    uint32_t lo[3], hi[3];
-    int rows;
-} row_ranges;
-
-static inline row_ranges neighbours(const grid *g, const uint32_t *start, uint32_t cx,
-                                    uint32_t cy) {
-    const uint32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < g->nx ? cx + 1 : cx;
-    const uint32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < g->ny ? cy + 1 : cy;
-    row_ranges r;
-    r.rows = 0;
-    for (uint32_t y = y0; y <= y1; y++) {
-        r.lo[r.rows] = start[y * g->nx + x0];
-        r.hi[r.rows] = start[y * g->nx + x1 + 1];
-        r.rows++;
-    }
-    return r;
 }
 
 /* ---- binning ---------------------------------------------------------------------------- */
@@ -215,29 +189,29 @@ static inline bool tame(float v) {
     return fabsf(v) <= C2D_TAME_LIMIT;
 }
 
-/* ---- sorting one ball's partners -------------------------------------------------------- */
+/* ---- sorting one ball's pairs ---------------------------------------------------------- */
 
-static void sift_down(uint32_t *v, size_t root, size_t n) {
+static void sift_down(c2d_ball_pair *v, size_t root, size_t n) {
     for (;;) {
         size_t child = 2 * root + 1;
         if (child >= n) return;
-        if (child + 1 < n && v[child + 1] > v[child]) child++;
-        if (v[root] >= v[child]) return;
-        const uint32_t t = v[root];
+        if (child + 1 < n && v[child + 1].b > v[child].b) child++;
+        if (v[root].b >= v[child].b) return;
+        const c2d_ball_pair t = v[root];
         v[root] = v[child];
         v[child] = t;
         root = child;
     }
 }
 
-/* Increasing order: insertion sort for the usual handful, heapsort (no recursion, no memory,
+/* Increasing b: insertion sort for the usual handful, heapsort (no recursion, no memory,
  * n log n) when a crowd of balls shares a few cells. */
-static void sort_indices(uint32_t *v, size_t n) {
+static void sort_by_b(c2d_ball_pair *v, size_t n) {
     if (n <= SMALL_SORT) {
         for (size_t i = 1; i < n; i++) {
-            const uint32_t x = v[i];
+            const c2d_ball_pair x = v[i];
             size_t j = i;
-            for (; j > 0 && v[j - 1] > x; j--)
+            for (; j > 0 && v[j - 1].b > x.b; j--)
                 v[j] = v[j - 1];
             v[j] = x;
         }
@@ -246,7 +220,7 @@ static void sort_indices(uint32_t *v, size_t n) {
     for (size_t i = n / 2; i-- > 0;)
         sift_down(v, i, n);
     for (size_t end = n; end-- > 1;) {
-        const uint32_t t = v[0];
+        const c2d_ball_pair t = v[0];
         v[0] = v[end];
         v[end] = t;
         sift_down(v, 0, end);
@@ -255,7 +229,18 @@ static void sort_indices(uint32_t *v, size_t n) {
 
 /* ---- collide ---------------------------------------------------------------------------- */
 
-/* Kinds and bins of every ball for contacts: grid balls by centre, cells of side 2 r_max. */
+/* The sorted arrays of c2d_ball_cells in the entries area: x, y, r, id, each n + C2D_BALL_PAD
+ * long. */
+static c2d_ball_cells cells_of(const grid_memory *m, size_t n, const grid *g) {
+    float *f = m->entries;
+    const size_t len = n + C2D_BALL_PAD;
+    const c2d_ball_cells cells = {f,        f + len, f + 2 * len, (const uint32_t *)(f + 3 * len),
+                                  m->start, g->nx,   g->ny};
+    return cells;
+}
+
+/* Kinds and bins of every ball for contacts: grid balls by centre, cells of side 2 r_max,
+ * sorted into the arrays of c2d_ball_cells (their padding NaN, index 0). */
 static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *special_count) {
     const size_t n = c->count;
     size_t hist[256] = {0};
@@ -294,12 +279,22 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
         m->start[cell + 2]++;
     }
     prefix_cells(m, cells);
-    contact_entry *e = m->entries;
+    const c2d_ball_cells e = cells_of(m, n, &g);
+    float *x = (float *)e.x, *y = (float *)e.y, *r = (float *)e.r;
+    uint32_t *id = (uint32_t *)e.id;
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m->cell_of[i];
         if (cell >= KIND_SPECIAL) continue;
-        const contact_entry entry = {c->x[i], c->y[i], c->radius[i], (uint32_t)i};
-        e[m->start[cell + 1]++] = entry;
+        const size_t at = m->start[cell + 1]++;
+        x[at] = c->x[i];
+        y[at] = c->y[i];
+        r[at] = c->radius[i];
+        id[at] = (uint32_t)i;
+    }
+    const size_t grid_balls = m->start[cells];
+    for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
+        x[k] = y[k] = r[k] = NAN;
+        id[k] = 0;
     }
     *special_count = list_special(m, n);
     return g;
@@ -312,72 +307,6 @@ static inline bool may_touch(float xa, float ya, float ra, float xb, float yb, f
     return radii_overlap(qx * qx + qy * qy, ra, rb);
 }
 
-/* c2d_ball_contact for balls whose coordinates are finite, short-cut where the zero-length
- * capsule makes the general code compute constants: its axis b - b is +0, so the closest-point
- * parameter is max(0/0, 0) = +0 and the closest point is b + (+0 * +0) = b + 0 (which turns
- * -0 into +0, so it is kept); the axis normal of a zero-length axis is the fallback (0, 1).
- * Every remaining operation is the general code's, in its order, so the bytes are the same
- * (the tests compare this path with the public scalar function). */
-static inline bool c2d_ball_contact_finite(float xa, float ya, float ra, float xb, float yb,
-                                           float rb, c2d_contact *out) {
-    const float cx = xb + 0.0f, cy = yb + 0.0f;
-    const float qx = xa - cx, qy = ya - cy;
-    const float d2 = qx * qx + qy * qy;
-    if (!radii_overlap(d2, ra, rb)) return false;
-    const c2d_vec2 up = {0.0f, 1.0f};
-    const c2d_vec2 n = c2d_unit_or(qx, qy, up);
-    out->normal = n;
-    out->depth = lane_max((ra + rb) - sqrtf(d2), 0.0f);
-    out->point.x = cx + n.x * rb;
-    out->point.y = cy + n.y * rb;
-    return true;
-}
-
-/* Collects pairs, counting those past the capacity. */
-typedef struct pair_sink {
-    found_pair *pairs;
-    size_t capacity, count;
-} pair_sink;
-
-static inline void sink_add(pair_sink *s, uint32_t i, uint32_t j) {
-    if (s->count < s->capacity) {
-        s->pairs[s->count].a = i < j ? i : j;
-        s->pairs[s->count].b = i < j ? j : i;
-    }
-    s->count++;
-}
-
-/* Entry p against entries [lo, hi). */
-static inline void touch_range(const contact_entry *e, size_t p, size_t lo, size_t hi,
-                               pair_sink *sink) {
-    const float x = e[p].x, y = e[p].y, r = e[p].r;
-    for (size_t q = lo; q < hi; q++)
-        if (may_touch(x, y, r, e[q].x, e[q].y, e[q].r)) sink_add(sink, e[p].id, e[q].id);
-}
-
-/* Every grid pair once, in cell order: a cell against itself (later entries) and against
- * the four cells after it (east, and the three of the next row). */
-static void grid_pairs(const grid *g, const grid_memory *m, pair_sink *sink) {
-    const contact_entry *e = m->entries;
-    for (uint32_t cy = 0; cy < g->ny; cy++)
-        for (uint32_t cx = 0; cx < g->nx; cx++) {
-            const size_t cell = (size_t)cy * g->nx + cx;
-            const size_t lo = m->start[cell], hi = m->start[cell + 1];
-            if (lo == hi) continue;
-            const size_t east = cx + 1 < g->nx ? m->start[cell + 2] : hi;
-            size_t up_lo = 0, up_hi = 0;
-            if (cy + 1 < g->ny) {
-                const size_t row = cell + g->nx;
-                up_lo = m->start[cx > 0 ? row - 1 : row];
-                up_hi = m->start[cx + 1 < g->nx ? row + 2 : row + 1];
-            }
-            for (size_t p = lo; p < hi; p++) {
-                touch_range(e, p, p + 1, east, sink);
-                touch_range(e, p, up_lo, up_hi, sink);
-            }
-        }
-}
-
 size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
                              size_t scratch_bytes, c2d_circle_pair_contact *out, size_t capacity,
                              size_t *total_out) {
@@ -387,8 +316,8 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_contacts(c, &m, &special_count);
-    pair_sink sink = {m.pairs, m.pair_capacity, 0};
-    grid_pairs(&g, &m, &sink);
+    const c2d_ball_cells cells = cells_of(&m, n, &g);
+    size_t count = kernels->ball_cell_pairs(&cells, m.pairs, m.pair_capacity);
     /* grid balls against the special ones (a special ball's own row runs the kernel) */
     for (size_t s = 0; s < special_count; s++) {
         const uint32_t b = m.special[s];
@@ -396,44 +325,36 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
         for (size_t a = 0; a < b; a++)
             if (m.cell_of[a] < KIND_SPECIAL &&
                 may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb))
-                sink_add(&sink, (uint32_t)a, b);
+                count = c2d_add_ball_pair(m.pairs, m.pair_capacity, count, (uint32_t)a, b);
     }
-    if (sink.count > UINT32_MAX) { /* billions of pairs (a crowd on a point): all pairs */
+    if (count > UINT32_MAX) { /* billions of pairs (a crowd on a point): all pairs */
         *total_out = kernels->collide_circles(c, 0, n, out, capacity, 0);
         return 0;
     }
-    if (sink.count > sink.capacity) return c2d_ball_grid_scratch_bytes(n, sink.count);
+    if (count > m.pair_capacity) return c2d_ball_grid_scratch_bytes(n, count);
     /* the pairs grouped by a (a counting sort), then each group sorted by b */
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
-    for (size_t k = 0; k < sink.count; k++)
+    for (size_t k = 0; k < count; k++)
         m.first[m.pairs[k].a + 1]++;
     for (size_t a = 1; a <= n; a++)
         m.first[a] += m.first[a - 1];
-    for (size_t k = 0; k < sink.count; k++) /* first[a] moves to the end of a's group */
-        m.partner[m.first[m.pairs[k].a]++] = m.pairs[k].b;
-    size_t total = 0, begin = 0;
+    for (size_t k = 0; k < count; k++) /* first[a] moves to the end of a's group */
+        m.sorted[m.first[m.pairs[k].a]++] = m.pairs[k];
+    /* runs of grid balls' groups go to the contact kernel at once; a special ball's row runs
+     * the all-pairs kernel in its place */
+    size_t total = 0, begin = 0, run = 0;
     for (size_t a = 0; a < n; a++) {
         const size_t end = m.first[a];
-        if (m.cell_of[a] == KIND_SPECIAL) { /* its row against everything, as the kernel runs it */
+        if (m.cell_of[a] == KIND_SPECIAL) {
+            total =
+                kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
             total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
-        } else {
-            sort_indices(m.partner + begin, end - begin);
-            const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
-            for (size_t h = begin; h < end; h++) {
-                const uint32_t b = m.partner[h];
-                c2d_contact contact;
-                /* a grid ball is finite; so is a special partner unless it is wild */
-                const bool hit =
-                    m.cell_of[b] < KIND_SPECIAL || (isfinite(c->x[b]) && isfinite(c->y[b]))
-                        ? c2d_ball_contact_finite(xa, ya, ra, c->x[b], c->y[b], c->radius[b],
-                                                  &contact)
-                        : c2d_ball_contact(c, a, b, &contact);
-                if (hit)
-                    c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, m.partner[h], &contact);
-            }
-        }
+            run = end;
+        } else if (end - begin > 1)
+            sort_by_b(m.sorted + begin, end - begin);
         begin = end;
     }
+    total = kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
     *total_out = total;
     return 0;
 }
@@ -498,38 +419,6 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
     return g;
 }
 
-/* The earliest hit of the grid ball at entry p: its grid neighbours (box test first), then
- * every special ball. */
-/* True when ball j cannot replace `best`: nothing is earlier than t = 0 (every t is >= +0),
- * and at equal times the lower index stays. Saves the exact sweep of packed neighbours. */
-static inline bool cannot_beat(const c2d_circle_hit *best, uint32_t j) {
-    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
-}
-
-static c2d_circle_hit sweep_one(const c2d_circle_soa *c, const float *mx, const float *my,
-                                const sweep_entry *e, size_t p, const row_ranges *rr,
-                                const uint32_t *special, size_t special_count) {
-    const sweep_entry s = e[p];
-    const uint32_t i = s.id;
-    c2d_circle_hit best = c2d_no_ball_hit();
-    for (int row = 0; row < rr->rows; row++)
-        for (uint32_t q = rr->lo[row]; q < rr->hi[row]; q++) {
-            if (!(s.lo_x <= e[q].hi_x && e[q].lo_x <= s.hi_x && s.lo_y <= e[q].hi_y &&
-                  e[q].lo_y <= s.hi_y) ||
-                q == p || cannot_beat(&best, e[q].id))
-                continue;
-            c2d_toi toi;
-            if (c2d_ball_sweep(c, mx, my, i, e[q].id, &toi))
-                c2d_keep_earliest_ball(&best, e[q].id, &toi);
-        }
-    for (size_t k = 0; k < special_count; k++) {
-        c2d_toi toi;
-        if (c2d_ball_sweep(c, mx, my, i, special[k], &toi))
-            c2d_keep_earliest_ball(&best, special[k], &toi);
-    }
-    return best;
-}
-
 void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
                          const float *my, void *scratch, size_t scratch_bytes,
                          c2d_circle_hit *out) {
@@ -538,27 +427,35 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
-    /* boxes by index -> cell order, through the pair area (it holds at least n entries) */
-    sweep_entry *e = m.entries, *by_index = (sweep_entry *)m.pairs;
-    memcpy(by_index, e, n * sizeof *e);
+    /* the balls into the padded arrays, in cell order (the boxes by index are done with) */
+    float *f = m.entries;
+    const size_t len = n + C2D_BALL_PAD;
+    float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
+    uint32_t *id = (uint32_t *)(f + 5 * len);
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
-        if (cell < KIND_SPECIAL) e[m.start[cell + 1]++] = by_index[i];
+        if (cell >= KIND_SPECIAL) continue;
+        const size_t at = m.start[cell + 1]++;
+        x[at] = c->x[i];
+        y[at] = c->y[i];
+        r[at] = c->radius[i];
+        vx[at] = mx[i];
+        vy[at] = my[i];
+        id[at] = (uint32_t)i;
     }
-    for (size_t i = 0; i < n; i++)
-        if (m.cell_of[i] >= KIND_SPECIAL) {
-            if (m.cell_of[i] == KIND_SPECIAL)
-                kernels->sweep_circles(c, mx, my, i, i + 1, out);
-            else
-                out[i] = c2d_no_ball_hit();
-        }
-    /* grid balls in cell order: neighbours are close in memory */
-    for (uint32_t cy = 0; cy < g.ny; cy++)
-        for (uint32_t cx = 0; cx < g.nx; cx++) {
-            const uint32_t cell = cy * g.nx + cx;
-            if (m.start[cell] == m.start[cell + 1]) continue;
-            const row_ranges rr = neighbours(&g, m.start, cx, cy);
-            for (size_t p = m.start[cell]; p < m.start[cell + 1]; p++)
-                out[e[p].id] = sweep_one(c, mx, my, e, p, &rr, m.special, special_count);
-        }
+    const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
+    for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
+        x[k] = y[k] = r[k] = vx[k] = vy[k] = NAN;
+        id[k] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (m.cell_of[i] == KIND_SPECIAL)
+            kernels->sweep_circles(c, mx, my, i, i + 1, out);
+        else
+            out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
+    }
+    memset(m.first, 0, n * sizeof(uint32_t));
+    const c2d_ball_sweep_cells cells = {
+        x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first};
+    kernels->ball_cell_sweeps(&cells, c, mx, my, out);
 }

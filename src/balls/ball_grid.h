@@ -7,7 +7,7 @@
 #include "batch/kernels.h"
 
 /* Bytes of scratch for n balls (n <= UINT32_MAX) and room for `pairs` overlapping pairs.
- * c2d_ball_grid_sweep needs room for 2n pairs. Any alignment of 8 bytes will do. */
+ * c2d_ball_grid_sweep needs no room for pairs. Any alignment of 8 bytes will do. */
 C2D_INTERNAL size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs);
 
 /* Every overlapping pair a < b of `circles` (arguments checked), ordered by a then b, as
@@ -20,7 +20,7 @@ C2D_INTERNAL size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_
                                           size_t *total);
 
 /* Each ball's earliest sweep hit, as kernels->sweep_circles over all balls; out has
- * circles->count entries. The scratch holds c2d_ball_grid_scratch_bytes(n, 2n) bytes. */
+ * circles->count entries. The scratch holds c2d_ball_grid_scratch_bytes(n, 0) bytes. */
 C2D_INTERNAL void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *circles,
                                       const float *move_x, const float *move_y, void *scratch,
                                       size_t scratch_bytes, c2d_circle_hit *out);

@@ -46,8 +46,7 @@ c2d_status c2d_scene_sweep_circles(c2d_scene *scene, const c2d_circle_soa *circl
     if (st != C2D_OK || circles->count == 0) return st;
     void *scratch;
     size_t have;
-    st = ball_scratch(scene, c2d_ball_grid_scratch_bytes(circles->count, 2 * circles->count),
-                      &scratch, &have);
+    st = ball_scratch(scene, c2d_ball_grid_scratch_bytes(circles->count, 0), &scratch, &have);
     if (st != C2D_OK) return st;
     c2d_ball_grid_sweep(c2d_active_kernels(), circles, move_x, move_y, scratch, have, out);
     return C2D_OK;

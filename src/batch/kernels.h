@@ -7,6 +7,10 @@
 #include "collide2d/batch.h"
 #include "scalar/reference.h"
 
+struct c2d_ball_cells;
+struct c2d_ball_pair;
+struct c2d_ball_sweep_cells;
+
 typedef struct c2d_kernels {
     /* All pairs, capsule-major; writes the first `capacity` contacts, returns the total. */
     size_t (*collide)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
@@ -36,6 +40,20 @@ typedef struct c2d_kernels {
     /* out[i] for i in [first, end): ball i's earliest sweep hit over every j != i. */
     void (*sweep_circles)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
                           size_t first, size_t end, c2d_circle_hit *out);
+    /* The ball grid (src/balls/ball_grid.c; types in batch/kernels_balls.h): every pair of
+     * overlapping grid balls once, as (min, max) of their indices, in cell order; writes the
+     * first `capacity`, returns how many there are. */
+    size_t (*ball_cell_pairs)(const struct c2d_ball_cells *cells, struct c2d_ball_pair *pairs,
+                              size_t capacity);
+    /* The contacts of listed pairs (a < b, already in output order), appended after `total`
+     * as collide_circles appends them; returns the new total. */
+    size_t (*ball_pair_contacts)(const c2d_circle_soa *circles, const struct c2d_ball_pair *pairs,
+                                 size_t count, c2d_circle_pair_contact *out, size_t capacity,
+                                 size_t total);
+    /* Every grid ball's earliest sweep hit, as sweep_circles gives it, into out[id]. */
+    void (*ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
+                             const c2d_circle_soa *circles, const float *move_x,
+                             const float *move_y, c2d_circle_hit *out);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

@@ -13,7 +13,11 @@
 #include "core/segment_formula.h"
 
 #include "batch/cull.h"
+#include "batch/ball_cull.h"
 #include "batch/kernels_balls.h"
+#include "batch/lane_contact.h"
+#include "batch/dlane_simd.h"
+#include "core/ball_sweep_formula.h"
 
 enum { W = C2D_LANES };
 
@@ -98,13 +102,9 @@ typedef struct sweeper {
     bool wild;                    /* not tame: every partner gets the exact sweep */
 } sweeper;
 
-/* Which of the W balls from j could touch ball i during the frame. In exact arithmetic a
- * touch at time t puts the relative position s + t v (s = p_i - p_j, v = m_i - m_j) within
- * the radius sum of the origin, so the box around the relative path s .. s+v grown by the
- * radius sum contains the origin. The growth adds cull.h's sweep slack: 2^-8 of the sizes
- * (motion and radii) and 2^-16 of the positions, far above the float error of this test and
- * the double error of the exact sweep. Lanes with a value beyond C2D_TAME_LIMIT (infinities
- * included) are always candidates; NaN lanes fail every compare, as NaN never hits. */
+/* Which of the W balls from j could touch ball i during the frame: the relative-path test of
+ * batch/ball_cull.h; lanes with a value beyond C2D_TAME_LIMIT (infinities included) are always
+ * candidates. */
 static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *c,
                                         const float *move_x, const float *move_y, size_t j,
                                         size_t lanes) {
@@ -113,22 +113,9 @@ static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *
     const lane_t mxj = load_part(move_x + j, lanes, NAN), myj = load_part(move_y + j, lanes, NAN);
     const uint32_t valid = valid_lanes(lanes);
     if (s->wild) return valid;
-    const lane_t sx = lane_sub(s->x, xj), sy = lane_sub(s->y, yj);
-    const lane_t vx = lane_sub(s->mx, mxj), vy = lane_sub(s->my, myj);
-    const lane_t ex = lane_add(sx, vx), ey = lane_add(sy, vy);
-    const lane_t rs = lane_add(s->r, rj);
-    const lane_t avx = lane_abs(vx), avy = lane_abs(vy);
+    const mask_t near =
+        ball_path_near(s->x, s->y, s->r, s->mx, s->my, s->size, xj, yj, rj, mxj, myj);
     const lane_t axj = lane_abs(xj), ayj = lane_abs(yj);
-    const lane_t grow = lane_add(lane_add(rs, lane_mul(lane_add(lane_add(avx, avy), lane_abs(rs)),
-                                                       lane_splat(C2D_SWEEP_SIZE_SLACK))),
-                                 lane_add(lane_mul(lane_add(s->size, lane_add(axj, ayj)),
-                                                   lane_splat(C2D_SWEEP_POSITION_SLACK)),
-                                          lane_splat(1e-18f)));
-    const lane_t zero = lane_splat(0.0f);
-    const mask_t near = mask_and(mask_and(lane_le(lane_sub(lane_min(sx, ex), grow), zero),
-                                          lane_ge(lane_add(lane_max(sx, ex), grow), zero)),
-                                 mask_and(lane_le(lane_sub(lane_min(sy, ey), grow), zero),
-                                          lane_ge(lane_add(lane_max(sy, ey), grow), zero)));
     const lane_t limit = lane_splat(C2D_TAME_LIMIT);
     const mask_t wild = mask_or(
         mask_or(lane_not_le(axj, limit), lane_not_le(ayj, limit)),
@@ -174,4 +161,244 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
         sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i]);
         sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
     }
+}
+
+/* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
+
+/* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
+ * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
+ * collide_row, on the sorted copies. */
+C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
+    c2d_pair_walk *w = ctx;
+    const c2d_ball_cells *g = w->g;
+    const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
+    const uint32_t id = g->id[p];
+    for (size_t q = lo; q < hi; q += W) {
+        const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
+        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
+        const mask_t hit = radii_overlap(d2, r, lane_load(g->r + q));
+        if (!mask_any(hit)) continue;
+        for (uint32_t bits = mask_bits(hit) & valid_lanes(hi - q); bits; bits &= bits - 1)
+            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, id,
+                                         g->id[q + (size_t)__builtin_ctz(bits)]);
+    }
+}
+
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                           c2d_ball_pair *pairs, size_t capacity) {
+    c2d_pair_walk w = {cells, pairs, capacity, 0};
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &w, span_pairs);
+    return w.count;
+}
+
+/* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
+ * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
+ * (lane_contact.h) as two overlapping 16-byte pieces. */
+static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                              uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
+    contact_records rec;
+    contact_records_from(&rec, k, a, b);
+    const bool room = total <= capacity && capacity - total >= W;
+    for (; bits; bits &= bits - 1, total++) {
+        const unsigned j = (unsigned)__builtin_ctz(bits);
+        if (!room && total >= capacity) continue; /* counted, not written */
+        unsigned char *o = (unsigned char *)(out + total);
+        memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+        memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+    }
+    return total;
+}
+
+/* W listed pairs at a time: both balls gathered, the contact formula of the scalar layer with
+ * b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes appended. A last,
+ * partial vector repeats its first pair in the unused lanes and masks them off. */
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                       ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                           size_t count, c2d_circle_pair_contact *out,
+                                           size_t capacity, size_t total) {
+    for (size_t k = 0; k < count; k += W) {
+        const size_t lanes = count - k < W ? count - k : W;
+        uint32_t ia[W], ib[W];
+        float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
+        for (size_t j = 0; j < W; j++) {
+            const c2d_ball_pair pr = pairs[k + (j < lanes ? j : 0)];
+            ia[j] = pr.a;
+            ib[j] = pr.b;
+            xa[j] = c->x[pr.a];
+            ya[j] = c->y[pr.a];
+            ra[j] = c->radius[pr.a];
+            xb[j] = c->x[pr.b];
+            yb[j] = c->y[pr.b];
+            rb[j] = c->radius[pr.b];
+        }
+        const lane_t bx = lane_load(xb), by = lane_load(yb);
+        contact_lanes con;
+        const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx,
+                                                 by, bx, by, lane_load(rb), &con);
+        const uint32_t bits = mask_bits(hit) & valid_lanes(lanes);
+        if (bits)
+            total = sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia),
+                                    lane_load_u32(ib));
+    }
+    return total;
+}
+
+/* The sweeps' lane queue: directed pairs (a sweeps against b), as sorted positions, swept W
+ * at a time by the lane twin of c2d_sweep_circles (core/ball_sweep_formula.h). A hit is kept
+ * in out[a] if earlier than what it holds (ties to the lower index), so pairs may be swept in
+ * any order.
+ *
+ * A pair surely in contact and moving deeper is a hit at t = 0 both ways without the formula
+ * (span_sweeps); such a hit is written to out[a] at once with its bytes still to come, and
+ * pending[a] = 1 + b's position. At the end the formula runs once for each ball still
+ * pending: in a pile, once a ball rather than once for each neighbour moving deeper. */
+typedef struct sweep_queue {
+    c2d_sweep_walk w;
+    size_t n;
+    uint32_t a[W], b[W];
+} sweep_queue;
+
+/* Does a hit at t from ball j replace the slot's (earlier, or as early from a lower index)? */
+static inline bool beats(const c2d_circle_hit *slot, uint32_t j, float t) {
+    return slot->other == C2D_NONE || t < slot->toi.t || (t == slot->toi.t && j < slot->other);
+}
+
+/* Sweeps the queued pairs. `finish`: the pairs are pending ones, whose hit is known; their
+ * bytes are written. */
+static void sweep_flush(sweep_queue *q, bool finish) {
+    if (q->n == 0) return;
+    const c2d_ball_sweep_cells *g = q->w.g;
+    float v[10][W];
+    for (size_t j = 0; j < W; j++) {
+        const size_t a = q->a[j < q->n ? j : 0], b = q->b[j < q->n ? j : 0];
+        v[0][j] = g->x[a];
+        v[1][j] = g->y[a];
+        v[2][j] = g->r[a];
+        v[3][j] = g->mx[a];
+        v[4][j] = g->my[a];
+        v[5][j] = g->x[b];
+        v[6][j] = g->y[b];
+        v[7][j] = g->r[b];
+        v[8][j] = g->mx[b];
+        v[9][j] = g->my[b];
+    }
+    toi_lanes k;
+    const mask_t hit = ball_sweep_lanes(
+        lane_load(v[0]), lane_load(v[1]), lane_load(v[2]), lane_load(v[3]), lane_load(v[4]),
+        lane_load(v[5]), lane_load(v[6]), lane_load(v[7]), lane_load(v[8]), lane_load(v[9]), &k);
+    const uint32_t valid = valid_lanes(q->n), bits = mask_bits(hit) & valid;
+    const size_t n = q->n;
+    q->n = 0;
+    const lane_t fields[5] = {k.t, k.nx, k.ny, k.px, k.py}; /* as in c2d_toi */
+    float f[5][W];
+    for (int h = 0; h < 5; h++)
+        lane_store(f[h], fields[h]);
+    for (size_t j = 0; j < n; j++) {
+        const uint32_t ia = g->id[q->a[j]], ib = g->id[q->b[j]];
+        c2d_circle_hit *slot = &q->w.out[ia];
+        const c2d_toi toi = {f[0][j], {f[1][j], f[2][j]}, {f[3][j], f[4][j]}};
+        if (finish) {
+            if ((bits >> j) & 1u && toi.t == 0.0f)
+                slot->toi = toi;
+            else /* never: the pair was sure to touch at 0; the exact row all the same */
+                C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
+                (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
+        } else if ((bits >> j) & 1u && beats(slot, ib, toi.t)) {
+            slot->other = ib;
+            slot->toi = toi;
+            g->pending[ia] = 0;
+        }
+    }
+}
+
+static inline void sweep_push(sweep_queue *q, uint32_t a, uint32_t b) {
+    const c2d_ball_sweep_cells *g = q->w.g;
+    if (c2d_ball_cannot_beat(&q->w.out[g->id[a]], g->id[b])) return;
+    q->a[q->n] = a;
+    q->b[q->n] = b;
+    if (++q->n == W) sweep_flush(q, false);
+}
+
+/* Ball a (a position) is hit by ball b at t = 0 (sure): kept if it beats the slot, its bytes
+ * left to the end. */
+static inline void sweep_claim(sweep_queue *q, uint32_t a, uint32_t b) {
+    const c2d_ball_sweep_cells *g = q->w.g;
+    const uint32_t ia = g->id[a], ib = g->id[b];
+    c2d_circle_hit *slot = &q->w.out[ia];
+    if (!beats(slot, ib, 0.0f)) return;
+    slot->other = ib;
+    slot->toi.t = 0.0f;
+    g->pending[ia] = b + 1;
+}
+
+/* The sweeps' span: ball p against one vector of sorted entries at a time from lo (lanes past
+ * hi masked off). First the relative-path test of batch/ball_cull.h, then a quick look for
+ * pairs with surely no hit: no relative move (v = 0 exactly), or overlapping at the start and
+ * clearly moving apart, v.s > 2^-10 |v|_1 |s|_1 in float. c2d_sweep_circles returns no hit for
+ * those: its own quick exit asks v.s > 2^-20 |v|_1 |s|_1 in double, and the float dot product
+ * is within 2^-21 |v|_1 |s|_1 of the exact one (a few roundings of 2^-24 each; |v|_1 |s|_1 >=
+ * 2^-100 keeps underflow out, and tame values keep overflow out). Both tests are exactly
+ * symmetric in the two balls (a - b rounds to -(b - a)), so such a pair is left out both ways;
+ * every other pair goes to the queue both ways, and the exact formula decides it. In a
+ * resting pile most neighbours are in contact and moving apart. */
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    sweep_queue *qu = ctx;
+    const c2d_ball_sweep_cells *g = qu->w.g;
+    const float xs = g->x[p], ys = g->y[p];
+    const lane_t x = lane_splat(xs), y = lane_splat(ys), r = lane_splat(g->r[p]);
+    const lane_t mx = lane_splat(g->mx[p]), my = lane_splat(g->my[p]);
+    const lane_t size = lane_splat(fabsf(xs) + fabsf(ys));
+    for (size_t q = lo; q < hi; q += W) {
+        const lane_t xj = lane_load(g->x + q), yj = lane_load(g->y + q), rj = lane_load(g->r + q);
+        const lane_t mxj = lane_load(g->mx + q), myj = lane_load(g->my + q);
+        const mask_t near = ball_path_near(x, y, r, mx, my, size, xj, yj, rj, mxj, myj);
+        if (!mask_any(near)) continue;
+        uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
+        if (!bits) continue;
+        const lane_t sx = lane_sub(x, xj), sy = lane_sub(y, yj);
+        const lane_t vx = lane_sub(mx, mxj), vy = lane_sub(my, myj);
+        const lane_t v1 = lane_add(lane_abs(vx), lane_abs(vy));
+        const lane_t l1 = lane_mul(v1, lane_add(lane_abs(sx), lane_abs(sy)));
+        const lane_t dot = lane_add(lane_mul(vx, sx), lane_mul(vy, sy));
+        const mask_t over = radii_overlap(lane_add(lane_mul(sx, sx), lane_mul(sy, sy)), r, rj);
+        const mask_t apart = mask_and(lane_gt(dot, lane_mul(l1, lane_splat(0x1p-10f))),
+                                      lane_ge(l1, lane_splat(0x1p-100f)));
+        const mask_t skip = mask_or(mask_and(over, apart), lane_le(v1, lane_splat(0.0f)));
+        const mask_t deeper =
+            mask_and(mask_and(over, lane_gt(lane_neg(dot), lane_mul(l1, lane_splat(0x1p-10f)))),
+                     lane_ge(l1, lane_splat(0x1p-100f)));
+        const uint32_t sure = bits & mask_bits(deeper);
+        for (uint32_t d = sure; d; d &= d - 1) {
+            const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(d));
+            sweep_claim(qu, (uint32_t)p, b);
+            sweep_claim(qu, b, (uint32_t)p);
+        }
+        for (bits &= ~(mask_bits(skip) | sure); bits; bits &= bits - 1) {
+            const uint32_t b = (uint32_t)(q + (size_t)__builtin_ctz(bits));
+            sweep_push(qu, (uint32_t)p, b);
+            sweep_push(qu, b, (uint32_t)p);
+        }
+    }
+}
+
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
+                                                          const c2d_circle_soa *circles,
+                                                          const float *move_x, const float *move_y,
+                                                          c2d_circle_hit *out) {
+    sweep_queue q;
+    q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
+    q.n = 0;
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps);
+    sweep_flush(&q, false);
+    /* the bytes of the hits at t = 0 that were sure */
+    const size_t grid_balls = cells->start[(size_t)cells->nx * cells->ny];
+    for (size_t p = 0; p < grid_balls; p++) {
+        const uint32_t b = cells->pending[cells->id[p]];
+        if (b == 0) continue;
+        q.a[q.n] = (uint32_t)p;
+        q.b[q.n] = b - 1;
+        if (++q.n == W) sweep_flush(&q, true);
+    }
+    sweep_flush(&q, true);
+    c2d_ball_sweep_specials(&q.w);
 }

@@ -5,6 +5,71 @@
 
 #include "batch/kernels.h"
 
+/* One pair of balls, a < b. */
+typedef struct c2d_ball_pair {
+    uint32_t a, b;
+} c2d_ball_pair;
+
+/* The ball grid's contact cells: the grid balls sorted by cell (row-major), as arrays of their
+ * centres, radii and indices. Every array holds C2D_BALL_PAD entries past the last ball (NaN
+ * centres and radii, index 0), so a kernel may load a whole vector from any ball. */
+enum { C2D_BALL_PAD = 16 };
+typedef struct c2d_ball_cells {
+    const float *x, *y, *r;
+    const uint32_t *id;
+    const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
+    uint32_t nx, ny;       /* cells a row, rows */
+} c2d_ball_cells;
+
+/* Appends the pair of balls i and j as (min, max): written while below capacity, counted. */
+static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, size_t count,
+                                       uint32_t i, uint32_t j) {
+    if (count < capacity) {
+        pairs[count].a = i < j ? i : j;
+        pairs[count].b = i < j ? j : i;
+    }
+    return count + 1;
+}
+
+/* The walk of the ball grid, shared by every backend and by contacts and sweeps: in cell
+ * order, each ball p against the balls after it in its own cell and the cell east of it (one
+ * contiguous span of the sorted arrays), then against the three cells of the next row (a
+ * second span), so each pair of balls in neighbouring cells is seen once. `span` handles ball
+ * p against entries [lo, hi); the backend's own (a vector loop, or a plain one) inlines here. */
+typedef void (*c2d_ball_span_fn)(void *ctx, size_t p, size_t lo, size_t hi);
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void
+c2d_ball_half_walk(const uint32_t *start, uint32_t nx, uint32_t ny, void *ctx,
+                   c2d_ball_span_fn span) {
+    for (uint32_t cy = 0; cy < ny; cy++)
+        for (uint32_t cx = 0; cx < nx; cx++) {
+            const size_t cell = (size_t)cy * nx + cx;
+            const size_t lo = start[cell], hi = start[cell + 1];
+            if (lo == hi) continue;
+            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
+            size_t up_lo = 0, up_hi = 0;
+            if (cy + 1 < ny) {
+                const size_t row = cell + nx;
+                up_lo = start[cx > 0 ? row - 1 : row];
+                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
+            }
+            for (size_t p = lo; p < hi; p++) {
+                if (p + 1 < east) span(ctx, p, p + 1, east);
+                if (up_lo < up_hi) span(ctx, p, up_lo, up_hi);
+            }
+        }
+}
+
+/* The state of ball_cell_pairs' walk. */
+typedef struct c2d_pair_walk {
+    const c2d_ball_cells *g;
+    c2d_ball_pair *pairs;
+    size_t capacity, count;
+} c2d_pair_walk;
+
 /* Per-backend names: c2d_kernels_avx2 gives c2d_kernels_avx2_collide_circles, and so on. */
 #define C2D_BALL_KERNEL_(table, name) table##_##name
 #define C2D_BALL_KERNEL(table, name) C2D_BALL_KERNEL_(table, name)
@@ -18,6 +83,19 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   sweep_circles)(const c2d_circle_soa *circles, const float *move_x,
                                                  const float *move_y, size_t first, size_t end,
                                                  c2d_circle_hit *out);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                                        c2d_ball_pair *pairs,
+                                                                        size_t capacity);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                    ball_pair_contacts)(const c2d_circle_soa *circles,
+                                                        const c2d_ball_pair *pairs, size_t count,
+                                                        c2d_circle_pair_contact *out,
+                                                        size_t capacity, size_t total);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                  ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
+                                                    const c2d_circle_soa *circles,
+                                                    const float *move_x, const float *move_y,
+                                                    c2d_circle_hit *out);
 #endif
 
 /* Appends one ball pair: written only while below capacity, always counted. */
@@ -61,6 +139,52 @@ static inline void c2d_keep_earliest_ball(c2d_circle_hit *slot, uint32_t j, cons
 static inline c2d_circle_hit c2d_no_ball_hit(void) {
     const c2d_circle_hit none = {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     return none;
+}
+
+/* The ball grid's sweep cells: the grid balls (all tame) sorted by the cell of their swept
+ * box's centre, as padded arrays (as c2d_ball_cells: C2D_BALL_PAD entries past the last, NaN
+ * values, index 0), and the special balls every grid ball also sweeps against. */
+typedef struct c2d_ball_sweep_cells {
+    const float *x, *y, *r, *mx, *my;
+    const uint32_t *id;
+    const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
+    uint32_t nx, ny;
+    const uint32_t *special; /* increasing */
+    size_t special_count;
+    uint32_t *pending; /* per ball, all 0 on entry: the kernel's own bookkeeping */
+} c2d_ball_sweep_cells;
+
+/* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower
+ * index, so once the best hit is at t = 0 no higher index can take its place. */
+static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) {
+    return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
+}
+
+/* Ball i's sweep against ball j, kept in out[i] if earlier (ties to the lower index), unless
+ * nothing from j can beat what out[i] holds. */
+static inline void c2d_ball_sweep_into(const c2d_circle_soa *c, const float *mx, const float *my,
+                                       uint32_t i, uint32_t j, c2d_circle_hit *out) {
+    if (c2d_ball_cannot_beat(&out[i], j)) return;
+    c2d_toi toi;
+    if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&out[i], j, &toi);
+}
+
+/* The state of ball_cell_sweeps' walk: the cells and the output; the backend adds its own. */
+typedef struct c2d_sweep_walk {
+    const c2d_ball_sweep_cells *g;
+    const c2d_circle_soa *c;
+    const float *mx, *my;
+    c2d_circle_hit *out;
+} c2d_sweep_walk;
+
+/* Every grid ball against every special ball (the special balls' own rows run the all-pairs
+ * kernel). */
+static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w) {
+    const c2d_ball_sweep_cells *g = w->g;
+    const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
+    for (size_t s = 0; s < g->special_count; s++)
+        for (size_t p = 0; p < grid_balls; p++)
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
 }
 
 #endif

@@ -1,8 +1,10 @@
 /* The scalar backend: the batch API as plain loops over the scalar reference layer, compiled
  * without auto-vectorisation (meson.build) so that it stays the true scalar baseline. */
 #include "core/lane_scalar.h"
-#include "core/segment_formula.h"
+#include "core/contact_formula.h"
 
+#include "batch/cull.h"
+#include "batch/ball_cull.h"
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
 
@@ -102,5 +104,55 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
     }
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide,     collide_pairs,   sweep,
-                                        sweep_pairs, collide_circles, sweep_circles};
+/* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
+C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
+    c2d_pair_walk *w = ctx;
+    const c2d_ball_cells *g = w->g;
+    const float x = g->x[p], y = g->y[p], r = g->r[p];
+    for (size_t q = lo; q < hi; q++) {
+        const float qx = x - g->x[q], qy = y - g->y[q];
+        if (radii_overlap(qx * qx + qy * qy, r, g->r[q]))
+            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, g->id[p], g->id[q]);
+    }
+}
+
+static size_t ball_cell_pairs(const c2d_ball_cells *g, c2d_ball_pair *pairs, size_t capacity) {
+    c2d_pair_walk w = {g, pairs, capacity, 0};
+    c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_pairs);
+    return w.count;
+}
+
+static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *pairs, size_t count,
+                                 c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (size_t k = 0; k < count; k++) {
+        c2d_contact contact;
+        if (c2d_ball_contact(c, pairs[k].a, pairs[k].b, &contact))
+            c2d_emit_ball_pair(out, capacity, &total, pairs[k].a, pairs[k].b, &contact);
+    }
+    return total;
+}
+
+/* The sweep's span: ball p against entries [lo, hi), one at a time; pairs the relative-path
+ * test (batch/ball_cull.h) keeps get the exact sweep both ways. */
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    const c2d_sweep_walk *w = ctx;
+    const c2d_ball_sweep_cells *g = w->g;
+    const float x = g->x[p], y = g->y[p], size = fabsf(x) + fabsf(y);
+    for (size_t q = lo; q < hi; q++)
+        if (ball_path_near(x, y, g->r[p], g->mx[p], g->my[p], size, g->x[q], g->y[q], g->r[q],
+                           g->mx[q], g->my[q])) {
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->id[q], w->out);
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[q], g->id[p], w->out);
+        }
+}
+
+static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c,
+                             const float *mx, const float *my, c2d_circle_hit *out) {
+    c2d_sweep_walk w = {g, c, mx, my, out};
+    c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
+    c2d_ball_sweep_specials(&w);
+}
+
+const c2d_kernels c2d_kernels_scalar = {collide,         collide_pairs,      sweep,
+                                        sweep_pairs,     collide_circles,    sweep_circles,
+                                        ball_cell_pairs, ball_pair_contacts, ball_cell_sweeps};

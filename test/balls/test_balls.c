@@ -177,6 +177,95 @@ static void every_count(void **state) {
     }
 }
 
+/* Crowds of every size 0..2*16+3 in one grid cell among sparse balls: the grid's vector spans
+ * (contacts and sweeps) end at every tail of 4, 8 and 16 lanes, and the lane queues of the
+ * contacts and sweeps flush at every fill. Moves: none, equal for all (no relative move),
+ * random, and apart from the crowd's centre. */
+static void crowd_tails(void **state) {
+    (void)state;
+    for (size_t k = 0; k <= 2 * 16 + 3; k++) {
+        c2d_rng rng = {0xc20d + k};
+        ball_set s;
+        balls_init(&s, 40 + k);
+        balls_random(&s, &rng, 300.0f, 0.3f, 0.6f, 0.5f);
+        for (size_t i = 40; i < 40 + k; i++) {
+            s.x[i] = 100.0f + c2d_rng_range(&rng, 0.0f, 0.25f);
+            s.y[i] = 100.0f + c2d_rng_range(&rng, 0.0f, 0.25f);
+            s.r[i] = c2d_rng_range(&rng, 0.2f, 0.3f);
+        }
+        for (unsigned m = 0; m < 4; m++) {
+            for (size_t i = 40; i < 40 + k; i++) {
+                const float dx = s.x[i] - 100.125f, dy = s.y[i] - 100.125f;
+                s.mx[i] = m == 0   ? 0.0f
+                          : m == 1 ? 0.25f
+                          : m == 2 ? c2d_rng_range(&rng, -0.3f, 0.3f)
+                                   : dx;
+                s.my[i] = m == 0   ? 0.0f
+                          : m == 1 ? -0.125f
+                          : m == 2 ? c2d_rng_range(&rng, -0.3f, 0.3f)
+                                   : dy;
+            }
+            char label[64];
+            snprintf(label, sizeof label, "crowd of %zu, moves %u", k, m);
+            check_balls(&s, label);
+        }
+        balls_free(&s);
+    }
+}
+
+/* The sweep's start cases in lanes: pairs exactly touching (distance r_a + r_b in float),
+ * overlapping, on one centre, of radius 0, each moving apart, along the tangent, deeper, not at
+ * all, or by tiny amounts (a time that rounds to 0), at small, large and subnormal scales; and
+ * a resting pile with the moves of W6 (most neighbours in contact and moving apart). */
+static void sweep_starts(void **state) {
+    (void)state;
+    const float scales[] = {1.0f, 1e-3f, 4096.0f, 1e-38f};
+    for (size_t sc = 0; sc < 4; sc++) {
+        c2d_rng rng = {0x57a7 + sc};
+        ball_set s;
+        balls_init(&s, 240);
+        const float u = scales[sc];
+        for (size_t i = 0; i < 240; i += 2) {
+            const size_t kind = (i / 2) % 6, move = (i / 12) % 5;
+            const float cx = (float)(i % 24) * 4.0f * u, cy = (float)(i / 24) * 4.0f * u;
+            const float ra = 0.5f * u, rb = kind == 3 ? 0.0f : 0.5f * u;
+            float gap = ra + rb;          /* exactly touching */
+            if (kind == 1) gap *= 0.75f;  /* overlapping */
+            if (kind == 2) gap = 0.0f;    /* one centre */
+            if (kind == 4) gap *= 1.001f; /* just apart */
+            if (kind == 5) gap = nextafterf(gap, 0.0f);
+            s.x[i] = cx;
+            s.y[i] = cy;
+            s.r[i] = ra;
+            s.x[i + 1] = cx + gap;
+            s.y[i + 1] = cy;
+            s.r[i + 1] = rb;
+            const float d = 0.125f * u;
+            const float mxa[5] = {-d, 0.0f, d, 0.0f, 1e-30f * u};
+            const float mya[5] = {0.0f, d, 0.0f, 0.0f, 0.0f};
+            s.mx[i] = mxa[move];
+            s.my[i] = mya[move];
+            s.mx[i + 1] = move == 3 ? 0.0f : c2d_rng_range(&rng, -d, d) * (float)(kind % 2);
+            s.my[i + 1] = 0.0f;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "sweep starts, scale %g", (double)u);
+        check_balls(&s, label);
+        balls_free(&s);
+    }
+    c2d_rng rng = {0x9113};
+    ball_set s;
+    balls_init(&s, 1024);
+    balls_hex(&s, 32, 1.0f, 0.51f, 0.05f, &rng);
+    check_balls(&s, "pile, W6 moves");
+    for (size_t i = 0; i < s.n; i++) { /* the whole pile moving as one: no relative move */
+        s.mx[i] = 0.03125f;
+        s.my[i] = -0.0625f;
+    }
+    check_balls(&s, "pile moving as one");
+    balls_free(&s);
+}
+
 static void bad_arguments(void **state) {
     (void)state;
     const float v[] = {0.0f, 0.5f}, zero[] = {0.0f, 0.0f}; /* (0,0) r 0 touches (0.5,0) r 0.5 */
@@ -347,6 +436,7 @@ int main(void) {
         cmocka_unit_test(mixed_sizes),    cmocka_unit_test(hostile),
         cmocka_unit_test(every_count),    cmocka_unit_test(bad_arguments),
         cmocka_unit_test(scene_memory),   cmocka_unit_test(scene_with_capsules),
+        cmocka_unit_test(crowd_tails),    cmocka_unit_test(sweep_starts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

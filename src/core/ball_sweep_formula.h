@@ -1,0 +1,93 @@
+/* The sweep of two moving circles (c2d_sweep_circles) in lanes: whether and when ball a,
+ * moving by ma, first touches ball b, moving by mb, and the touch's normal and point.
+ *
+ * The lane twin of c2d_sweep_circles (src/scalar/sweep.c), built from the same pieces of
+ * core/sweep_formula.h (circles_touch_time, start_normal) and core/contact_formula.h (unit_or),
+ * with the function's remaining steps in its order: every branch of the scalar function is a
+ * select here, so each lane holds the bytes the function returns for it (the ball tests
+ * compare the two on every backend). The including file provides the lane types of
+ * sweep_formula.h. */
+#ifndef C2D_CORE_BALL_SWEEP_FORMULA_H
+#define C2D_CORE_BALL_SWEEP_FORMULA_H
+
+#include "core/sweep_formula.h"
+
+/* Every lane's c2d_sweep_circles(a, ma, b, mb): returns the lanes that hit; *o holds their
+ * time, normal and point (other lanes: whatever the arithmetic gives). */
+C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
+                                    lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
+                                    toi_lanes *o) {
+    const lane_t zero = lane_splat(0.0f), one = lane_splat(1.0f);
+    /* c2d_overlap_circles(a, b): b is a capsule with a zero-length axis */
+    const mask_t over = capsule_overlap(xa, ya, ra, xb, yb, xb, yb, rb);
+    const lane_t over_f = lane_select(over, one, zero);
+    /* per double lane: t (0 where overlapping), and the flags of the scalar function's exits,
+     * 1 or 0 as doubles (moving: a relative move and no NaN; soon: t <= 1; apart: clearly
+     * moving apart; deeper: the relative move goes against the start's normal) */
+    dlane_t t[2], moving[2], soon[2], apart[2], vxs[2], vys[2];
+    const dlane_t dzero = dlane_splat(0.0), done = dlane_splat(1.0);
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t sx = dlane_sub(dlane_from_lane(xa, h), dlane_from_lane(xb, h));
+        const dlane_t sy = dlane_sub(dlane_from_lane(ya, h), dlane_from_lane(yb, h));
+        const dlane_t vx = dlane_sub(dlane_from_lane(mxa, h), dlane_from_lane(mxb, h));
+        const dlane_t vy = dlane_sub(dlane_from_lane(mya, h), dlane_from_lane(myb, h));
+        vxs[h] = vx;
+        vys[h] = vy;
+        /* no NaN (x <= x fails only for NaN), and not both components of the move 0 */
+        const dmask_t finite = dmask_and(dmask_and(dlane_le(sx, sx), dlane_le(sy, sy)),
+                                         dmask_and(dlane_le(vx, vx), dlane_le(vy, vy)));
+        const dmask_t move =
+            dmask_and(finite, dlane_gt(dlane_add(dlane_abs(vx), dlane_abs(vy)), dzero));
+        moving[h] = dlane_select(move, done, dzero);
+        const dlane_t rs = dlane_add(dlane_from_lane(ra, h), dlane_from_lane(rb, h));
+        const dlane_t lim =
+            dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(vx, vx), dlane_mul(vy, vy))));
+        const dlane_t touch = circles_touch_time(
+            sx, sy, vx, vy, dlane_sub(dlane_mul(vx, sy), dlane_mul(vy, sx)), lim, rs);
+        t[h] = dlane_select(dlane_gt(dlane_from_lane(over_f, h), dzero), dzero, touch);
+        soon[h] = dlane_select(dlane_le(t[h], done), done, dzero);
+        const dlane_t dot = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+        const dlane_t bound =
+            dlane_mul(dlane_splat(0x1p-20), dlane_mul(dlane_add(dlane_abs(vx), dlane_abs(vy)),
+                                                      dlane_add(dlane_abs(sx), dlane_abs(sy))));
+        apart[h] = dlane_select(dlane_gt(dot, bound), done, dzero);
+    }
+    const lane_t half = lane_splat(0.5f);
+    const lane_t tf = lane_from_dlanes(t[0], t[DLANE_HALVES - 1]); /* rounded as the cast */
+    const mask_t go =
+        mask_and(mask_and(lane_ge(ra, zero), lane_ge(rb, zero)),
+                 mask_and(lane_gt(lane_from_dlanes(moving[0], moving[DLANE_HALVES - 1]), half),
+                          lane_gt(lane_from_dlanes(soon[0], soon[DLANE_HALVES - 1]), half)));
+    const mask_t start = lane_le(tf, zero); /* t is never negative: tf == 0 */
+    mask_t hit = mask_and(go, lane_not_le(tf, zero));
+    /* in contact at the start: a hit only when the relative move goes deeper */
+    lane_t snx = zero, sny = one;
+    if (mask_any(mask_and(go, start))) {
+        start_normal(xa, ya, xb, yb, xb, yb, zero, one, &snx, &sny);
+        dlane_t deeper[2];
+        for (int h = 0; h < DLANE_HALVES; h++) {
+            const dlane_t d = dlane_add(dlane_mul(vxs[h], dlane_from_lane(snx, h)),
+                                        dlane_mul(vys[h], dlane_from_lane(sny, h)));
+            deeper[h] =
+                dlane_select(dmask_and(dlane_lt(d, dzero), dlane_le(apart[h], dzero)), done, dzero);
+        }
+        const mask_t deep = lane_gt(lane_from_dlanes(deeper[0], deeper[DLANE_HALVES - 1]), half);
+        hit = mask_or(hit, mask_and(mask_and(go, start), deep));
+    }
+    /* touching later: the normal between the centres at t */
+    lane_t mnx = zero, mny = one, pbx = xb, pby = yb;
+    if (mask_any(mask_and(go, lane_not_le(tf, zero)))) {
+        const lane_t pax = lane_add(xa, lane_mul(tf, mxa)), pay = lane_add(ya, lane_mul(tf, mya));
+        pbx = lane_add(xb, lane_mul(tf, mxb));
+        pby = lane_add(yb, lane_mul(tf, myb));
+        unit_or(lane_sub(pax, pbx), lane_sub(pay, pby), zero, one, &mnx, &mny);
+    }
+    o->t = lane_select(start, zero, tf);
+    o->nx = lane_select(start, snx, mnx);
+    o->ny = lane_select(start, sny, mny);
+    o->px = lane_add(lane_select(start, xb, pbx), lane_mul(o->nx, rb));
+    o->py = lane_add(lane_select(start, yb, pby), lane_mul(o->ny, rb));
+    return hit;
+}
+
+#endif
