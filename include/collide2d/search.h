@@ -108,6 +108,85 @@ C2D_API c2d_status c2d_batch_ray_cast(const c2d_ray_soa *rays, const c2d_capsule
 C2D_API c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
                                       const c2d_circle_soa *circles, c2d_ray_hit *out);
 
+/// Axis-aligned boxes as parallel arrays: box i is [lo_x[i], hi_x[i]] x [lo_y[i], hi_y[i]]
+/// (c2d_box's rules: closed, empty when lo > hi or NaN).
+typedef struct c2d_box_soa {
+    const float *lo_x, *lo_y, *hi_x, *hi_y;
+    size_t count;
+} c2d_box_soa;
+
+/// Points as parallel arrays: point i is (x[i], y[i]).
+typedef struct c2d_point_soa {
+    const float *x, *y;
+    size_t count;
+} c2d_point_soa;
+
+/// One result of a region query: query `query` overlaps shape `shape` of the set queried.
+typedef struct c2d_query_pair {
+    uint32_t query, shape;
+} c2d_query_pair;
+
+/// Every (box, capsule) pair with c2d_overlap_box_capsule() true, ordered by box index, then
+/// capsule index. `*count` receives the total; the first min(total, capacity) are written and
+/// nothing past them; C2D_ERROR_TRUNCATED when total > capacity and `out` is given; a size
+/// query (`out` NULL, `capacity` 0) returns C2D_OK with the total; on any other error
+/// `*count` is 0. `count` must not be NULL. Tests every box against every capsule (culled by
+/// conservative boxes); a scene answers the same through its index (c2d_scene_query_box()).
+C2D_API c2d_status c2d_batch_query_box_capsules(const c2d_box_soa *boxes,
+                                                const c2d_capsule_soa *capsules,
+                                                c2d_query_pair *out, size_t capacity,
+                                                size_t *count);
+
+/// As c2d_batch_query_box_capsules() for circles: the pairs with c2d_overlap_box_circle().
+C2D_API c2d_status c2d_batch_query_box_circles(const c2d_box_soa *boxes,
+                                               const c2d_circle_soa *circles, c2d_query_pair *out,
+                                               size_t capacity, size_t *count);
+
+/// Every (disc, capsule) pair with c2d_overlap_circle_capsule(disc, capsule) true (an
+/// explosion's radius, a sensor), ordered by disc index, then capsule index; the count rules
+/// of c2d_batch_query_box_capsules().
+C2D_API c2d_status c2d_batch_query_disc_capsules(const c2d_circle_soa *discs,
+                                                 const c2d_capsule_soa *capsules,
+                                                 c2d_query_pair *out, size_t capacity,
+                                                 size_t *count);
+
+/// Every (disc, circle) pair with c2d_overlap_circles(disc, circle) true, ordered by disc
+/// index, then circle index; the count rules of c2d_batch_query_box_capsules().
+C2D_API c2d_status c2d_batch_query_disc_circles(const c2d_circle_soa *discs,
+                                                const c2d_circle_soa *circles, c2d_query_pair *out,
+                                                size_t capacity, size_t *count);
+
+/// Point picking: every (point, capsule) pair with c2d_point_in_capsule() true (the capsules
+/// under the mouse), ordered by point, then capsule. It is c2d_batch_query_disc_capsules()
+/// with discs of radius 0, the same pairs: c2d_point_in_capsule(p, k) is by definition
+/// c2d_overlap_circle_capsule() of the circle (p, 0). The count rules of
+/// c2d_batch_query_box_capsules().
+C2D_API c2d_status c2d_batch_query_point_capsules(const c2d_point_soa *points,
+                                                  const c2d_capsule_soa *capsules,
+                                                  c2d_query_pair *out, size_t capacity,
+                                                  size_t *count);
+
+/// Point picking among circles: the pairs with c2d_overlap_circles((p, 0), circle) true
+/// (the point inside or on the circle), as c2d_batch_query_disc_circles() with discs of
+/// radius 0.
+C2D_API c2d_status c2d_batch_query_point_circles(const c2d_point_soa *points,
+                                                 const c2d_circle_soa *circles, c2d_query_pair *out,
+                                                 size_t capacity, size_t *count);
+
+/// Exactly c2d_batch_query_box_capsules(boxes, scene's capsules, ...): the same pairs, order,
+/// count and statuses, found through the scene's capsule index. Reads the scene only: calls
+/// on separate outputs may run on several threads at once. NULL `scene`: C2D_ERROR_NULL.
+C2D_API c2d_status c2d_scene_query_box(const c2d_scene *scene, const c2d_box_soa *boxes,
+                                       c2d_query_pair *out, size_t capacity, size_t *count);
+
+/// Exactly c2d_batch_query_disc_capsules(discs, scene's capsules, ...), through the index.
+C2D_API c2d_status c2d_scene_query_disc(const c2d_scene *scene, const c2d_circle_soa *discs,
+                                        c2d_query_pair *out, size_t capacity, size_t *count);
+
+/// Exactly c2d_batch_query_point_capsules(points, scene's capsules, ...), through the index.
+C2D_API c2d_status c2d_scene_query_point(const c2d_scene *scene, const c2d_point_soa *points,
+                                         c2d_query_pair *out, size_t capacity, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,6 @@
  * once, so every backend returns their bytes), behind conservative boxes. */
 #include <math.h>
 
-#include "batch/cull.h"
 #include "batch/search_internal.h"
 #include "dispatch.h"
 
@@ -125,4 +124,142 @@ c2d_status c2d_batch_ray_cast(const c2d_ray_soa *rays, const c2d_capsule_soa *ca
     const bool any_capsules = capsules && capsules->count > 0;
     c2d_ray_cast_run(rays, any_capsules ? kernel_pass : NULL, capsules, circles, out);
     return C2D_OK;
+}
+
+/* ---- region queries ----------------------------------------------------------------------- */
+
+bool c2d_region_overlap(const c2d_regions *q, size_t i, float ax, float ay, float bx, float by,
+                        float R) {
+    if (q->box)
+        return c2d_box_capsule_overlap(q->p[0][i], q->p[1][i], q->p[2][i], q->p[3][i], ax, ay, bx,
+                                       by, R);
+    const c2d_circle disc = {{q->p[0][i], q->p[1][i]}, q->points ? 0.0f : q->p[2][i]};
+    const c2d_capsule k = {{ax, ay}, {bx, by}, R};
+    return c2d_overlap_circle_capsule(disc, k);
+}
+
+static bool tame(double v) {
+    return fabs(v) <= C2D_TAME_LIMIT;
+}
+
+bool c2d_region_bounds(const c2d_regions *q, size_t i, double box[4]) {
+    double lo_x, hi_x, lo_y, hi_y, size;
+    if (q->box) {
+        lo_x = q->p[0][i], lo_y = q->p[1][i], hi_x = q->p[2][i], hi_y = q->p[3][i];
+        size = fabs(lo_x) + fabs(hi_x) + fabs(lo_y) + fabs(hi_y);
+    } else {
+        const double x = q->p[0][i], y = q->p[1][i], r = q->points ? 0.0 : fabs(q->p[2][i]);
+        lo_x = x - r, hi_x = x + r, lo_y = y - r, hi_y = y + r;
+        size = fabs(x) + fabs(y) + r;
+    }
+    if (!(tame(lo_x) && tame(hi_x) && tame(lo_y) && tame(hi_y))) return false;
+    const double grow = C2D_REGION_SLACK * size + C2D_ABSOLUTE_SLACK;
+    box[0] = lo_x - grow, box[1] = hi_x + grow, box[2] = lo_y - grow, box[3] = hi_y + grow;
+    return true;
+}
+
+/* Can region box `b` meet the capsule at all: false only when it provably cannot. */
+static bool region_meets(const double b[4], double ax, double ay, double bx, double by, double R) {
+    const double m = fabs(ax) + fabs(ay) + fabs(bx) + fabs(by) + fabs(R);
+    if (!(m <= C2D_TAME_LIMIT)) return true; /* the exact test (NaN included: it says no) */
+    const double g = fabs(R) + C2D_REGION_SLACK * m + C2D_ABSOLUTE_SLACK;
+    return c2d_dmin(ax, bx) - g <= b[1] && c2d_dmax(ax, bx) + g >= b[0] &&
+           c2d_dmin(ay, by) - g <= b[3] && c2d_dmax(ay, by) + g >= b[2];
+}
+
+c2d_status c2d_regions_check(const c2d_regions *q, c2d_status shapes_status,
+                             const c2d_query_pair *out, size_t capacity, const size_t *count) {
+    if (!count || (!out && capacity > 0) || shapes_status == C2D_ERROR_NULL) return C2D_ERROR_NULL;
+    const size_t arrays = q->box ? 4 : q->points ? 2 : 3;
+    if (!arrays_given(q->count, q->p, arrays)) return C2D_ERROR_NULL;
+    if (shapes_status != C2D_OK) return shapes_status;
+    return q->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
+}
+
+c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out, size_t capacity,
+                            size_t *count) {
+    *count = total;
+    if (!out && capacity == 0) return C2D_OK;
+    return total > capacity ? C2D_ERROR_TRUNCATED : C2D_OK;
+}
+
+/* Every region against every shape (capsules, or circles seen as capsules of zero length). */
+static c2d_status query_all(const c2d_regions *q, const void *set, bool circles,
+                            c2d_query_pair *out, size_t capacity, size_t *count) {
+    c2d_status shapes = C2D_ERROR_NULL;
+    c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0};
+    if (set && circles) {
+        const c2d_circle_soa *c = set;
+        k = (c2d_capsule_soa){c->x, c->y, c->x, c->y, c->radius, c->count};
+    } else if (set) {
+        k = *(const c2d_capsule_soa *)set;
+    }
+    if (set) shapes = check_capsules(&k);
+    const c2d_status st = c2d_regions_check(q, shapes, out, capacity, count);
+    if (st != C2D_OK) {
+        if (count) *count = 0;
+        return st;
+    }
+    c2d_pair_sink sink = {out, capacity, 0};
+    for (size_t i = 0; i < q->count; i++) {
+        double b[4];
+        const bool culled = c2d_region_bounds(q, i, b);
+        for (size_t s = 0; s < k.count; s++) {
+            if (culled && !region_meets(b, k.ax[s], k.ay[s], k.bx[s], k.by[s], k.radius[s]))
+                continue;
+            if (c2d_region_overlap(q, i, k.ax[s], k.ay[s], k.bx[s], k.by[s], k.radius[s]))
+                c2d_sink_pair(&sink, i, s);
+        }
+    }
+    return c2d_query_finish(sink.total, out, capacity, count);
+}
+
+/* A NULL query set. */
+static c2d_status null_query(size_t *count) {
+    if (count) *count = 0;
+    return C2D_ERROR_NULL;
+}
+
+c2d_status c2d_batch_query_box_capsules(const c2d_box_soa *boxes, const c2d_capsule_soa *capsules,
+                                        c2d_query_pair *out, size_t capacity, size_t *count) {
+    if (!boxes) return null_query(count);
+    const c2d_regions q = c2d_regions_of_boxes(boxes);
+    return query_all(&q, capsules, false, out, capacity, count);
+}
+
+c2d_status c2d_batch_query_box_circles(const c2d_box_soa *boxes, const c2d_circle_soa *circles,
+                                       c2d_query_pair *out, size_t capacity, size_t *count) {
+    if (!boxes) return null_query(count);
+    const c2d_regions q = c2d_regions_of_boxes(boxes);
+    return query_all(&q, circles, true, out, capacity, count);
+}
+
+c2d_status c2d_batch_query_disc_capsules(const c2d_circle_soa *discs,
+                                         const c2d_capsule_soa *capsules, c2d_query_pair *out,
+                                         size_t capacity, size_t *count) {
+    if (!discs) return null_query(count);
+    const c2d_regions q = c2d_regions_of_discs(discs);
+    return query_all(&q, capsules, false, out, capacity, count);
+}
+
+c2d_status c2d_batch_query_disc_circles(const c2d_circle_soa *discs, const c2d_circle_soa *circles,
+                                        c2d_query_pair *out, size_t capacity, size_t *count) {
+    if (!discs) return null_query(count);
+    const c2d_regions q = c2d_regions_of_discs(discs);
+    return query_all(&q, circles, true, out, capacity, count);
+}
+
+c2d_status c2d_batch_query_point_capsules(const c2d_point_soa *points,
+                                          const c2d_capsule_soa *capsules, c2d_query_pair *out,
+                                          size_t capacity, size_t *count) {
+    if (!points) return null_query(count);
+    const c2d_regions q = c2d_regions_of_points(points);
+    return query_all(&q, capsules, false, out, capacity, count);
+}
+
+c2d_status c2d_batch_query_point_circles(const c2d_point_soa *points, const c2d_circle_soa *circles,
+                                         c2d_query_pair *out, size_t capacity, size_t *count) {
+    if (!points) return null_query(count);
+    const c2d_regions q = c2d_regions_of_points(points);
+    return query_all(&q, circles, true, out, capacity, count);
 }
