@@ -1,16 +1,136 @@
 /* The scene calls of collide2d/search.h: the batch calls' code (src/batch/search_batch.c)
- * with the scene's capsule index finding the capsules. A ray's capsule part is the scene
- * sweep (scene_sweep.c) of its origin as a circle of radius 0, which is c2d_batch_sweep()'s
- * answer, which is the batch ray cast's capsule part: the same bytes. */
+ * with the scene's capsule index finding the capsules. A ray's capsule part is the answer of
+ * the scene sweep (scene_sweep.c) of its origin as a circle of radius 0, which is
+ * c2d_batch_sweep()'s answer, which is the batch ray cast's capsule part: the same bytes; the
+ * ray finds its candidates by walking its path through the index (below). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batch/search_internal.h"
 #include "scene/scene_internal.h"
 
+/* ---- ray casts ------------------------------------------------------------------------- */
+
+/* A long ray's swept box covers cells that its path never comes near, and past some length
+ * the scene sweep tests every capsule whose box meets it. So a ray walks its path instead: in
+ * PIECES pieces of about a cell each, nearest first, testing the capsules of the cells each
+ * piece's box spans, and stops once the best hit lies before the next piece.
+ *
+ * Why the answer is the scene sweep's (so the batch call's): a capsule that the exact sweep
+ * reports at time t has its box (cull.h's, grown by the sweep's slack) meeting the box of
+ * the path near p(t), when that box is grown by the slack the scene sweep grows a swept box
+ * by (scene_sweep.c: the slack covers how far a reported touch may lie from the capsule, not
+ * where along the path). Each piece's box spans its stretch of the path, widened by 1/8 of a
+ * piece at both ends, and that slack: the capsule is listed in a cell the piece visits. A
+ * piece ending before the best time so far cannot hold an earlier (or equal) hit, and every
+ * capsule found is tested with the exact sweep, keeping the smallest (t, index): the batch
+ * kernels' earliest hit with ties to the lowest index. A NaN time, a value that is not tame or
+ * a ray of more than C2D_RAY_PIECES pieces take the scene sweep itself. */
+#define C2D_RAY_PIECES 4096
+
+/* Capsules tested recently (direct-mapped by index): a capsule listed in several cells of
+ * neighbouring pieces is tested once; a collision only costs a second test. */
+typedef struct tested_cache {
+    uint32_t slot[64];
+} tested_cache;
+
+static bool first_test(tested_cache *c, uint32_t k) {
+    if (c->slot[k & 63] == k) return false;
+    c->slot[k & 63] = k;
+    return true;
+}
+
+typedef struct ray_walk {
+    const c2d_scene *s;
+    float px, py, dx, dy;
+    c2d_circle_toi best;
+    bool nan;
+    tested_cache tested;
+} ray_walk;
+
+static void walk_try(ray_walk *w, uint32_t k) {
+    if (!first_test(&w->tested, k)) return;
+    const c2d_capsule_soa *K = &w->s->capsules;
+    c2d_toi toi;
+    if (!c2d_capsule_sweep(w->px, w->py, 0.0f, w->dx, w->dy, K->ax[k], K->ay[k], K->bx[k], K->by[k],
+                           K->radius[k], &toi))
+        return;
+    if (toi.t != toi.t) w->nan = true;
+    if (w->best.capsule == C2D_NONE || toi.t < w->best.toi.t ||
+        (toi.t == w->best.toi.t && k < w->best.capsule)) {
+        w->best.capsule = k;
+        w->best.toi = toi;
+    }
+}
+
+/* The capsules of the cells spanned by box b whose boxes meet it. */
+static void walk_cells(ray_walk *w, const float b[4]) {
+    const c2d_capsule_index *x = &w->s->index;
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, b[0], b[1], b[2], b[3]);
+    for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+        for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
+            const c2d_index_cell *ic = &x->cells[cy * x->grid.nx + cx];
+            for (unsigned m = c2d_cell_mask(ic, b[0], b[1], b[2], b[3]); m; m &= m - 1)
+                walk_try(w, ic->capsule[__builtin_ctz(m)]);
+            for (uint32_t e = ic->first; e < ic->end; e++) {
+                const c2d_index_entry *en = &x->entries[e];
+                if (en->lo_x <= b[1] && en->hi_x >= b[0] && en->lo_y <= b[3] && en->hi_y >= b[2])
+                    walk_try(w, en->capsule);
+            }
+        }
+}
+
+/* Outward to float (2^-23 relative first: double -> float moves by at most 2^-24). */
+static float down(double v) {
+    return (float)(v - fabs(v) * 0x1p-23);
+}
+static float up(double v) {
+    return (float)(v + fabs(v) * 0x1p-23);
+}
+
+/* Walks ray (px, py) + t (dx, dy) through the index into *out; false when the ray must take
+ * the scene sweep (not tame, too long, or a NaN time). */
+static bool walk_ray(const c2d_scene *s, float px, float py, float dx, float dy,
+                     c2d_circle_toi *out) {
+    const c2d_capsule_index *x = &s->index;
+    const double L = C2D_TAME_LIMIT;
+    if (!(fabs(px) <= L && fabs(py) <= L && fabs(dx) <= L && fabs(dy) <= L)) return false;
+    const double cell = x->grid.size;
+    const double reach = fabs((double)dx) > fabs((double)dy) ? fabs((double)dx) : fabs((double)dy);
+    const double pieces = reach / cell < 1.0 ? 1.0 : ceil(reach / cell);
+    if (!(pieces <= C2D_RAY_PIECES) || x->listed == 0) return false;
+    /* scene_sweep.c's slack of a swept box, for radius 0 */
+    const double size = fabs((double)dx) + fabs((double)dy);
+    const double grow = (size * C2D_SWEEP_SIZE_SLACK +
+                         (fabs((double)px) + fabs((double)py)) * C2D_SWEEP_POSITION_SLACK + 1e-18) *
+                            1.125 +
+                        size * 0x1p-10;
+    ray_walk w = {s, px, py, dx, dy, {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}}, false, {{0}}};
+    memset(&w.tested, 0xff, sizeof w.tested);
+    for (size_t e = 0; e < x->everywhere_count; e++)
+        walk_try(&w, x->everywhere[e]);
+    const size_t n = (size_t)pieces;
+    for (size_t j = 0; j < n; j++) {
+        const double t0 = ((double)j - 0.125) / pieces, t1 = ((double)j + 1.125) / pieces;
+        /* the best hit lies before this piece: nothing here can beat it */
+        if (w.best.capsule != C2D_NONE && w.best.toi.t < t0) break;
+        const double x0 = px + t0 * dx, x1 = px + t1 * dx, y0 = py + t0 * dy, y1 = py + t1 * dy;
+        const float b[4] = {down((x0 < x1 ? x0 : x1) - grow), up((x0 > x1 ? x0 : x1) + grow),
+                            down((y0 < y1 ? y0 : y1) - grow), up((y0 > y1 ? y0 : y1) + grow)};
+        walk_cells(&w, b);
+    }
+    if (w.nan) return false;
+    *out = w.best;
+    return true;
+}
+
 static void scene_pass(const void *ctx, const c2d_circle_soa *points, const float *dx,
                        const float *dy, c2d_circle_toi *out) {
-    c2d_scene_sweep_circle_range(ctx, points, dx, dy, 0, points->count, out);
+    const c2d_scene *s = ctx;
+    for (size_t j = 0; j < points->count; j++)
+        if (!walk_ray(s, points->x[j], points->y[j], dx[j], dy[j], &out[j]))
+            c2d_scene_sweep_circle_range(s, points, dx, dy, j, 1, &out[j]);
 }
 
 c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,

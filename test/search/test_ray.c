@@ -357,7 +357,9 @@ static void rays_tails(void **state) {
     scene_free(&t);
 }
 
-/* The W5 board: balls' positions as origins, aimed anywhere, against the pins. */
+/* The W5 board: balls' positions as origins, aimed anywhere, short and across the board
+ * (the scene walks long rays through its index piece by piece), and rays along pins' axes
+ * and grazing pins' ends, against the pins. */
 static void rays_w5(void **state) {
     (void)state;
     c2d_workload w;
@@ -367,10 +369,31 @@ static void rays_w5(void **state) {
     c2d_rng rng = {0x55};
     for (size_t i = 0; i < s.n; i++) {
         const c2d_vec2 d = c2d_rng_direction(&rng);
-        const float len = c2d_rng_range(&rng, 0.0f, 60.0f);
+        const float len = c2d_rng_range(&rng, 0.0f, i % 2 ? 60.0f : 150.0f);
         s.mx[i] = d.x * len, s.my[i] = d.y * len;
+        const size_t k = c2d_rng_next(&rng) % s.m;
+        const float ax = s.ax[k], ay = s.ay[k], bx = s.bx[k], by = s.by[k];
+        const float ux = bx - ax, uy = by - ay;
+        const float l = sqrtf(ux * ux + uy * uy);
+        if (i % 5 == 1 && l > 0.0f) { /* along the axis, from far away */
+            s.x[i] = ax - ux * 20.0f, s.y[i] = ay - uy * 20.0f;
+            s.mx[i] = ux * 40.0f, s.my[i] = uy * 40.0f;
+        } else if (i % 5 == 3 && l > 0.0f) { /* grazing end b, a few ulps either way */
+            const float nx = -uy / l, ny = ux / l;
+            const int ulps = (int)(i / 5 % 5) - 2;
+            s.x[i] = ulp_step(bx + nx * s.R[k] - ux * 30.0f, ulps);
+            s.y[i] = ulp_step(by + ny * s.R[k] - uy * 30.0f, ulps);
+            s.mx[i] = ux * 60.0f, s.my[i] = uy * 60.0f;
+        }
     }
     const ray_case c = {&s, NULL, true};
+    c2d_ray_hit *want = xmalloc(s.n * sizeof *want);
+    ref_ray_cast(&c, want);
+    size_t far = 0;
+    for (size_t i = 0; i < s.n; i++)
+        far += want[i].kind != C2D_SHAPE_NONE && want[i].toi.t * fabsf(s.mx[i]) > 10.0f;
+    free(want);
+    assert_true(far > 100); /* hits many cells away from the origin */
     check_rays(&c, "W5 pins");
     scene_free(&s);
     c2d_workload_free(&w);
