@@ -126,31 +126,60 @@ static void bm_chipmunk_rays(gb_state *st, const void *arg) {
         }
         gb_do_not_optimize(info);
     }
-    /* agreement with c2d_scene_ray_cast on the same rays */
+    /* agreement with c2d_scene_ray_cast on the same rays: both miss, or both hit the same pin
+     * at times within 1e-4; else only Chipmunk hits, only we do, another pin, another time */
     c2d_scene *scene;
-    size_t agree = 0;
+    size_t agree = 0, only_cp = 0, only_c2d = 0, other_pin = 0, other_t = 0, inside = 0;
+    size_t differ_outside = 0; /* disagreements of rays starting outside every pin */
     double t_diff = 0.0;
-    if (c2d_scene_create(&w->capsules, NULL, &scene) == C2D_OK) {
+    unsigned char *in_pin = calloc(RAYS, 1);
+    c2d_query_pair *pairs = malloc(4 * RAYS * sizeof *pairs);
+    if (in_pin && pairs && c2d_scene_create(&w->capsules, NULL, &scene) == C2D_OK) {
         c2d_scene_ray_cast(scene, &r->rays, NULL, ours);
+        /* the rays starting inside (or on) a pin: point picking on the origins */
+        const c2d_point_soa origins = {r->x, r->y, RAYS};
+        size_t n_pairs = 0;
+        c2d_scene_query_point(scene, &origins, pairs, 4 * RAYS, &n_pairs);
+        for (size_t j = 0; j < n_pairs && j < 4 * RAYS; j++)
+            in_pin[pairs[j].query] = 1;
         c2d_scene_destroy(scene);
         for (size_t i = 0; i < RAYS; i++) {
+            inside += in_pin[i];
+            const size_t before = agree;
             const bool cp_hit = info[i].shape != NULL;
             const bool hit = ours[i].kind != C2D_SHAPE_NONE;
             if (!cp_hit || !hit) {
                 agree += cp_hit == hit;
+                differ_outside += cp_hit != hit && !in_pin[i];
+                only_cp += cp_hit && !hit;
+                only_c2d += hit && !cp_hit;
                 continue;
             }
             const uint32_t k = (uint32_t)(uintptr_t)cpShapeGetUserData(info[i].shape);
-            if (k != ours[i].shape) continue;
+            if (k != ours[i].shape) {
+                other_pin++;
+                differ_outside += !in_pin[i];
+                continue;
+            }
             const double d = fabs(info[i].alpha - ours[i].toi.t);
             t_diff = d > t_diff ? d : t_diff;
             agree += d <= 1e-4;
+            other_t += d > 1e-4;
+            differ_outside += agree == before && !in_pin[i];
         }
     }
+    free(in_pin);
+    free(pairs);
     gb_set_items_processed(st, gb_iterations(st) * (int64_t)RAYS);
     gb_set_counter(st, "hits", (double)hits, GB_COUNTER_DEFAULT);
     gb_set_counter(st, "agree", (double)agree, GB_COUNTER_DEFAULT);
     gb_set_counter(st, "t_diff", t_diff, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "only_cp", (double)only_cp, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "only_c2d", (double)only_c2d, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "other_pin", (double)other_pin, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "other_t", (double)other_t, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "inside", (double)inside, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "differ_outside", (double)differ_outside, GB_COUNTER_DEFAULT);
     for (size_t k = 0; k < w->capsules.count; k++) {
         cpSpaceRemoveShape(space, pins[k]);
         cpShapeFree(pins[k]);
