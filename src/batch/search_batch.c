@@ -169,7 +169,8 @@ static bool region_meets(const double b[4], double ax, double ay, double bx, dou
 
 c2d_status c2d_regions_check(const c2d_regions *q, c2d_status shapes_status,
                              const c2d_query_pair *out, size_t capacity, const size_t *count) {
-    if (!count || (!out && capacity > 0) || shapes_status == C2D_ERROR_NULL) return C2D_ERROR_NULL;
+    if (!count || (!out && capacity > 0) || shapes_status == C2D_ERROR_NULL || q->missing)
+        return C2D_ERROR_NULL;
     const size_t arrays = q->box ? 4 : q->points ? 2 : 3;
     if (!arrays_given(q->count, q->p, arrays)) return C2D_ERROR_NULL;
     if (shapes_status != C2D_OK) return shapes_status;
@@ -184,8 +185,9 @@ c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out, size_t capa
 }
 
 /* Every region against every shape (capsules, or circles seen as capsules of zero length). */
-static c2d_status query_all(const c2d_regions *q, const void *set, bool circles,
-                            c2d_query_pair *out, size_t capacity, size_t *count) {
+static c2d_status query_all(c2d_regions regions, const void *set, bool circles, c2d_query_pair *out,
+                            size_t capacity, size_t *count) {
+    const c2d_regions *q = &regions;
     c2d_status shapes = C2D_ERROR_NULL;
     c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0};
     if (set && circles) {
@@ -214,52 +216,34 @@ static c2d_status query_all(const c2d_regions *q, const void *set, bool circles,
     return c2d_query_finish(sink.total, out, capacity, count);
 }
 
-/* A NULL query set. */
-static c2d_status null_query(size_t *count) {
-    if (count) *count = 0;
-    return C2D_ERROR_NULL;
-}
-
 c2d_status c2d_batch_query_box_capsules(const c2d_box_soa *boxes, const c2d_capsule_soa *capsules,
                                         c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!boxes) return null_query(count);
-    const c2d_regions q = c2d_regions_of_boxes(boxes);
-    return query_all(&q, capsules, false, out, capacity, count);
+    return query_all(c2d_regions_of_boxes(boxes), capsules, false, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_box_circles(const c2d_box_soa *boxes, const c2d_circle_soa *circles,
                                        c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!boxes) return null_query(count);
-    const c2d_regions q = c2d_regions_of_boxes(boxes);
-    return query_all(&q, circles, true, out, capacity, count);
+    return query_all(c2d_regions_of_boxes(boxes), circles, true, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_disc_capsules(const c2d_circle_soa *discs,
                                          const c2d_capsule_soa *capsules, c2d_query_pair *out,
                                          size_t capacity, size_t *count) {
-    if (!discs) return null_query(count);
-    const c2d_regions q = c2d_regions_of_discs(discs);
-    return query_all(&q, capsules, false, out, capacity, count);
+    return query_all(c2d_regions_of_discs(discs), capsules, false, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_disc_circles(const c2d_circle_soa *discs, const c2d_circle_soa *circles,
                                         c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!discs) return null_query(count);
-    const c2d_regions q = c2d_regions_of_discs(discs);
-    return query_all(&q, circles, true, out, capacity, count);
+    return query_all(c2d_regions_of_discs(discs), circles, true, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_point_capsules(const c2d_point_soa *points,
                                           const c2d_capsule_soa *capsules, c2d_query_pair *out,
                                           size_t capacity, size_t *count) {
-    if (!points) return null_query(count);
-    const c2d_regions q = c2d_regions_of_points(points);
-    return query_all(&q, capsules, false, out, capacity, count);
+    return query_all(c2d_regions_of_points(points), capsules, false, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_point_circles(const c2d_point_soa *points, const c2d_circle_soa *circles,
                                          c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!points) return null_query(count);
-    const c2d_regions q = c2d_regions_of_points(points);
-    return query_all(&q, circles, true, out, capacity, count);
+    return query_all(c2d_regions_of_points(points), circles, true, out, capacity, count);
 }

@@ -31,6 +31,7 @@ C2D_INTERNAL void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass
 /* A set of query regions: boxes (p = lo_x, lo_y, hi_x, hi_y), discs (p = x, y, radius) or
  * points (p = x, y: discs of radius 0). */
 typedef struct c2d_regions {
+    bool missing; /* the set's pointer was NULL */
     bool box, points;
     const float *p[4];
     size_t count;
@@ -76,15 +77,18 @@ C2D_INTERNAL c2d_status c2d_regions_check(const c2d_regions *q, c2d_status shape
 C2D_INTERNAL c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out, size_t capacity,
                                          size_t *count);
 
-/* A query set from the public structs. */
+/* A query set from the public structs (NULL: a missing set, C2D_ERROR_NULL). */
 static inline c2d_regions c2d_regions_of_boxes(const c2d_box_soa *b) {
-    return (c2d_regions){true, false, {b->lo_x, b->lo_y, b->hi_x, b->hi_y}, b->count};
+    if (!b) return (c2d_regions){true, true, false, {NULL, NULL, NULL, NULL}, 0};
+    return (c2d_regions){false, true, false, {b->lo_x, b->lo_y, b->hi_x, b->hi_y}, b->count};
 }
 static inline c2d_regions c2d_regions_of_discs(const c2d_circle_soa *d) {
-    return (c2d_regions){false, false, {d->x, d->y, d->radius, NULL}, d->count};
+    if (!d) return (c2d_regions){true, false, false, {NULL, NULL, NULL, NULL}, 0};
+    return (c2d_regions){false, false, false, {d->x, d->y, d->radius, NULL}, d->count};
 }
 static inline c2d_regions c2d_regions_of_points(const c2d_point_soa *p) {
-    return (c2d_regions){false, true, {p->x, p->y, NULL, NULL}, p->count};
+    if (!p) return (c2d_regions){true, false, true, {NULL, NULL, NULL, NULL}, 0};
+    return (c2d_regions){false, false, true, {p->x, p->y, NULL, NULL}, p->count};
 }
 
 #endif

@@ -259,13 +259,10 @@ static void query_one(const c2d_scene *s, const c2d_regions *q, size_t i, c2d_pa
         if (j == 0 || cand[j] != cand[j - 1]) test_capsule(s, q, i, cand[j], sink);
 }
 
-static c2d_status scene_query(const c2d_scene *s, const c2d_regions *q, c2d_query_pair *out,
+static c2d_status scene_query(const c2d_scene *s, c2d_regions regions, c2d_query_pair *out,
                               size_t capacity, size_t *count) {
-    if (!s || !q) {
-        if (count) *count = 0;
-        return C2D_ERROR_NULL;
-    }
-    const c2d_status st = c2d_regions_check(q, C2D_OK, out, capacity, count);
+    const c2d_regions *q = &regions;
+    const c2d_status st = c2d_regions_check(q, s ? C2D_OK : C2D_ERROR_NULL, out, capacity, count);
     if (st != C2D_OK) {
         if (count) *count = 0;
         return st;
@@ -278,21 +275,15 @@ static c2d_status scene_query(const c2d_scene *s, const c2d_regions *q, c2d_quer
 
 c2d_status c2d_scene_query_box(const c2d_scene *scene, const c2d_box_soa *boxes,
                                c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!boxes) return scene_query(NULL, NULL, out, capacity, count);
-    const c2d_regions q = c2d_regions_of_boxes(boxes);
-    return scene_query(scene, &q, out, capacity, count);
+    return scene_query(scene, c2d_regions_of_boxes(boxes), out, capacity, count);
 }
 
 c2d_status c2d_scene_query_disc(const c2d_scene *scene, const c2d_circle_soa *discs,
                                 c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!discs) return scene_query(NULL, NULL, out, capacity, count);
-    const c2d_regions q = c2d_regions_of_discs(discs);
-    return scene_query(scene, &q, out, capacity, count);
+    return scene_query(scene, c2d_regions_of_discs(discs), out, capacity, count);
 }
 
 c2d_status c2d_scene_query_point(const c2d_scene *scene, const c2d_point_soa *points,
                                  c2d_query_pair *out, size_t capacity, size_t *count) {
-    if (!points) return scene_query(NULL, NULL, out, capacity, count);
-    const c2d_regions q = c2d_regions_of_points(points);
-    return scene_query(scene, &q, out, capacity, count);
+    return scene_query(scene, c2d_regions_of_points(points), out, capacity, count);
 }
