@@ -26,7 +26,8 @@
  * piece ending before the best time so far cannot hold an earlier (or equal) hit, and every
  * capsule found is tested with the exact sweep, keeping the smallest (t, index): the batch
  * kernels' earliest hit with ties to the lowest index. A NaN time, a value that is not tame or
- * a ray of more than C2D_RAY_PIECES pieces take the scene sweep itself. */
+ * a ray of more than C2D_RAY_PIECES pieces, or one whose pieces would visit more cells than
+ * the scene has capsules, take the scene sweep itself. */
 #define C2D_RAY_PIECES 4096
 
 /* Capsules tested recently (direct-mapped by index): a capsule listed in several cells of
@@ -50,15 +51,15 @@ typedef struct ray_walk {
     tested_cache tested;
 } ray_walk;
 
-/* Does the path p + t d, t in [0, 1], grown by w->grow, meet capsule k's index box (slab
- * clipping in double)? The piece boxes already did; this finer test, of the path itself,
- * spares the exact sweep most of the capsules near the path. Its own rounding (2^-52 of the
- * times) is far inside the slack, which is at least 2^-10 of the ray's length. */
-static bool path_meets(const ray_walk *w, uint32_t k) {
-    const c2d_capsule_index *x = &w->s->index;
-    double t0 = -0x1p-20, t1 = 1.0 + 0x1p-20;
-    const double lo[2] = {x->lo_x[k] - w->grow, x->lo_y[k] - w->grow};
-    const double hi[2] = {x->hi_x[k] + w->grow, x->hi_y[k] + w->grow};
+/* Narrows [*t0, *t1] to the times the path p + t d spends in the box [lo, hi] grown by the
+ * path's slack (slab clipping in double); false when nothing is left. Its own rounding (2^-52
+ * of the times) is far inside the slack, which is at least 2^-10 of the ray's length.
+ * path_meets: does the path (t in [0, 1]) cross capsule k's index box? The piece boxes
+ * already said it is near; this finer test spares the exact sweep most capsules near the
+ * path. */
+static bool clip_path(const ray_walk *w, double lo_x, double hi_x, double lo_y, double hi_y,
+                      double *t0, double *t1) {
+    const double lo[2] = {lo_x - w->grow, lo_y - w->grow}, hi[2] = {hi_x + w->grow, hi_y + w->grow};
     const double p[2] = {w->px, w->py}, d[2] = {w->dx, w->dy};
     for (int a = 0; a < 2; a++) {
         if (d[a] == 0.0) {
@@ -71,10 +72,16 @@ static bool path_meets(const ray_walk *w, uint32_t k) {
             u = v;
             v = t;
         }
-        t0 = u > t0 ? u : t0;
-        t1 = v < t1 ? v : t1;
+        *t0 = u > *t0 ? u : *t0;
+        *t1 = v < *t1 ? v : *t1;
     }
-    return t0 <= t1;
+    return *t0 <= *t1;
+}
+
+static bool path_meets(const ray_walk *w, uint32_t k) {
+    const c2d_capsule_index *x = &w->s->index;
+    double t0 = -0x1p-20, t1 = 1.0 + 0x1p-20;
+    return clip_path(w, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k], &t0, &t1);
 }
 
 static void walk_try(ray_walk *w, uint32_t k) {
@@ -119,9 +126,10 @@ static float up(double v) {
 }
 
 /* Walks ray (px, py) + t (dx, dy) through the index into *out; false when the ray must take
- * the scene sweep (not tame, too long, or a NaN time). */
-static bool walk_ray(const c2d_scene *s, float px, float py, float dx, float dy,
-                     c2d_circle_toi *out) {
+ * the scene sweep (not tame, too long, or a NaN time). `listed` is the box of every listed
+ * capsule's box (lo_x, hi_x, lo_y, hi_y): outside it there is nothing to visit. */
+static bool walk_ray(const c2d_scene *s, const double listed[4], float px, float py, float dx,
+                     float dy, c2d_circle_toi *out) {
     const c2d_capsule_index *x = &s->index;
     const double L = C2D_TAME_LIMIT;
     if (!(fabs(px) <= L && fabs(py) <= L && fabs(dx) <= L && fabs(dy) <= L)) return false;
@@ -135,32 +143,63 @@ static bool walk_ray(const c2d_scene *s, float px, float py, float dx, float dy,
                          (fabs((double)px) + fabs((double)py)) * C2D_SWEEP_POSITION_SLACK + 1e-18) *
                             1.125 +
                         size * 0x1p-10;
+    /* the cells the pieces would visit, about: past what an ordered scan of every capsule
+     * costs, the scene sweep does that instead (its slack grows with the ray, its cells not) */
+    const double span = (reach / pieces) * 1.25 / cell + 2.0 * grow / cell + 1.0;
+    if (!(pieces * span * span <= 64.0 + (double)s->capsule_count)) return false;
     ray_walk w = {s,     px,   py, dx, dy, grow, {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}},
                   false, {{0}}};
     memset(&w.tested, 0xff, sizeof w.tested);
     for (size_t e = 0; e < x->everywhere_count; e++)
         walk_try(&w, x->everywhere[e]);
-    const size_t n = (size_t)pieces;
-    for (size_t j = 0; j < n; j++) {
-        const double t0 = ((double)j - 0.125) / pieces, t1 = ((double)j + 1.125) / pieces;
-        /* the best hit lies before this piece: nothing here can beat it */
-        if (w.best.capsule != C2D_NONE && w.best.toi.t < t0) break;
-        const double x0 = px + t0 * dx, x1 = px + t1 * dx, y0 = py + t0 * dy, y1 = py + t1 * dy;
-        const float b[4] = {down((x0 < x1 ? x0 : x1) - grow), up((x0 > x1 ? x0 : x1) + grow),
-                            down((y0 < y1 ? y0 : y1) - grow), up((y0 > y1 ? y0 : y1) + grow)};
-        walk_cells(&w, b);
+    /* only the part of the path near the listed capsules: whole pieces */
+    double t_in = -0.125, t_out = 1.125;
+    if (clip_path(&w, listed[0], listed[1], listed[2], listed[3], &t_in, &t_out)) {
+        const double first = floor(t_in * pieces), last = ceil(t_out * pieces);
+        const size_t j0 = first > 0.0 ? (size_t)first : 0;
+        const size_t j1 = last < pieces ? (size_t)last : (size_t)pieces;
+        for (size_t j = j0; j < j1; j++) {
+            const double t0 = ((double)j - 0.125) / pieces, t1 = ((double)j + 1.125) / pieces;
+            /* the best hit lies before this piece: nothing here can beat it */
+            if (w.best.capsule != C2D_NONE && w.best.toi.t < t0) break;
+            const double x0 = px + t0 * dx, x1 = px + t1 * dx;
+            const double y0 = py + t0 * dy, y1 = py + t1 * dy;
+            const float b[4] = {down((x0 < x1 ? x0 : x1) - grow), up((x0 > x1 ? x0 : x1) + grow),
+                                down((y0 < y1 ? y0 : y1) - grow), up((y0 > y1 ? y0 : y1) + grow)};
+            walk_cells(&w, b);
+        }
     }
     if (w.nan) return false;
     *out = w.best;
     return true;
 }
 
+/* The box of every listed capsule's index box (lo_x, hi_x, lo_y, hi_y). */
+static void listed_box(const c2d_scene *s, double box[4]) {
+    const c2d_capsule_index *x = &s->index;
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    for (size_t k = 0; k < s->capsule_count; k++) {
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        box[0] = x->lo_x[k] < box[0] ? x->lo_x[k] : box[0];
+        box[1] = x->hi_x[k] > box[1] ? x->hi_x[k] : box[1];
+        box[2] = x->lo_y[k] < box[2] ? x->lo_y[k] : box[2];
+        box[3] = x->hi_y[k] > box[3] ? x->hi_y[k] : box[3];
+    }
+}
+
+/* What a pass over the scene needs: the scene and the box of its listed capsules. */
+typedef struct scene_rays {
+    const c2d_scene *s;
+    double listed[4];
+} scene_rays;
+
 static void scene_pass(const void *ctx, const c2d_circle_soa *points, const float *dx,
                        const float *dy, c2d_circle_toi *out) {
-    const c2d_scene *s = ctx;
+    const scene_rays *r = ctx;
     for (size_t j = 0; j < points->count; j++)
-        if (!walk_ray(s, points->x[j], points->y[j], dx[j], dy[j], &out[j]))
-            c2d_scene_sweep_circle_range(s, points, dx, dy, j, 1, &out[j]);
+        if (!walk_ray(r->s, r->listed, points->x[j], points->y[j], dx[j], dy[j], &out[j]))
+            c2d_scene_sweep_circle_range(r->s, points, dx, dy, j, 1, &out[j]);
 }
 
 c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
@@ -168,7 +207,9 @@ c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
     if (!scene) return C2D_ERROR_NULL;
     const c2d_status st = c2d_ray_cast_check(rays, circles, out);
     if (st != C2D_OK) return st;
-    c2d_ray_cast_run(rays, scene->capsule_count > 0 ? scene_pass : NULL, scene, circles, out);
+    scene_rays r = {scene, {0.0, 0.0, 0.0, 0.0}};
+    listed_box(scene, r.listed);
+    c2d_ray_cast_run(rays, scene->capsule_count > 0 ? scene_pass : NULL, &r, circles, out);
     return C2D_OK;
 }
 
