@@ -401,6 +401,43 @@ static void queries_w5(void **state) {
     c2d_workload_free(&w);
 }
 
+/* W1 (4,096 circles, 256 capsules, C2D_WORKLOAD_SEED): boxes from each centre to the centre
+ * plus (4r, 2r), discs of radius 3r, points at the centres, against the capsules and the
+ * circles: FNV-1a-64 over the six pair lists in turn (box, disc, point; capsules, then
+ * circles), one value on every backend and architecture: 16,700 pairs. */
+#define GOLDEN_QUERIES_HASH UINT64_C(0xeb022d0e7046506f)
+
+static void queries_golden(void **state) {
+    (void)state;
+    c2d_workload w;
+    assert_int_equal(c2d_workload_make(&w, 4096, 256, C2D_WORKLOAD_SEED), 0);
+    scene s;
+    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
+    queries q;
+    queries_init(&q, s.n);
+    for (size_t i = 0; i < q.n; i++) {
+        q.x[i] = s.x[i], q.y[i] = s.y[i];
+        q.hx[i] = s.x[i] + 4.0f * s.r[i], q.hy[i] = s.y[i] + 2.0f * s.r[i];
+        q.r[i] = 3.0f * s.r[i];
+    }
+    uint64_t hash = C2D_FNV_OFFSET;
+    size_t total = 0;
+    for (int kind = Q_BOX; kind <= Q_POINT; kind++)
+        for (int circles = 0; circles < 2; circles++) {
+            c2d_query_pair *want;
+            const size_t n = ref_query((query_kind)kind, &q, &s, circles, &want);
+            hash = c2d_fnv1a(hash, want, n * sizeof *want);
+            total += n;
+            free(want);
+        }
+    printf("# queries golden: 0x%016llx, %zu pairs\n", (unsigned long long)hash, total);
+    assert_true(hash == GOLDEN_QUERIES_HASH);
+    check_queries(&q, &s, "golden W1 queries");
+    queries_free(&q);
+    scene_free(&s);
+    c2d_workload_free(&w);
+}
+
 static void query_statuses(void **state) {
     (void)state;
     const float v[2] = {0.0f, 1.0f};
@@ -478,7 +515,7 @@ int main(void) {
         cmocka_unit_test(worked_box),     cmocka_unit_test(box_properties),
         cmocka_unit_test(queries_random), cmocka_unit_test(queries_touching),
         cmocka_unit_test(queries_tails),  cmocka_unit_test(queries_w5),
-        cmocka_unit_test(query_statuses),
+        cmocka_unit_test(query_statuses), cmocka_unit_test(queries_golden),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
