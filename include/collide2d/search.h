@@ -100,11 +100,13 @@ typedef struct c2d_ray_hit {
 C2D_API c2d_status c2d_batch_ray_cast(const c2d_ray_soa *rays, const c2d_capsule_soa *capsules,
                                       const c2d_circle_soa *circles, c2d_ray_hit *out);
 
-/// Exactly c2d_batch_ray_cast(rays, scene's capsules, circles, out), the capsules found
-/// through the scene's index as c2d_scene_sweep() finds them (the capsule part IS
-/// c2d_scene_sweep_range() of radius-0 circles). `circles` may be NULL; they are not indexed
-/// (each ray tests each circle, as the batch call does). Reads the scene only: calls on
-/// separate outputs may run on several threads at once. NULL `scene`: C2D_ERROR_NULL.
+/// Exactly c2d_batch_ray_cast(rays, scene's capsules, circles, out): the same bytes, with the
+/// capsules found through the scene's index (each ray walks its path through the index cells,
+/// nearest first, and stops past its best hit; its capsule part is what c2d_scene_sweep()
+/// returns for the origins as circles of radius 0). `circles` may be NULL; they are not
+/// indexed (each ray tests each circle, as the batch call does). Reads the scene only: calls on
+/// separate outputs may run on several threads at once. NULL `scene`: C2D_ERROR_NULL; the other
+/// statuses as c2d_batch_ray_cast().
 C2D_API c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
                                       const c2d_circle_soa *circles, c2d_ray_hit *out);
 

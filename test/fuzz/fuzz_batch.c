@@ -16,8 +16,7 @@
  *   exact size, some of them misaligned);
  * - every scalar result satisfies the contract of collide2d/query.h: NaN positions, moves or
  *   radii and negative radii give no hit, `out` is untouched without a hit, normals are never NaN and
- *   are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1].
- *
+ *   are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1];
  * - the ball calls (fuzz_balls.h), the response calls (fuzz_response.h) and the search calls,
  *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops.
  *
