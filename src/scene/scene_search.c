@@ -45,28 +45,29 @@ static bool first_test(tested_cache *c, uint32_t k) {
 typedef struct ray_walk {
     const c2d_scene *s;
     float px, py, dx, dy;
-    double grow; /* the slack of the path (a swept box's, scene_sweep.c) */
+    double grow;   /* the slack of the path (a swept box's, scene_sweep.c) */
+    double inv[2]; /* 1 / dx, 1 / dy in double, 0 where the motion is 0 */
     c2d_circle_toi best;
     bool nan;
     tested_cache tested;
 } ray_walk;
 
 /* Narrows [*t0, *t1] to the times the path p + t d spends in the box [lo, hi] grown by the
- * path's slack (slab clipping in double); false when nothing is left. Its own rounding (2^-52
- * of the times) is far inside the slack, which is at least 2^-10 of the ray's length.
- * path_meets: does the path (t in [0, 1]) cross capsule k's index box? The piece boxes
- * already said it is near; this finer test spares the exact sweep most capsules near the
- * path. */
+ * path's slack (slab clipping in double, by the reciprocals of the motion); false when nothing
+ * is left. Its own rounding (a few 2^-53 of the times) is far inside the slack, which is at least
+ * 2^-10 of the ray's length. path_meets: does the path (t in [0, 1]) cross capsule k's index box?
+ * The piece boxes already said it is near; this finer test spares the exact sweep most capsules
+ * near the path. */
 static bool clip_path(const ray_walk *w, double lo_x, double hi_x, double lo_y, double hi_y,
                       double *t0, double *t1) {
     const double lo[2] = {lo_x - w->grow, lo_y - w->grow}, hi[2] = {hi_x + w->grow, hi_y + w->grow};
-    const double p[2] = {w->px, w->py}, d[2] = {w->dx, w->dy};
+    const double p[2] = {w->px, w->py};
     for (int a = 0; a < 2; a++) {
-        if (d[a] == 0.0) {
+        if (w->inv[a] == 0.0) { /* no motion along this axis */
             if (!(p[a] >= lo[a] && p[a] <= hi[a])) return false;
             continue;
         }
-        double u = (lo[a] - p[a]) / d[a], v = (hi[a] - p[a]) / d[a];
+        double u = (lo[a] - p[a]) * w->inv[a], v = (hi[a] - p[a]) * w->inv[a];
         if (u > v) {
             const double t = u;
             u = v;
@@ -147,8 +148,16 @@ static bool walk_ray(const c2d_scene *s, const double listed[4], float px, float
      * costs, the scene sweep does that instead (its slack grows with the ray, its cells not) */
     const double span = (reach / pieces) * 1.25 / cell + 2.0 * grow / cell + 1.0;
     if (!(pieces * span * span <= 64.0 + (double)s->capsule_count)) return false;
-    ray_walk w = {s,     px,   py, dx, dy, grow, {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}},
-                  false, {{0}}};
+    ray_walk w = {s,
+                  px,
+                  py,
+                  dx,
+                  dy,
+                  grow,
+                  {dx != 0.0f ? 1.0 / dx : 0.0, dy != 0.0f ? 1.0 / dy : 0.0},
+                  {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}},
+                  false,
+                  {{0}}};
     memset(&w.tested, 0xff, sizeof w.tested);
     for (size_t e = 0; e < x->everywhere_count; e++)
         walk_try(&w, x->everywhere[e]);
