@@ -37,5 +37,6 @@
 #include "collide2d/scene.h"
 #include "collide2d/balls.h"
 #include "collide2d/response.h"
+#include "collide2d/search.h"
 
 #endif

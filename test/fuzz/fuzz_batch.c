@@ -16,7 +16,9 @@
  *   exact size, some of them misaligned);
  * - every scalar result satisfies the contract of collide2d/query.h: NaN positions, moves or
  *   radii and negative radii give no hit, `out` is untouched without a hit, normals are never NaN and
- *   are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1].
+ *   are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1];
+ * - the ball calls (fuzz_balls.h), the response calls (fuzz_response.h) and the search calls,
+ *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops.
  *
  * Any violation prints the inputs as hex floats and aborts, which libFuzzer records as a crash.
  *
@@ -857,6 +859,7 @@ static void check_valid_results(const scene *s, const reference *ref) {
 #include "fuzz_balls.h"
 #include "fuzz_response.h"
 #include "fuzz_moving.h"
+#include "fuzz_search.h"
 
 static bool initialised;
 static c2d_backend backends[C2D_BACKEND_COUNT];
@@ -943,6 +946,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_balls(&s, &cs, backends, n_backends);
     fuzz_response(&s, &ref);
     fuzz_moving(&s, &cs, &ks, &ref, backends, n_backends);
+    fuzz_search(&s, &cs, &ks, backends, n_backends);
 
     free(ref.collide);
     free(ref.pairs);
