@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "balls/frozen_internal.h"
 #include "scene/scene_internal.h"
 
 static void *default_alloc(size_t size, void *user) {
@@ -140,6 +141,7 @@ void c2d_scene_destroy(c2d_scene *scene) {
     for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++)
         c2d_scene_free(scene, part[p].pairs);
     c2d_capsule_index_free(scene, &scene->index);
+    c2d_frozen_free(scene, scene->frozen);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
     c2d_scene_free(scene, scene->ax);
