@@ -35,21 +35,22 @@ typedef struct frozen_slot {
     uint32_t id;         /* NIL when the slot is free */
     uint32_t next, prev; /* the cell's (or special) list; next: free list when free */
     uint32_t home;       /* bucket, HOME_SPECIAL or HOME_DEAD */
-    uint32_t pad;
+    uint32_t key;        /* cell_key of its cell (grid slots) */
 } frozen_slot;
 
 struct c2d_frozen {
     frozen_slot *slots;
     size_t used, capacity; /* slots ever used (high water), allocated */
     uint32_t free_head;
-    size_t count;          /* frozen balls */
-    uint32_t *slot_of;     /* id -> slot, NIL */
-    size_t id_capacity;    /* entries of slot_of */
-    uint32_t *bucket;      /* head slot of each bucket, NIL */
-    size_t buckets;        /* a power of two, or 0 before the first freeze */
-    unsigned shift;        /* 64 - log2(buckets) */
-    double cell, inv_cell; /* grid cell side */
-    float r_max;           /* the largest radius of a grid slot (stays until a rebuild) */
+    size_t count;            /* frozen balls */
+    uint32_t *slot_of;       /* id -> slot, NIL */
+    size_t id_capacity;      /* entries of slot_of */
+    uint32_t *bucket;        /* head slot of each bucket, NIL */
+    size_t buckets;          /* a power of two, or 0 before the first freeze */
+    unsigned shift;          /* log2(nx): buckets are nx by ny */
+    uint64_t mask_x, mask_y; /* nx - 1, ny - 1 */
+    double cell, inv_cell;   /* grid cell side */
+    float r_max;             /* the largest radius of a grid slot (stays until a rebuild) */
     uint32_t special_head;
     uint64_t *hits; /* collide: one awake ball's frozen partners (capacity entries) */
 };
@@ -67,10 +68,16 @@ static inline int64_t cell_coord(const c2d_frozen *f, double v) {
     return (int64_t)u;
 }
 
+/* The bucket of cell (cx, cy): the cells tile a torus of nx by ny buckets, so neighbouring
+ * cells are neighbouring buckets (a row of a query is contiguous memory); cells a multiple of
+ * nx (or ny) apart share a bucket, and a query tells them apart by the slot's cell key. */
 static inline uint32_t bucket_of(const c2d_frozen *f, int64_t cx, int64_t cy) {
-    const uint64_t h = (uint64_t)cx * UINT64_C(0x9E3779B97F4A7C15) ^
-                       ((uint64_t)cy + UINT64_C(0x632BE59BD9B4E019)) * UINT64_C(0xC2B2AE3D27D4EB4F);
-    return (uint32_t)(h >> f->shift);
+    return (uint32_t)(((uint64_t)cx & f->mask_x) | (((uint64_t)cy & f->mask_y) << f->shift));
+}
+
+/* A slot's cell, told apart from every other cell of a query window (< 2^16 cells a side). */
+static inline uint32_t cell_key(int64_t cx, int64_t cy) {
+    return (uint32_t)((uint64_t)cx & 0xffffu) | (uint32_t)(((uint64_t)cy & 0xffffu) << 16);
 }
 
 static void list_push(c2d_frozen *f, uint32_t *head, uint32_t s) {
@@ -101,7 +108,9 @@ static void place(c2d_frozen *f, uint32_t s) {
         list_push(f, &f->special_head, s);
         return;
     }
-    p->home = bucket_of(f, cell_coord(f, p->x), cell_coord(f, p->y));
+    const int64_t cx = cell_coord(f, p->x), cy = cell_coord(f, p->y);
+    p->home = bucket_of(f, cx, cy);
+    p->key = cell_key(cx, cy);
     list_push(f, &f->bucket[p->home], s);
     f->r_max = p->r > f->r_max ? p->r : f->r_max;
 }
@@ -136,7 +145,9 @@ static void rebuild(c2d_frozen *f, uint32_t *bucket, size_t buckets, double cell
     unsigned log = 0;
     while (((size_t)1 << log) < buckets)
         log++;
-    f->shift = 64u - log;
+    f->shift = (log + 1) / 2; /* nx >= ny */
+    f->mask_x = ((uint64_t)1 << f->shift) - 1;
+    f->mask_y = ((uint64_t)1 << (log - f->shift)) - 1;
     f->cell = cell;
     f->inv_cell = 1.0 / cell;
     f->r_max = 0.0f;
@@ -269,7 +280,7 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
         p->y = circles->y[k];
         p->r = circles->radius[k];
         p->id = id;
-        p->pad = 0;
+        p->key = 0;
         place(f, s);
     }
     return C2D_OK;
@@ -330,13 +341,14 @@ static void visit_box(const c2d_frozen *f, double lo_x, double hi_x, double lo_y
         return;
     }
     for (int64_t cy = y0; cy <= y1; cy++)
-        for (int64_t cx = x0; cx <= x1; cx++)
+        for (int64_t cx = x0; cx <= x1; cx++) {
+            const uint32_t key = cell_key(cx, cy);
             for (uint32_t s = f->bucket[bucket_of(f, cx, cy)]; s != NIL; s = f->slots[s].next) {
                 const frozen_slot *p = &f->slots[s];
-                /* other cells share the bucket: keep this cell's */
-                if (cell_coord(f, p->x) != cx || cell_coord(f, p->y) != cy) continue;
+                if (p->key != key) continue; /* another cell of the bucket */
                 if (p->x >= lo_x && p->x <= hi_x && p->y >= lo_y && p->y <= hi_y) visit(ctx, p);
             }
+        }
     for (uint32_t s = f->special_head; s != NIL; s = f->slots[s].next)
         visit(ctx, &f->slots[s]);
 }
