@@ -63,9 +63,10 @@ static inline bool tame(float v) {
 
 /* floor(v / cell) as an integer (tame v: |v| <= 2^40, clamped far inside int64). */
 static inline int64_t cell_coord(const c2d_frozen *f, double v) {
-    double u = floor(v * f->inv_cell);
+    double u = v * f->inv_cell;
     u = u < -4.0e18 ? -4.0e18 : (u > 4.0e18 ? 4.0e18 : u);
-    return (int64_t)u;
+    const int64_t i = (int64_t)u; /* toward zero: one less below zero when u had a fraction */
+    return i - ((double)i > u);
 }
 
 /* The bucket of cell (cx, cy): the cells tile a torus of nx by ny buckets, so neighbouring
