@@ -55,6 +55,8 @@ typedef struct galton {
     float *dx, *dy, *mx, *my, *sx, *sy, *smx, *smy;
     uint32_t *active;
     uint32_t *quiet; /* steps in a row each ball has been slow in a bin */
+    uint32_t *ids;   /* the awake balls (inv_mass != 0), increasing; the rest are frozen */
+    size_t n_awake;
     c2d_circle_toi *toi;
     c2d_pair_contact *pin_hits;
     size_t pin_cap, n_pin_hits;

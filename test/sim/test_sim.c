@@ -173,7 +173,7 @@ static uint64_t run_hash(c2d_backend backend, int threads) {
     assert_int_equal(galton_create(&g, &p), 0);
     for (int s = 0; s < GOLDEN_STEPS; s++)
         assert_int_equal(galton_step(&g), 0);
-    assert_true(g.n_ball_hits > 50 && g.n_pin_hits > 20); /* crowded: the hash covers contacts */
+    assert_true(g.n_ball_hits > 50 && g.n_pin_hits > 5); /* crowded: the hash covers contacts */
     const uint64_t h = galton_hash(&g);
     galton_destroy(&g);
     return h;
