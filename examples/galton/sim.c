@@ -14,6 +14,7 @@
  *      time of impact. So no motion, push-out included, crosses a capsule at any speed;
  *   7. sleeping: balls resting in a bin stop (inverse mass 0) and are frozen into the scene
  *      (settle()); steps 2-6 see only the awake balls, plus their contacts with frozen ones.
+ *      At the start of step 2 a frozen ball touched by a fast awake ball wakes (wake()).
  *
  * Sweeps use the radius 1 - skin and contacts the radius 1: a ball stopped by a sweep overlaps
  * the capsule by at most the skin, which the next step's contact sees (and pushes out), and a
@@ -27,6 +28,9 @@
 #include "sim.h"
 
 enum { GALTON_PASSES = 4, GALTON_IMPULSE_PASSES = 4, GALTON_SETTLE_STEPS = 24 };
+
+/* The sleep speed, squared: 20 radii per second. */
+#define GALTON_SLEEP_SPEED2 400.0f
 
 static const float ball_radius = 1.0f;
 static const float wall_radius = 1.0f;
@@ -297,7 +301,9 @@ static int by_pair(const void *pa, const void *pb) {
  * indices, not awake-set indices), growing them as needed. The ball pairs are the awake pairs
  * and the awake-frozen pairs, sorted: the pairs of all balls that involve an awake ball, in the
  * order (and with the bytes) c2d_batch_collide_circles gives them. */
-static int find_contacts(galton *g) {
+/* The awake balls (inverse mass not 0), in increasing index order: positions in sx, sy and
+ * their indices in ids. */
+static c2d_circle_soa compact_awake(galton *g) {
     g->n_awake = 0;
     for (size_t i = 0; i < g->n; i++)
         if (g->inv_mass[i] != 0.0f) {
@@ -307,6 +313,36 @@ static int find_contacts(galton *g) {
         }
     /* r holds the same value for every ball, so its first n_awake entries serve. */
     const c2d_circle_soa awake = {g->sx, g->sy, g->r, g->n_awake};
+    return awake;
+}
+
+/* Waking: a frozen ball that an awake ball faster than the sleep speed touches is thawed (it
+ * moves again from this step on). A slow ball resting on frozen ones wakes nothing, so a ball
+ * that lands on a pile wakes the balls it strikes and not the whole pile. */
+static int wake(galton *g) {
+    const c2d_circle_soa awake = compact_awake(g);
+    size_t found;
+    if (ball_pairs(g, &awake, g->ids, 0, &found) != 0) return -1;
+    size_t woken = 0;
+    for (size_t k = 0; k < found; k++) {
+        const c2d_circle_pair_contact *h = &g->ball_hits[k];
+        const uint32_t mover = g->inv_mass[h->a] != 0.0f ? h->a : h->b;
+        const uint32_t frozen = mover == h->a ? h->b : h->a;
+        if (g->inv_mass[frozen] != 0.0f) continue; /* woken already */
+        if (g->vx[mover] * g->vx[mover] + g->vy[mover] * g->vy[mover] < GALTON_SLEEP_SPEED2)
+            continue;
+        g->inv_mass[frozen] = 1.0f;
+        g->quiet[frozen] = 0;
+        g->active[woken++] = frozen;
+    }
+    g->woken += woken;
+    const c2d_status st = galton_thaw(&g->q, g->active, woken);
+    return st == C2D_OK ? 0 : report("thaw", st);
+}
+
+static int find_contacts(galton *g) {
+    if (wake(g) != 0) return -1;
+    const c2d_circle_soa awake = compact_awake(g);
     double broad = 0.0, narrow = 0.0;
     c2d_status st = galton_collide_pins(&g->q, &awake, g->pin_hits, g->pin_cap, &g->n_pin_hits,
                                         &broad, &narrow);
@@ -426,14 +462,15 @@ static int move_swept(galton *g, bool relax) {
 }
 
 /* Sleeping: a ball in a bin that has moved slower than 20 radii per second for
- * GALTON_SETTLE_STEPS steps in a row stops for good (velocity 0, inverse mass 0), so a pile
+ * GALTON_SETTLE_STEPS steps in a row stops (velocity 0, inverse mass 0) and is frozen until a fast
+ * ball strikes it (wake()), so a pile
  * is built on balls that no longer give way. Without it, one pass of impulses and push-out
  * per step cannot hold up a deep pile, which sinks into itself. */
 static int settle(galton *g) {
     size_t n_frozen = 0;
     for (size_t i = 0; i < g->n; i++) {
         if (g->inv_mass[i] == 0.0f) continue;
-        const bool slow = g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] < 400.0f;
+        const bool slow = g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] < GALTON_SLEEP_SPEED2;
         g->quiet[i] = slow && g->y[i] < g->bins_top ? g->quiet[i] + 1 : 0;
         if (g->quiet[i] >= GALTON_SETTLE_STEPS) {
             g->inv_mass[i] = 0.0f;

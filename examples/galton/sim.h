@@ -66,6 +66,7 @@ typedef struct galton {
     uint32_t rng;
     uint64_t steps;
     uint64_t sweep_hits; /* times a sweep stopped a ball at a capsule */
+    uint64_t woken;      /* frozen balls woken by a fast ball's touch */
     /* Potential energy (per unit mass) the position corrections added so far: push-out and
      * putting deep balls back on a surface move balls without velocity (not state). */
     double lifted;
