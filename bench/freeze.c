@@ -7,6 +7,11 @@
  *       the all-awake frame (nothing frozen), the reference of the ratios.
  *   W8_churn/1: thawing 1% of the balls and freezing them again (c2d_scene_thaw_circles then
  *       c2d_scene_freeze_circles), one iteration per frame.
+ *   W8_box2d/PCT (when Box2D 2.4.1 is built in): the same pile as a b2World, the frozen balls
+ *       asleep, one iteration = one b2World::Step (1/60 s, 8 and 3 iterations) after a first,
+ *       untimed step that creates the pairs ("first_step_ms", its b2Profile time, wall);
+ *       "awake_first" and "awake" count the bodies awake after the first step and after the
+ *       run: Box2D wakes the sleeping bodies that touch its awake islands, step by step.
  *
  * The pile is hexagonal, spacing 1, radii in [0.49, 0.51] (about three contacts a ball). A
  * stream falling onto the pile wakes the balls around its impact point: the awake balls are
@@ -18,6 +23,9 @@
 #include <string.h>
 
 #include "bench.h"
+#ifdef C2D_BENCH_BOX2D
+#include "peer_box2d_w8.h"
+#endif
 
 enum { W8_PER_ROW = 512, W8_ROWS = 512, W8_N = W8_PER_ROW * W8_ROWS, W8_FRACTIONS = 4 };
 static const unsigned w8_percent[W8_FRACTIONS] = {0, 1, 10, 100};
@@ -223,9 +231,46 @@ static void bm_w8_churn(gb_state *st, const void *arg) {
     w8_free(&s);
 }
 
+#ifdef C2D_BENCH_BOX2D
+static void bm_w8_box2d(gb_state *st, const void *arg) {
+    (void)arg;
+    const w8_pile *p = w8_pile_get();
+    const size_t n_awake = (size_t)W8_N * (size_t)gb_range(st, 0) / 100;
+    unsigned char *awake = calloc(W8_N, 1);
+    if (!p || !awake) {
+        free(awake);
+        gb_skip_with_error(st, "W8: out of memory");
+        return;
+    }
+    for (size_t k = 0; k < n_awake; k++)
+        awake[p->by_distance[k]] = 1;
+    const c2d_circle_soa balls = {p->x, p->y, p->r, W8_N};
+    peer_box2d_w8 *world = peer_box2d_w8_create(&balls, &p->box, awake);
+    free(awake);
+    if (!world) {
+        gb_skip_with_error(st, "W8: Box2D world: out of memory");
+        return;
+    }
+    /* the first step creates every pair in the broad phase: a world's setup, not timed */
+    const double first = peer_box2d_w8_step(world);
+    const size_t awake_first = peer_box2d_w8_awake(world);
+    while (gb_keep_running(st))
+        peer_box2d_w8_step(world);
+    gb_set_counter(st, "first_step_ms", first, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "awake_first", (double)awake_first, GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "awake", (double)peer_box2d_w8_awake(world), GB_COUNTER_DEFAULT);
+    gb_set_counter(st, "contacts", (double)peer_box2d_w8_touching(world), GB_COUNTER_DEFAULT);
+    peer_box2d_w8_destroy(world);
+}
+#endif
+
 void bench_register_freeze(const bench_options *o) {
     (void)o;
     for (int k = 0; k < W8_FRACTIONS; k++)
         gb_unit(gb_arg(gb_register("W8_frame", bm_w8_frame, NULL), w8_percent[k]), GB_MILLISECOND);
     gb_unit(gb_arg(gb_register("W8_churn", bm_w8_churn, NULL), 1), GB_MILLISECOND);
+#ifdef C2D_BENCH_BOX2D
+    for (int k = 0; k < W8_FRACTIONS; k++)
+        gb_unit(gb_arg(gb_register("W8_box2d", bm_w8_box2d, NULL), w8_percent[k]), GB_MILLISECOND);
+#endif
 }
