@@ -34,8 +34,8 @@
 /// The index also keeps a table from id to slot: 4 bytes per id up to the largest frozen id.
 ///
 /// Waking policy (the program's, documented in docs/balls.md): freeze a ball once its speed
-/// has stayed below a threshold for some frames; thaw the frozen balls that an awake ball's
-/// contacts or sweep hit name.
+/// has stayed below a threshold for some frames; thaw the frozen balls that the contacts or
+/// sweep hits of an awake ball faster than that threshold name.
 #ifndef COLLIDE2D_FROZEN_H
 #define COLLIDE2D_FROZEN_H
 
