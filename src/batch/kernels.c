@@ -396,7 +396,8 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
 /* W pairs at a time straight from the lists; the last vector's unused lanes repeat its first
  * pair. */
 static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                        const c2d_capsule_soa *k, const uint32_t *ci, const uint32_t *ki,
+                        const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                        const uint32_t *ci, const uint32_t *ki,
                         size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
     for (size_t p = 0; p < pair_count; p += W) {
         const size_t n = pair_count - p < W ? pair_count - p : W;
@@ -406,7 +407,7 @@ static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const floa
             capsule[j] = ki[p + (j < n ? j : 0)];
         }
         c2d_toi t[W];
-        for (uint32_t bits = sweep_vector(circle, capsule, n, c, move_x, move_y, k, NULL, NULL, t);
+        for (uint32_t bits = sweep_vector(circle, capsule, n, c, move_x, move_y, k, kmx, kmy, t);
              bits; bits &= bits - 1) {
             const unsigned j = lowest_bit(bits);
             c2d_keep_smallest(&out[circle[j] - base], &nan[circle[j] - base], capsule[j], &t[j]);

@@ -22,9 +22,11 @@ typedef struct c2d_kernels {
                   const float *capsule_move_y, c2d_circle_toi *out);
     /* Listed (circle, capsule) pairs, indices already checked, in any order: each pair's sweep,
      * kept by c2d_keep_smallest() in out[circle - base] and nan[circle - base] (the scene
-     * sweeps' candidates, which come cell by cell rather than in capsule order). */
+     * sweeps' candidates, which come cell by cell rather than in capsule order). Capsule moves
+     * as in `sweep` (NULL: static). */
     void (*sweep_pairs)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                        const c2d_capsule_soa *capsules, const uint32_t *circle_index,
+                        const c2d_capsule_soa *capsules, const float *capsule_move_x,
+                        const float *capsule_move_y, const uint32_t *circle_index,
                         const uint32_t *capsule_index, size_t pair_count, size_t base,
                         c2d_circle_toi *out, unsigned char *nan);
     /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),

@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <simde/x86/sse2.h>
+
 #include "batch/cull.h"
 #include "dispatch.h"
 #include "scene/scene_internal.h"
@@ -37,16 +39,19 @@ typedef struct candidates {
     const c2d_scene *s;
     const c2d_circle_soa *circles;
     const float *move_x, *move_y;
-    size_t base;         /* the circle of out[0] and nan[0] */
-    c2d_circle_toi *out; /* the range's output */
-    unsigned char *nan;  /* per circle of the block: some hit had a NaN time */
+    const c2d_scene_movers *movers; /* moving capsules and their moves (NULL: all static) */
+    size_t base;                    /* the circle of out[0] and nan[0] */
+    c2d_circle_toi *out;            /* the range's output */
+    unsigned char *nan;             /* per circle of the block: some hit had a NaN time */
     uint32_t circle[LIST], capsule[LIST];
     size_t n;
 } candidates;
 
 static void run_candidates(candidates *q) {
     if (q->n == 0) return;
-    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules, q->circle,
+    const c2d_scene_movers *m = q->movers;
+    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules,
+                                      m ? m->move_x : NULL, m ? m->move_y : NULL, q->circle,
                                       q->capsule, q->n, q->base, q->out, q->nan);
     q->n = 0;
 }
@@ -67,14 +72,18 @@ static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t 
 }
 
 /* The batch kernels' order: every capsule, first hit kept unless a strictly earlier follows. */
-static void scan_in_order(const c2d_scene *s, const moving *c, c2d_circle_toi *out) {
+static void scan_in_order(const c2d_scene *s, const c2d_scene_movers *m, const moving *c,
+                          c2d_circle_toi *out) {
     const c2d_capsule_soa *K = &s->capsules;
     *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     for (size_t k = 0; k < s->capsule_count; k++) {
         c2d_toi toi;
-        if (c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k],
-                              K->by[k], K->radius[k], &toi))
-            c2d_keep_earliest(out, (uint32_t)k, &toi);
+        const bool hit = m ? c2d_moving_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k],
+                                                      K->ay[k], K->bx[k], K->by[k], K->radius[k],
+                                                      m->move_x[k], m->move_y[k], &toi)
+                           : c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k],
+                                               K->bx[k], K->by[k], K->radius[k], &toi);
+        if (hit) c2d_keep_earliest(out, (uint32_t)k, &toi);
     }
 }
 
@@ -124,12 +133,10 @@ static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-/* Lists circle i's candidates (its swept box computed). */
-static void list_circle(candidates *q, uint32_t i, const moving *c) {
+/* Lists circle i's candidates (its swept box and cells computed). */
+static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
-    const c2d_cell_span span = c2d_grid_span(&x->grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
-    const c2d_cell_span *sp = &span;
     if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
             if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
@@ -141,20 +148,118 @@ static void list_circle(candidates *q, uint32_t i, const moving *c) {
     }
     for (size_t e = 0; e < x->everywhere_count; e++)
         if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
+    if (q->movers) /* capsules that move: their boxes cover the move (also listed above) */
+        for (size_t e = 0; e < q->movers->count; e++) {
+            const c2d_scene_mover *mv = &q->movers->list[e];
+            if (boxes_meet(c, mv->lo_x, mv->hi_x, mv->lo_y, mv->hi_y))
+                add_candidate(q, i, mv->capsule);
+        }
+}
+
+/* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
+typedef struct block {
+    moving c[BLOCK];
+    c2d_cell_span span[BLOCK];
+    unsigned char ordered[BLOCK];
+} block;
+
+/* swept_box() and the cells for circle i, one at a time (the tail of a block). */
+static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                        const float *move_y, size_t i, size_t t, block *b) {
+    moving *c = &b->c[t];
+    *c =
+        (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
+                 0.0f,          0.0f};
+    b->ordered[t] = !swept_box(c);
+    if (!b->ordered[t])
+        b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+}
+
+/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
+static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
+    simde__m128 t =
+        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
+    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
+    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
+    return simde_mm_cvttps_epi32(t);
+}
+
+/* prepare_one() on four circles from i at once: the same operations in the same order
+ * (simde_mm_min_ps(a, b) is a < b ? a : b, max likewise), so the same boxes and cells. */
+static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                         const float *move_y, size_t i, size_t t, block *b) {
+    const c2d_grid *g = &s->index.grid;
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    const simde__m128 px = simde_mm_loadu_ps(circles->x + i),
+                      py = simde_mm_loadu_ps(circles->y + i);
+    const simde__m128 r = simde_mm_loadu_ps(circles->radius + i);
+    const simde__m128 mx = simde_mm_loadu_ps(move_x + i), my = simde_mm_loadu_ps(move_y + i);
+    const simde__m128 ar = simde_mm_andnot_ps(sign, r), amx = simde_mm_andnot_ps(sign, mx);
+    const simde__m128 amy = simde_mm_andnot_ps(sign, my), apx = simde_mm_andnot_ps(sign, px);
+    const simde__m128 apy = simde_mm_andnot_ps(sign, py);
+    const simde__m128 L = simde_mm_set1_ps(C2D_TAME_LIMIT);
+    const simde__m128 tame = simde_mm_and_ps(
+        simde_mm_and_ps(simde_mm_and_ps(simde_mm_cmple_ps(apx, L), simde_mm_cmple_ps(apy, L)),
+                        simde_mm_and_ps(simde_mm_cmple_ps(amx, L), simde_mm_cmple_ps(amy, L))),
+        simde_mm_cmple_ps(ar, L));
+    const simde__m128 size = simde_mm_add_ps(simde_mm_add_ps(amx, amy), ar);
+    simde__m128 grow =
+        simde_mm_add_ps(ar, simde_mm_mul_ps(size, simde_mm_set1_ps(C2D_SWEEP_SIZE_SLACK)));
+    grow = simde_mm_add_ps(grow, simde_mm_mul_ps(simde_mm_add_ps(apx, apy),
+                                                 simde_mm_set1_ps(C2D_SWEEP_POSITION_SLACK)));
+    grow = simde_mm_add_ps(grow, simde_mm_set1_ps(1e-18f));
+    grow = simde_mm_add_ps(simde_mm_mul_ps(grow, simde_mm_set1_ps(1.125f)),
+                           simde_mm_mul_ps(size, simde_mm_set1_ps(0x1p-10f)));
+    const simde__m128 ex = simde_mm_add_ps(px, mx), ey = simde_mm_add_ps(py, my);
+    const simde__m128 lo_x = simde_mm_sub_ps(simde_mm_min_ps(px, ex), grow);
+    const simde__m128 hi_x = simde_mm_add_ps(simde_mm_max_ps(px, ex), grow);
+    const simde__m128 lo_y = simde_mm_sub_ps(simde_mm_min_ps(py, ey), grow);
+    const simde__m128 hi_y = simde_mm_add_ps(simde_mm_max_ps(py, ey), grow);
+    float v[9][4];
+    simde_mm_storeu_ps(v[0], px);
+    simde_mm_storeu_ps(v[1], py);
+    simde_mm_storeu_ps(v[2], r);
+    simde_mm_storeu_ps(v[3], mx);
+    simde_mm_storeu_ps(v[4], my);
+    simde_mm_storeu_ps(v[5], lo_x);
+    simde_mm_storeu_ps(v[6], hi_x);
+    simde_mm_storeu_ps(v[7], lo_y);
+    simde_mm_storeu_ps(v[8], hi_y);
+    int32_t cell[4][4];
+    simde_mm_storeu_si128((simde__m128i *)cell[0], coord4(lo_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[1], coord4(hi_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[2], coord4(lo_y, g->y0, g->inv_size, g->ny));
+    simde_mm_storeu_si128((simde__m128i *)cell[3], coord4(hi_y, g->y0, g->inv_size, g->ny));
+    const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
+    for (unsigned j = 0; j < 4; j++) {
+        b->c[t + j] = (moving){v[0][j], v[1][j], v[2][j], v[3][j], v[4][j],
+                               v[5][j], v[6][j], v[7][j], v[8][j]};
+        b->ordered[t + j] = !(ok >> j & 1u);
+        b->span[t + j] = (c2d_cell_span){(uint32_t)cell[0][j], (uint32_t)cell[1][j],
+                                         (uint32_t)cell[2][j], (uint32_t)cell[3][j]};
+    }
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                   const float *move_x, const float *move_y, size_t first, size_t n,
                                   c2d_circle_toi *out) {
+    c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
+}
+
+void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                  const float *move_x, const float *move_y,
+                                  const c2d_scene_movers *movers, size_t first, size_t n,
+                                  c2d_circle_toi *out) {
     c2d_clear_tois(out, n);
     if (s->capsule_count == 0) return;
-    unsigned char nan[BLOCK], ordered[BLOCK];
-    moving c[BLOCK];
+    unsigned char nan[BLOCK];
+    block b;
     candidates q;
     q.s = s;
     q.circles = circles;
     q.move_x = move_x;
     q.move_y = move_y;
+    q.movers = movers;
     q.nan = nan;
     q.n = 0;
     for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
@@ -162,18 +267,16 @@ void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circ
         q.base = first + b0;
         q.out = out + b0;
         memset(nan, 0, nb);
-        /* the block's swept boxes first, then its walks: independent work, so the memory
-         * waits of the walks overlap */
-        for (size_t j = 0; j < nb; j++) {
-            const size_t i = first + b0 + j;
-            c[j] = (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i],
-                            0.0f,          0.0f,          0.0f,               0.0f};
-            ordered[j] = !swept_box(&c[j]);
-        }
+        /* the block's swept boxes and cells first, four at a time, then its walks */
+        size_t t = 0;
+        for (; t + 4 <= nb; t += 4)
+            prepare_four(s, circles, move_x, move_y, first + b0 + t, t, &b);
+        for (; t < nb; t++)
+            prepare_one(s, circles, move_x, move_y, first + b0 + t, t, &b);
         for (size_t j = 0; j < nb; j++)
-            if (!ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &c[j]);
+            if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
         run_candidates(&q);
         for (size_t j = 0; j < nb; j++)
-            if (ordered[j] || nan[j]) scan_in_order(s, &c[j], &out[b0 + j]);
+            if (b.ordered[j] || nan[j]) scan_in_order(s, movers, &b.c[j], &out[b0 + j]);
     }
 }

@@ -8,7 +8,8 @@
  * - c2d_batch_sweep_moving_capsules equals the scalar loop on every backend, byte for byte,
  *   and writes nothing past circles->count;
  * - NULL capsule moves give c2d_batch_sweep's answer; one NULL without the other is
- *   C2D_ERROR_NULL (with capsules). */
+ *   C2D_ERROR_NULL (with capsules);
+ * - c2d_scene_sweep_moving_capsules equals the same scalar loop on every backend. */
 
 static void fuzz_moving(const scene *s, const c2d_circle_soa *cs, const c2d_capsule_soa *ks,
                         const reference *ref, const c2d_backend *backends, size_t n_backends) {
@@ -22,6 +23,8 @@ static void fuzz_moving(const scene *s, const c2d_circle_soa *cs, const c2d_caps
         kmx[k] = same ? s->mx[k % nc] : s->ax[k];
         kmy[k] = same ? s->my[k % nc] : s->by[k];
     }
+    c2d_scene *sc;
+    if (c2d_scene_create(ks, NULL, &sc) != C2D_OK) fail("scene_create", "moving");
     size_t checked = 0;
     for (size_t i = 0; i < nc; i++) {
         want[i].capsule = C2D_NONE;
@@ -67,6 +70,14 @@ static void fuzz_moving(const scene *s, const c2d_circle_soa *cs, const c2d_caps
             }
         if (!untouched(got + nc, CANARY * sizeof *got))
             fail("batch_sweep_moving_capsules: wrote past circles->count", name);
+        memset(got, CANARY_BYTE, (nc + CANARY) * sizeof *got);
+        if (c2d_scene_sweep_moving_capsules(sc, cs, s->mx, s->my, kmx, kmy, got) != C2D_OK)
+            fail("scene_sweep_moving_capsules: status", name);
+        for (size_t i = 0; i < nc; i++)
+            if (!same_circle_toi(&got[i], &want[i]))
+                fail("scene_sweep_moving_capsules: result differs from the scalar loop", name);
+        if (!untouched(got + nc, CANARY * sizeof *got))
+            fail("scene_sweep_moving_capsules: wrote past circles->count", name);
         if (c2d_batch_sweep_moving_capsules(cs, s->mx, s->my, ks, NULL, NULL, got) != C2D_OK)
             fail("batch_sweep_moving_capsules (static): status", name);
         for (size_t i = 0; i < nc; i++)
@@ -76,6 +87,7 @@ static void fuzz_moving(const scene *s, const c2d_circle_soa *cs, const c2d_caps
     if (nk > 0 &&
         c2d_batch_sweep_moving_capsules(cs, s->mx, s->my, ks, kmx, NULL, got) != C2D_ERROR_NULL)
         fail("batch_sweep_moving_capsules", "one capsule move array NULL accepted");
+    c2d_scene_destroy(sc);
     free(kmx);
     free(kmy);
     free(want);
