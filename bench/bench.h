@@ -77,5 +77,6 @@ const c2d_workload *bench_w6(c2d_w6_variant v, size_t n);
 void bench_register_balls(const bench_options *o);
 void bench_register_frame(const bench_options *o); /* W7 game frame (frame.c) */
 void bench_register_rays(const bench_options *o);  /* ray casts on W5 (rays.c) */
+void bench_register_freeze(const bench_options *o); /* W8 frozen balls (freeze.c) */
 
 #endif

@@ -76,6 +76,7 @@ int main(int argc, char **argv) {
     bench_register_balls(&options);
     bench_register_frame(&options);
     bench_register_rays(&options);
+    bench_register_freeze(&options);
     bench_register_box2d(&options);
     add_context();
     if (gb_initialize(&argc, argv) != 0) return 2;

@@ -36,6 +36,7 @@
 #include "collide2d/version.h"
 #include "collide2d/scene.h"
 #include "collide2d/balls.h"
+#include "collide2d/frozen.h"
 #include "collide2d/response.h"
 #include "collide2d/search.h"
 

@@ -136,6 +136,23 @@ c2d_status galton_collide_balls(galton_queries *q, const c2d_circle_soa *balls,
     return c2d_scene_collide_circles(m->scene, balls, out, capacity, count);
 }
 
+c2d_status galton_freeze(galton_queries *q, const c2d_circle_soa *balls, const uint32_t *ids) {
+    impl *m = q->impl;
+    return c2d_scene_freeze_circles(m->scene, balls, ids);
+}
+
+c2d_status galton_thaw(galton_queries *q, const uint32_t *ids, size_t count) {
+    impl *m = q->impl;
+    return c2d_scene_thaw_circles(m->scene, ids, count);
+}
+
+c2d_status galton_collide_frozen(galton_queries *q, const c2d_circle_soa *balls,
+                                 const uint32_t *ids, c2d_circle_pair_contact *out, size_t capacity,
+                                 size_t *count) {
+    impl *m = q->impl;
+    return c2d_scene_collide_frozen_circles(m->scene, balls, ids, out, capacity, count);
+}
+
 static void *sweep_part(void *arg) {
     part *p = arg;
     p->status = c2d_scene_sweep_range(p->scene, p->balls, p->move_x, p->move_y, p->first, p->count,

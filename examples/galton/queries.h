@@ -26,6 +26,16 @@ c2d_status galton_collide_pins(galton_queries *q, const c2d_circle_soa *balls,
 c2d_status galton_collide_balls(galton_queries *q, const c2d_circle_soa *balls,
                                 c2d_circle_pair_contact *out, size_t capacity, size_t *count);
 
+/* Frozen balls (collide2d/frozen.h) held by the queries' scene, named by their index in the
+ * simulation's arrays: freeze copies them, thaw removes them; collide_frozen gives every pair
+ * of an awake ball (balls[k], id ids[k]) and a frozen one, as c2d_batch_collide_circles over
+ * all balls would (a < b are ids). */
+c2d_status galton_freeze(galton_queries *q, const c2d_circle_soa *balls, const uint32_t *ids);
+c2d_status galton_thaw(galton_queries *q, const uint32_t *ids, size_t count);
+c2d_status galton_collide_frozen(galton_queries *q, const c2d_circle_soa *balls,
+                                 const uint32_t *ids, c2d_circle_pair_contact *out, size_t capacity,
+                                 size_t *count);
+
 /* Each ball's earliest hit against the capsules (c2d_batch_sweep()). */
 c2d_status galton_sweep_pins(galton_queries *q, const c2d_circle_soa *balls, const float *move_x,
                              const float *move_y, c2d_circle_toi *out);

@@ -12,7 +12,9 @@
  *      to the time of impact, bounces (an impulse against the static capsule) and sweeps the
  *      rest of the step again, up to GALTON_PASSES times; after the last pass it stays at the
  *      time of impact. So no motion, push-out included, crosses a capsule at any speed;
- *   7. sleeping: balls resting in a bin stop for good (settle()).
+ *   7. sleeping: balls resting in a bin stop (inverse mass 0) and are frozen into the scene
+ *      (settle()); steps 2-6 see only the awake balls, plus their contacts with frozen ones.
+ *      At the start of step 2 a frozen ball touched by a fast awake ball wakes (wake()).
  *
  * Sweeps use the radius 1 - skin and contacts the radius 1: a ball stopped by a sweep overlaps
  * the capsule by at most the skin, which the next step's contact sees (and pushes out), and a
@@ -26,6 +28,9 @@
 #include "sim.h"
 
 enum { GALTON_PASSES = 4, GALTON_IMPULSE_PASSES = 4, GALTON_SETTLE_STEPS = 24 };
+
+/* The sleep speed, squared: 20 radii per second. */
+#define GALTON_SLEEP_SPEED2 400.0f
 
 static const float ball_radius = 1.0f;
 static const float wall_radius = 1.0f;
@@ -211,12 +216,13 @@ int galton_create(galton *g, const galton_params *p) {
         if (!(*ball_arrays[k] = malloc(p->balls * sizeof(float)))) goto fail;
     g->active = malloc(p->balls * sizeof *g->active);
     g->quiet = malloc(p->balls * sizeof *g->quiet);
+    g->ids = malloc(p->balls * sizeof *g->ids);
     g->toi = malloc(p->balls * sizeof *g->toi);
     g->pin_cap = p->balls;
     g->ball_cap = 2 * p->balls;
     g->pin_hits = malloc(g->pin_cap * sizeof *g->pin_hits);
     g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits);
-    if (!g->active || !g->quiet || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
+    if (!g->active || !g->quiet || !g->ids || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
     build_board(g);
     const c2d_capsule_soa caps_soa = {g->ax, g->ay, g->bx, g->by, g->cr, g->n_caps};
     if (galton_queries_init(&g->q, &caps_soa, p->threads) != 0) goto fail;
@@ -236,6 +242,7 @@ void galton_destroy(galton *g) {
         free(arrays[k]);
     free(g->active);
     free(g->quiet);
+    free(g->ids);
     free(g->toi);
     free(g->pin_hits);
     free(g->ball_hits);
@@ -266,30 +273,101 @@ static int report(const char *what, c2d_status st) {
     return -1;
 }
 
-/* Contacts at the current positions into pin_hits and ball_hits, growing them as needed. */
-static int find_contacts(galton *g, const c2d_circle_soa *balls) {
+/* Ball pairs into ball_hits from `at` on (a query: awake against awake when ids is NULL,
+ * else awake against frozen), growing it as needed; the count found goes to *found. */
+static int ball_pairs(galton *g, const c2d_circle_soa *awake, const uint32_t *ids, size_t at,
+                      size_t *found) {
+    for (;;) {
+        const c2d_status st =
+            ids ? galton_collide_frozen(&g->q, awake, ids, g->ball_hits + at, g->ball_cap - at,
+                                        found)
+                : galton_collide_balls(&g->q, awake, g->ball_hits + at, g->ball_cap - at, found);
+        if (st == C2D_OK) return 0;
+        if (st != C2D_ERROR_TRUNCATED) return report("ball-ball contacts", st);
+        c2d_circle_pair_contact *more = realloc(g->ball_hits, 2 * (at + *found) * sizeof *more);
+        if (!more) return -1;
+        g->ball_hits = more;
+        g->ball_cap = 2 * (at + *found);
+    }
+}
+
+static int by_pair(const void *pa, const void *pb) {
+    const c2d_circle_pair_contact *a = pa, *b = pb;
+    if (a->a != b->a) return a->a < b->a ? -1 : 1;
+    return a->b < b->b ? -1 : (a->b > b->b);
+}
+
+/* Contacts of the awake balls at the current positions into pin_hits and ball_hits (ball
+ * indices, not awake-set indices), growing them as needed. The ball pairs are the awake pairs
+ * and the awake-frozen pairs, sorted: the pairs of all balls that involve an awake ball, in the
+ * order (and with the bytes) c2d_batch_collide_circles gives them. */
+/* The awake balls (inverse mass not 0), in increasing index order: positions in sx, sy and
+ * their indices in ids. */
+static c2d_circle_soa compact_awake(galton *g) {
+    g->n_awake = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->inv_mass[i] != 0.0f) {
+            g->sx[g->n_awake] = g->x[i];
+            g->sy[g->n_awake] = g->y[i];
+            g->ids[g->n_awake++] = (uint32_t)i;
+        }
+    /* r holds the same value for every ball, so its first n_awake entries serve. */
+    const c2d_circle_soa awake = {g->sx, g->sy, g->r, g->n_awake};
+    return awake;
+}
+
+/* Waking: a frozen ball that an awake ball faster than the sleep speed touches is thawed (it
+ * moves again from this step on). A slow ball resting on frozen ones wakes nothing, so a ball
+ * that lands on a pile wakes the balls it strikes and not the whole pile. */
+static int wake(galton *g) {
+    const c2d_circle_soa awake = compact_awake(g);
+    size_t found;
+    if (ball_pairs(g, &awake, g->ids, 0, &found) != 0) return -1;
+    size_t woken = 0;
+    for (size_t k = 0; k < found; k++) {
+        const c2d_circle_pair_contact *h = &g->ball_hits[k];
+        const uint32_t mover = g->inv_mass[h->a] != 0.0f ? h->a : h->b;
+        const uint32_t frozen = mover == h->a ? h->b : h->a;
+        if (g->inv_mass[frozen] != 0.0f) continue; /* woken already */
+        if (g->vx[mover] * g->vx[mover] + g->vy[mover] * g->vy[mover] < GALTON_SLEEP_SPEED2)
+            continue;
+        g->inv_mass[frozen] = 1.0f;
+        g->quiet[frozen] = 0;
+        g->active[woken++] = frozen;
+    }
+    g->woken += woken;
+    const c2d_status st = galton_thaw(&g->q, g->active, woken);
+    return st == C2D_OK ? 0 : report("thaw", st);
+}
+
+static int find_contacts(galton *g) {
+    if (wake(g) != 0) return -1;
+    const c2d_circle_soa awake = compact_awake(g);
     double broad = 0.0, narrow = 0.0;
-    c2d_status st =
-        galton_collide_pins(&g->q, balls, g->pin_hits, g->pin_cap, &g->n_pin_hits, &broad, &narrow);
+    c2d_status st = galton_collide_pins(&g->q, &awake, g->pin_hits, g->pin_cap, &g->n_pin_hits,
+                                        &broad, &narrow);
     if (st == C2D_ERROR_TRUNCATED) {
         free(g->pin_hits);
         g->pin_cap = 2 * g->n_pin_hits;
         if (!(g->pin_hits = malloc(g->pin_cap * sizeof *g->pin_hits))) return -1;
-        st = galton_collide_pins(&g->q, balls, g->pin_hits, g->pin_cap, &g->n_pin_hits, &broad,
+        st = galton_collide_pins(&g->q, &awake, g->pin_hits, g->pin_cap, &g->n_pin_hits, &broad,
                                  &narrow);
     }
     if (st != C2D_OK) return report("ball-capsule contacts", st);
+    for (size_t k = 0; k < g->n_pin_hits; k++)
+        g->pin_hits[k].circle = g->ids[g->pin_hits[k].circle];
     g->timing.broad += broad;
     g->timing.narrow += narrow;
     const double t0 = galton_now();
-    st = galton_collide_balls(&g->q, balls, g->ball_hits, g->ball_cap, &g->n_ball_hits);
-    if (st == C2D_ERROR_TRUNCATED) {
-        free(g->ball_hits);
-        g->ball_cap = 2 * g->n_ball_hits;
-        if (!(g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits))) return -1;
-        st = galton_collide_balls(&g->q, balls, g->ball_hits, g->ball_cap, &g->n_ball_hits);
+    size_t aa, af;
+    if (ball_pairs(g, &awake, NULL, 0, &aa) != 0) return -1;
+    for (size_t k = 0; k < aa; k++) {
+        g->ball_hits[k].a = g->ids[g->ball_hits[k].a];
+        g->ball_hits[k].b = g->ids[g->ball_hits[k].b];
     }
-    if (st != C2D_OK) return report("ball-ball contacts", st);
+    if (ball_pairs(g, &awake, g->ids, aa, &af) != 0) return -1;
+    g->n_ball_hits = aa + af;
+    if (af > 0) qsort(g->ball_hits, g->n_ball_hits, sizeof *g->ball_hits, by_pair);
     g->timing.narrow += galton_now() - t0;
     return 0;
 }
@@ -330,6 +408,7 @@ static int move_swept(galton *g, bool relax) {
     const int passes = relax ? 1 : GALTON_PASSES;
     size_t n_active = 0;
     for (size_t i = 0; i < g->n; i++) {
+        if (g->inv_mass[i] == 0.0f) continue; /* frozen: it does not move */
         g->mx[i] = g->vx[i] * dt + g->dx[i];
         g->my[i] = g->vy[i] * dt + g->dy[i];
         g->active[n_active++] = (uint32_t)i;
@@ -383,26 +462,33 @@ static int move_swept(galton *g, bool relax) {
 }
 
 /* Sleeping: a ball in a bin that has moved slower than 20 radii per second for
- * GALTON_SETTLE_STEPS steps in a row stops for good (velocity 0, inverse mass 0), so a pile
+ * GALTON_SETTLE_STEPS steps in a row stops (velocity 0, inverse mass 0) and is frozen until a fast
+ * ball strikes it (wake()), so a pile
  * is built on balls that no longer give way. Without it, one pass of impulses and push-out
  * per step cannot hold up a deep pile, which sinks into itself. */
-static void settle(galton *g) {
+static int settle(galton *g) {
+    size_t n_frozen = 0;
     for (size_t i = 0; i < g->n; i++) {
         if (g->inv_mass[i] == 0.0f) continue;
-        const bool slow = g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] < 400.0f;
+        const bool slow = g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] < GALTON_SLEEP_SPEED2;
         g->quiet[i] = slow && g->y[i] < g->bins_top ? g->quiet[i] + 1 : 0;
         if (g->quiet[i] >= GALTON_SETTLE_STEPS) {
             g->inv_mass[i] = 0.0f;
             g->vx[i] = 0.0f;
             g->vy[i] = 0.0f;
+            g->sx[n_frozen] = g->x[i];
+            g->sy[n_frozen] = g->y[i];
+            g->ids[n_frozen++] = (uint32_t)i;
         }
     }
+    const c2d_circle_soa frozen = {g->sx, g->sy, g->r, n_frozen};
+    const c2d_status st = galton_freeze(&g->q, &frozen, g->ids);
+    return st == C2D_OK ? 0 : report("freeze", st);
 }
 
 int galton_step(galton *g) {
     spawn(g);
-    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n};
-    if (find_contacts(g, &balls) != 0) return -1;
+    if (find_contacts(g) != 0) return -1;
     const double t1 = galton_now();
     if (respond(g) != 0) return -1;
     /* Gravity and drag after the impulses: a ball resting on another is not bounced by the
@@ -417,7 +503,7 @@ int galton_step(galton *g) {
     const double narrow_before = g->timing.narrow;
     const double t2 = galton_now();
     if (move_swept(g, false) != 0) return -1;
-    settle(g);
+    if (settle(g) != 0) return -1;
     /* The sweeps' own time was counted as narrow phase; the rest of the move is response. */
     g->timing.response += (galton_now() - t2) - (g->timing.narrow - narrow_before);
     g->steps++;

@@ -55,6 +55,8 @@ typedef struct galton {
     float *dx, *dy, *mx, *my, *sx, *sy, *smx, *smy;
     uint32_t *active;
     uint32_t *quiet; /* steps in a row each ball has been slow in a bin */
+    uint32_t *ids;   /* the awake balls (inv_mass != 0), increasing; the rest are frozen */
+    size_t n_awake;
     c2d_circle_toi *toi;
     c2d_pair_contact *pin_hits;
     size_t pin_cap, n_pin_hits;
@@ -64,6 +66,7 @@ typedef struct galton {
     uint32_t rng;
     uint64_t steps;
     uint64_t sweep_hits; /* times a sweep stopped a ball at a capsule */
+    uint64_t woken;      /* frozen balls woken by a fast ball's touch */
     /* Potential energy (per unit mass) the position corrections added so far: push-out and
      * putting deep balls back on a surface move balls without velocity (not state). */
     double lifted;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "balls/frozen_internal.h"
 #include "batch/cull.h"
 #include "scene/scene_internal.h"
 
@@ -145,6 +146,7 @@ void c2d_scene_destroy(c2d_scene *scene) {
     c2d_capsule_index_free(scene, &scene->index);
     c2d_fine_free(scene, &scene->fine);
     c2d_fine_free(scene, &scene->fine_big);
+    c2d_frozen_free(scene, scene->frozen);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
     c2d_scene_free(scene, scene->ax);

@@ -204,6 +204,7 @@ struct c2d_scene {
     uint64_t generation;     /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
+    struct c2d_frozen *frozen; /* frozen balls (src/balls/frozen.c), NULL until the first */
 };
 
 /* The scene's allocator hooks. */
