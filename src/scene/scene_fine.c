@@ -35,10 +35,11 @@
  * 1/16 of its circles above rho (1/1024 above the big bound), the next frame chooses it again,
  * at least 1.5 times larger: bounds never shrink, so rebuilds stay rare. Capsule moves mark the
  * moved capsules dirty (up to C2D_FINE_DIRTY_MAX since the build); beyond that the next frame
- * rebuilds both indices with the same bounds. An index is declined (the scan then uses the
- * coarse index alone for its circles) when it would need more than 2^24 cells at a useful size
- * or more than C2D_FINE_PER_CAPSULE listings a capsule: memory stays bounded for hostile
- * scenes. */
+ * rebuilds both indices with the same bounds (or, when moves keep making the builds stale within
+ * 8 frames, the scene pauses on the coarse index for a growing number of frames). An index is
+ * declined (the scan then uses the coarse index alone for its circles) when it would need more than
+ * 2^24 cells at a useful size or more than C2D_FINE_PER_CAPSULE listings a capsule: memory stays
+ * bounded for hostile scenes. */
 #include <math.h>
 #include <string.h>
 
