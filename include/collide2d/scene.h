@@ -57,7 +57,7 @@
 /// reach; so does a frame whose circles outgrow the radius bound it chose (which grows
 /// geometrically, so this is rare). Capsules moved since the build (up to 32 of them: flippers)
 /// are tested against every circle of each frame instead; moving more makes the next frame
-/// rebuild the index. A failed allocation returns C2D_ERROR_ALLOC and
+/// rebuild the index, or, when moves keep undoing the builds, work without it for a while. A failed allocation returns C2D_ERROR_ALLOC and
 /// leaves the scene's capsules and index as they were (a frame that failed is not binned; the
 /// next call may simply try again).
 #ifndef COLLIDE2D_SCENE_H

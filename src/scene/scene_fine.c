@@ -35,10 +35,11 @@
  * 1/16 of its circles above rho (1/1024 above the big bound), the next frame chooses it again,
  * at least 1.5 times larger: bounds never shrink, so rebuilds stay rare. Capsule moves mark the
  * moved capsules dirty (up to C2D_FINE_DIRTY_MAX since the build); beyond that the next frame
- * rebuilds both indices with the same bounds. An index is declined (the scan then uses the
- * coarse index alone for its circles) when it would need more than 2^24 cells at a useful size
- * or more than C2D_FINE_PER_CAPSULE listings a capsule: memory stays bounded for hostile
- * scenes. */
+ * rebuilds both indices with the same bounds (or, when moves keep making the builds stale within
+ * 8 frames, the scene pauses on the coarse index for a growing number of frames). An index is
+ * declined (the scan then uses the coarse index alone for its circles) when it would need more than
+ * 2^24 cells at a useful size or more than C2D_FINE_PER_CAPSULE listings a capsule: memory stays
+ * bounded for hostile scenes. */
 #include <math.h>
 #include <string.h>
 
@@ -452,6 +453,7 @@ static void build_small(c2d_scene *s, float rho) {
     f->tried = true;
     f->dirty_count = 0; /* a rebuild lists every capsule where it is now */
     f->generation = s->generation;
+    f->age = 0;
     if (!grow(s, (void **)&f->dirty, &f->dirty_capacity, s->capsule_count, 1)) return;
     memset(f->dirty, 0, s->capsule_count);
     /* the long capsules: kind EVERYWHERE, yet tame (their box spans too many coarse cells) */
@@ -493,7 +495,12 @@ void c2d_fine_prepare(c2d_scene *s, const c2d_circle_soa *circles) {
     c2d_fine_index *f = &s->fine, *b = &s->fine_big;
     const bool small_due = !(f->generation == s->generation && (f->ready || f->tried)) || f->regrow;
     const bool big_due = small_due || b->generation != s->generation || b->regrow;
+    f->age += f->age < UINT32_MAX;
     if (!big_due || circles->count == 0) return;
+    if (small_due && !f->regrow && f->pause > 0) { /* moved too often: the coarse path for now */
+        f->pause--;
+        return;
+    }
     float rho, big;
     choose_rho(circles, &rho, &big);
     if (small_due) {
@@ -515,6 +522,15 @@ void c2d_fine_moved(c2d_scene *s, size_t first, size_t n) {
     if (count > C2D_FINE_DIRTY_MAX) { /* too many: the next frame rebuilds both */
         f->ready = false;
         f->dirty_count = 0;
+        /* unless builds keep going stale within a few frames: then pause (16 frames, doubled
+         * while it recurs, up to 1024) on the coarse index, so a scene whose capsules all move
+         * every frame does not pay a build every frame */
+        if (f->age < 8) {
+            f->pause_next = f->pause_next ? (f->pause_next < 512 ? 2 * f->pause_next : 1024) : 16;
+            f->pause = f->pause_next;
+        } else {
+            f->pause_next = 0;
+        }
         return;
     }
     for (size_t k = first; k < first + n; k++)

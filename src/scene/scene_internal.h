@@ -169,6 +169,9 @@ typedef struct c2d_fine_index {
     uint32_t dirty_list[C2D_FINE_DIRTY_MAX]; /* the moved capsules, dirty_count of them */
     uint32_t longs[C2D_FINE_LONG_MAX];       /* the long capsules listed (at the build) */
     size_t long_count;
+    uint32_t age;        /* frames begun since the build */
+    uint32_t pause;      /* frames to go on the coarse index (moves undid builds too soon) */
+    uint32_t pause_next; /* the next pause (doubled while it recurs) */
     uint64_t generation; /* the scene generation it is current for */
     bool ready;          /* built, and usable while generation is the scene's */
     bool tried;          /* a build was attempted for `generation` (failed or declined) */

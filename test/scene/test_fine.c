@@ -364,6 +364,46 @@ static void fine_long_floors(void **state) {
     }
 }
 
+/* Every capsule moved every frame: the builds go stale at once, so the scene pauses on the
+ * coarse index (no build a frame) and builds again once the moves stop. */
+static void fine_bulk_moves(void **state) {
+    (void)state;
+    c2d_rng rng = {0xb01c};
+    c2d_workload w;
+    scene s;
+    c2d_scene *sc = open_w5(&w, &s, 1500, 100, 77);
+    bool paused = false;
+    for (unsigned frame = 0; frame < 40; frame++) {
+        if (frame < 30) {
+            for (size_t k = 0; k < s.m; k++) {
+                s.ax[k] += c2d_rng_range(&rng, -0.5f, 0.5f);
+                s.bx[k] += c2d_rng_range(&rng, -0.5f, 0.5f);
+            }
+            assert_int_equal(c2d_scene_move_capsules(sc, 0, &s.capsules), C2D_OK);
+        }
+        /* one frame begun per frame, as a game does; its range call against the batch call */
+        assert_int_equal(c2d_scene_bin(sc, &s.circles), C2D_OK);
+        paused |= !c2d_fine_ready(sc);
+        size_t count = 0, want = 0;
+        assert_int_equal(c2d_batch_collide(&s.circles, &s.capsules, NULL, 0, &want), C2D_OK);
+        c2d_pair_contact *got = xmalloc((want + 1) * sizeof *got);
+        c2d_pair_contact *ref = xmalloc((want + 1) * sizeof *ref);
+        assert_int_equal(c2d_batch_collide(&s.circles, &s.capsules, ref, want + 1, &want), C2D_OK);
+        assert_int_equal(c2d_scene_collide_range(sc, &s.circles, 0, s.m, got, want + 1, &count),
+                         C2D_OK);
+        assert_int_equal(count, want);
+        assert_memory_equal(got, ref, want * sizeof *got);
+        free(got);
+        free(ref);
+    }
+    check_all_backends(sc, &s, "bulk moves, after");
+    assert_true(paused);
+    assert_true(c2d_fine_ready(sc)); /* built again after the moves stopped */
+    c2d_scene_destroy(sc);
+    scene_free(&s);
+    c2d_workload_free(&w);
+}
+
 /* Frames whose radii outgrow rho: the first is served by the coarse path, the next by a fine
  * index with a larger rho; every frame equals the batch answer. */
 static void fine_rho_grows(void **state) {
@@ -465,11 +505,11 @@ static void fine_hostile_boards(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fine_cell_borders),   cmocka_unit_test(fine_big_borders),
-        cmocka_unit_test(fine_corner_touch),   cmocka_unit_test(fine_moved_capsules),
-        cmocka_unit_test(fine_flippers),       cmocka_unit_test(fine_long_floors),
-        cmocka_unit_test(fine_rho_grows),      cmocka_unit_test(fine_tiny_huge),
-        cmocka_unit_test(fine_hostile_boards),
+        cmocka_unit_test(fine_cell_borders), cmocka_unit_test(fine_big_borders),
+        cmocka_unit_test(fine_corner_touch), cmocka_unit_test(fine_moved_capsules),
+        cmocka_unit_test(fine_flippers),     cmocka_unit_test(fine_long_floors),
+        cmocka_unit_test(fine_bulk_moves),   cmocka_unit_test(fine_rho_grows),
+        cmocka_unit_test(fine_tiny_huge),    cmocka_unit_test(fine_hostile_boards),
     };
     if (getenv("FINE_FILTER")) cmocka_set_test_filter(getenv("FINE_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
