@@ -6,6 +6,8 @@
 
 #include <box2d/box2d.h>
 
+#include "box2d_bodies.h"
+
 #include <memory>
 #include <new>
 #include <vector>
@@ -35,39 +37,17 @@ peer_box2d *peer_box2d_create(const c2d_circle_soa *balls, const c2d_capsule_soa
         p->world.SetAllowSleeping(false);     // a resting body's pairs would skip the narrow phase
         p->world.SetContinuousPhysics(false); // time of impact is the solver's business
         const size_t m = pins ? pins->count : 0;
-        for (size_t k = 0; k < m; k++) {
-            // One body per pin: b2ContactManager::AddPair walks a body's contact list to find a
-            // pair it has, so with one body for every pin each new pair would walk them all.
-            // The body at end a, the edge from (0, 0): b2CollideEdgeAndCircle works in the
-            // edge's frame, where board-sized vertices would cost it precision.
-            b2BodyDef def;
-            def.position.Set(pins->ax[k], pins->ay[k]);
-            b2Body *body = p->world.CreateBody(&def);
-            b2EdgeShape edge;
-            edge.SetTwoSided(b2Vec2(0.0f, 0.0f),
-                             b2Vec2(pins->bx[k] - pins->ax[k], pins->by[k] - pins->ay[k]));
-            edge.m_radius = pins->radius[k];
-            b2FixtureDef fd;
-            fd.shape = &edge;
-            fd.filter.categoryBits = pin_category;
-            body->CreateFixture(&fd);
-        }
+        for (size_t k = 0; k < m; k++)
+            box2d_capsule_body(p->world, pins->ax[k], pins->ay[k], pins->bx[k], pins->by[k],
+                               pins->radius[k], pin_category);
         p->balls.reserve(balls->count);
         p->at.reserve(balls->count);
+        // W5 counts balls against pins only (mask: pins); W6 balls against balls (the default)
+        const uint16 mask = m > 0 ? pin_category : 0xFFFF;
         for (size_t i = 0; i < balls->count; i++) {
-            b2BodyDef def;
-            def.type = b2_dynamicBody;
-            def.position.Set(balls->x[i], balls->y[i]);
-            b2Body *body = p->world.CreateBody(&def);
-            b2CircleShape circle;
-            circle.m_radius = balls->radius[i];
-            b2FixtureDef fd;
-            fd.shape = &circle;
-            fd.density = 1.0f;
-            if (m > 0) fd.filter.maskBits = pin_category; // W5 counts balls against pins only
-            body->CreateFixture(&fd);
-            p->balls.push_back(body);
-            p->at.push_back(def.position);
+            p->balls.push_back(
+                box2d_ball_body(p->world, balls->x[i], balls->y[i], balls->radius[i], true, mask));
+            p->at.push_back(b2Vec2(balls->x[i], balls->y[i]));
         }
         peer_box2d_frame(p.get()); // the first Step creates every pair
         return p.release();

@@ -5,6 +5,8 @@
 
 #include <box2d/box2d.h>
 
+#include "box2d_bodies.h"
+
 #include <memory>
 #include <new>
 #include <vector>
@@ -22,33 +24,13 @@ peer_box2d_w8 *peer_box2d_w8_create(const c2d_circle_soa *balls, const c2d_capsu
         std::unique_ptr<peer_box2d_w8> p(new peer_box2d_w8);
         p->world.SetAllowSleeping(true);
         p->world.SetContinuousPhysics(false);
-        for (size_t k = 0; k < box->count; k++) {
-            b2BodyDef def;
-            def.position.Set(box->ax[k], box->ay[k]);
-            b2Body *body = p->world.CreateBody(&def);
-            b2EdgeShape edge;
-            edge.SetTwoSided(b2Vec2(0.0f, 0.0f),
-                             b2Vec2(box->bx[k] - box->ax[k], box->by[k] - box->ay[k]));
-            edge.m_radius = box->radius[k];
-            b2FixtureDef fd;
-            fd.shape = &edge;
-            body->CreateFixture(&fd);
-        }
+        for (size_t k = 0; k < box->count; k++)
+            box2d_capsule_body(p->world, box->ax[k], box->ay[k], box->bx[k], box->by[k],
+                               box->radius[k], 0x0001);
         p->balls.reserve(balls->count);
-        for (size_t i = 0; i < balls->count; i++) {
-            b2BodyDef def;
-            def.type = b2_dynamicBody;
-            def.position.Set(balls->x[i], balls->y[i]);
-            def.awake = awake[i] != 0;
-            b2Body *body = p->world.CreateBody(&def);
-            b2CircleShape circle;
-            circle.m_radius = balls->radius[i];
-            b2FixtureDef fd;
-            fd.shape = &circle;
-            fd.density = 1.0f;
-            body->CreateFixture(&fd);
-            p->balls.push_back(body);
-        }
+        for (size_t i = 0; i < balls->count; i++)
+            p->balls.push_back(box2d_ball_body(p->world, balls->x[i], balls->y[i], balls->radius[i],
+                                               awake[i] != 0, 0xFFFF));
         return p.release();
     } catch (const std::bad_alloc &) {
         return nullptr;

@@ -243,6 +243,7 @@ void galton_destroy(galton *g) {
     free(g->active);
     free(g->quiet);
     free(g->ids);
+    free(g->merged);
     free(g->toi);
     free(g->pin_hits);
     free(g->ball_hits);
@@ -297,6 +298,24 @@ static int by_pair(const void *pa, const void *pb) {
     return a->b < b->b ? -1 : (a->b > b->b);
 }
 
+/* ball_hits[0, aa) (sorted: the awake pairs, ids increasing) and ball_hits[aa, aa + af) (the
+ * frozen pairs, by awake ball) into one list sorted by (a, b): the frozen pairs sorted, then
+ * both merged through `merged`. */
+static int merge_pairs(galton *g, size_t aa, size_t af) {
+    c2d_circle_pair_contact *h = g->ball_hits;
+    qsort(h + aa, af, sizeof *h, by_pair);
+    if (g->merged_cap < aa + af) {
+        free(g->merged);
+        g->merged_cap = 2 * (aa + af);
+        if (!(g->merged = malloc(g->merged_cap * sizeof *g->merged))) return -1;
+    }
+    size_t i = 0, j = aa, k = 0;
+    while (i < aa || j < aa + af)
+        g->merged[k++] = j == aa + af || (i < aa && by_pair(&h[i], &h[j]) < 0) ? h[i++] : h[j++];
+    memcpy(h, g->merged, (aa + af) * sizeof *h);
+    return 0;
+}
+
 /* Contacts of the awake balls at the current positions into pin_hits and ball_hits (ball
  * indices, not awake-set indices), growing them as needed. The ball pairs are the awake pairs
  * and the awake-frozen pairs, sorted: the pairs of all balls that involve an awake ball, in the
@@ -320,20 +339,26 @@ static c2d_circle_soa compact_awake(galton *g) {
  * moves again from this step on). A slow ball resting on frozen ones wakes nothing, so a ball
  * that lands on a pile wakes the balls it strikes and not the whole pile. */
 static int wake(galton *g) {
-    const c2d_circle_soa awake = compact_awake(g);
+    /* only a fast ball can wake one: ask for theirs (mx, my and active are free here) */
+    size_t n_fast = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->inv_mass[i] != 0.0f &&
+            g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] >= GALTON_SLEEP_SPEED2) {
+            g->mx[n_fast] = g->x[i];
+            g->my[n_fast] = g->y[i];
+            g->active[n_fast++] = (uint32_t)i;
+        }
+    const c2d_circle_soa fast = {g->mx, g->my, g->r, n_fast};
     size_t found;
-    if (ball_pairs(g, &awake, g->ids, 0, &found) != 0) return -1;
+    if (ball_pairs(g, &fast, g->active, 0, &found) != 0) return -1;
     size_t woken = 0;
     for (size_t k = 0; k < found; k++) {
         const c2d_circle_pair_contact *h = &g->ball_hits[k];
-        const uint32_t mover = g->inv_mass[h->a] != 0.0f ? h->a : h->b;
-        const uint32_t frozen = mover == h->a ? h->b : h->a;
+        const uint32_t frozen = g->inv_mass[h->a] == 0.0f ? h->a : h->b;
         if (g->inv_mass[frozen] != 0.0f) continue; /* woken already */
-        if (g->vx[mover] * g->vx[mover] + g->vy[mover] * g->vy[mover] < GALTON_SLEEP_SPEED2)
-            continue;
         g->inv_mass[frozen] = 1.0f;
         g->quiet[frozen] = 0;
-        g->active[woken++] = frozen;
+        g->active[woken++] = frozen; /* the fast list is read no more */
     }
     g->woken += woken;
     const c2d_status st = galton_thaw(&g->q, g->active, woken);
@@ -367,7 +392,7 @@ static int find_contacts(galton *g) {
     }
     if (ball_pairs(g, &awake, g->ids, aa, &af) != 0) return -1;
     g->n_ball_hits = aa + af;
-    if (af > 0) qsort(g->ball_hits, g->n_ball_hits, sizeof *g->ball_hits, by_pair);
+    if (af > 0 && merge_pairs(g, aa, af) != 0) return -1;
     g->timing.narrow += galton_now() - t0;
     return 0;
 }

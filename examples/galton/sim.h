@@ -62,6 +62,8 @@ typedef struct galton {
     size_t pin_cap, n_pin_hits;
     c2d_circle_pair_contact *ball_hits;
     size_t ball_cap, n_ball_hits;
+    c2d_circle_pair_contact *merged; /* scratch of the pair merge */
+    size_t merged_cap;
     galton_queries q;
     uint32_t rng;
     uint64_t steps;
