@@ -1,11 +1,23 @@
 /* W3: c2d_batch_sweep, the W1 circles with moves in [-2,2]^2 against the W1 capsules (every
  * circle's earliest time of impact), on every backend. W3d: a dense sweep, where nearly every
  * pair passes the kernels' box test: 4096 circles (radius in [0.05, 0.25], moves in
- * [-2,2]^2) and 64 capsules (length up to 4.2, radius in [0.05, 0.5]) on an 8 x 8 board. */
+ * [-2,2]^2) and 64 capsules (length up to 4.2, radius in [0.05, 0.5]) on an 8 x 8 board.
+ * W3m: W3 with every capsule moving too, by a move in [-1,1]^2
+ * (c2d_batch_sweep_moving_capsules). */
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "bench.h"
+
+/* Reports the frame's hits and checksum. */
+static void report_sweep(gb_state *st, const c2d_circle_soa *circles,
+                         const c2d_capsule_soa *capsules, const c2d_circle_toi *out) {
+    const size_t n = circles->count;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += out[i].capsule != C2D_NONE;
+    bench_report(st, (double)n * (double)capsules->count, hits, out, n * sizeof *out);
+}
 
 /* Times c2d_batch_sweep of the circles with their moves against the capsules, then reports
  * the frame's hits and checksum. */
@@ -16,11 +28,7 @@ static void time_sweep(gb_state *st, const c2d_circle_soa *circles, const float 
         gb_do_not_optimize(&status);
         gb_do_not_optimize(out);
     }
-    const size_t n = circles->count;
-    size_t hits = 0;
-    for (size_t i = 0; i < n; i++)
-        hits += out[i].capsule != C2D_NONE;
-    bench_report(st, (double)n * (double)capsules->count, hits, out, n * sizeof *out);
+    report_sweep(st, circles, capsules, out);
 }
 
 static void bm_w3(gb_state *st, const void *arg) {
@@ -91,6 +99,42 @@ static void bm_w3d(gb_state *st, const void *arg) {
     time_sweep(st, &s->circles, s->mx, s->my, &s->capsules, out);
 }
 
+/* W3m: the W3 frame with the capsules moving by fixed pseudo-random moves in [-1,1]^2. */
+static void bm_w3m(gb_state *st, const void *arg) {
+    const bench_case *c = arg;
+    const c2d_workload *w = bench_workload(BENCH_W1_CIRCLES);
+    if (!w) {
+        gb_skip_with_error(st, "out of memory");
+        return;
+    }
+    if (!bench_select(st, c)) return;
+    const size_t n = w->circles.count, m = w->capsules.count;
+    c2d_circle_toi *out = malloc(n * sizeof *out);
+    float *kmx = malloc((m ? m : 1) * sizeof *kmx), *kmy = malloc((m ? m : 1) * sizeof *kmy);
+    if (!out || !kmx || !kmy) {
+        gb_skip_with_error(st, "out of memory");
+        free(out), free(kmx), free(kmy);
+        return;
+    }
+    unsigned seed = 2463534242u;
+    for (size_t k = 0; k < m; k++) {
+        float v[2];
+        for (int d = 0; d < 2; d++) {
+            seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
+            v[d] = -1.0f + 2.0f * (float)(seed >> 8) * (1.0f / 16777216.0f);
+        }
+        kmx[k] = v[0], kmy[k] = v[1];
+    }
+    while (gb_keep_running(st)) {
+        c2d_status status = c2d_batch_sweep_moving_capsules(&w->circles, w->move_x, w->move_y,
+                                                            &w->capsules, kmx, kmy, out);
+        gb_do_not_optimize(&status);
+        gb_do_not_optimize(out);
+    }
+    report_sweep(st, &w->circles, &w->capsules, out);
+    free(out), free(kmx), free(kmy);
+}
+
 void bench_register_sweep(const bench_options *o) {
     const bench_case *cases[C2D_BACKEND_COUNT];
     const size_t n = bench_backends(cases);
@@ -102,4 +146,9 @@ void bench_register_sweep(const bench_options *o) {
     }
     for (size_t i = 0; i < n; i++)
         bench_register("W3d_sweep", bm_w3d, cases[i]);
+    for (size_t i = 0; i < n; i++) {
+        gb_benchmark *b = bench_register("W3m_sweep", bm_w3m, cases[i]);
+        if (o->slow_min_time > 0 && cases[i]->backend == C2D_BACKEND_SCALAR)
+            gb_min_time(b, o->slow_min_time);
+    }
 }

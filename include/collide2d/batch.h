@@ -104,6 +104,20 @@ C2D_API c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *m
                                    const float *move_y, const c2d_capsule_soa *capsules,
                                    c2d_circle_toi *out);
 
+/// c2d_batch_sweep() against moving capsules: capsule k moves by
+/// (capsule_move_x[k], capsule_move_y[k]) over the frame. For each circle i, its earliest
+/// c2d_sweep_circle_moving_capsule(circle i, move i, capsule k, capsule move k) hit over all
+/// capsules; ties go to the lowest capsule index; `toi.point` is in world space at time t
+/// (on the capsule where it then is). Both capsule move arrays NULL: the capsules are static
+/// and the answer is c2d_batch_sweep()'s, byte for byte; one NULL without the other (with
+/// capsules) gives C2D_ERROR_NULL. Every backend returns the scalar loop's bytes.
+C2D_API c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles,
+                                                   const float *move_x, const float *move_y,
+                                                   const c2d_capsule_soa *capsules,
+                                                   const float *capsule_move_x,
+                                                   const float *capsule_move_y,
+                                                   c2d_circle_toi *out);
+
 #ifdef __cplusplus
 }
 #endif

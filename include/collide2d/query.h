@@ -112,6 +112,23 @@ C2D_API bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_
 /// side, then the end circle at a, then at b; t is the double time rounded to float.
 C2D_API bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_toi *out);
 
+/// First touch of circle `c` moving by `move` and capsule `k` moving by `capsule_move` (a
+/// paddle, a platform: both linearly over t in [0, 1], the capsule translating without
+/// turning; a turning flipper is swept by substeps, README: "The frame loop").
+///
+/// Exactly c2d_sweep_circle_capsule(c, rel, k, out) with the relative move
+/// `rel = (move.x - capsule_move.x, move.y - capsule_move.y)` rounded to float, that is in
+/// the frame of the capsule at its start, with one change: the reported `point` is in world
+/// space at time t, `point + t * capsule_move` (float, no fused operations), on the capsule
+/// where it is at time t. `t` and `normal` are the static answer's (a translation turns no
+/// normal). So the start rule is the static one on the relative move: touching at the start
+/// and the capsule moving into the ball is a hit at t = 0. A zero `capsule_move` gives
+/// c2d_sweep_circle_capsule()'s answer (a point coordinate of -0 may come back as +0).
+/// NaN in `capsule_move` gives no hit; `rel` overflowing to infinity (moves beyond about
+/// 1.7e38 of opposite signs) is handled as an infinite move is.
+C2D_API bool c2d_sweep_circle_moving_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k,
+                                             c2d_vec2 capsule_move, c2d_toi *out);
+
 /// The move with its part into `normal` removed: the slide of a collide-and-slide loop after a
 /// sweep stopped a circle at t = 0 (README: "The frame loop"). When `move . normal >= 0` (or
 /// anything is NaN) `move` is returned as it is; otherwise `move - (move . normal) normal`,
@@ -132,6 +149,36 @@ C2D_API c2d_vec2 c2d_slide_move(c2d_vec2 move, c2d_vec2 normal);
 /// velocities never become NaN or infinite. Restitution is otherwise used as given (above 1
 /// adds energy).
 C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
+
+/// c2d_apply_impulse() followed by a Coulomb friction impulse at the same contact.
+///
+/// The normal impulse `jn` is exactly c2d_apply_impulse(a, b, normal) (same bytes; spin
+/// never changes it: a circle's contact normal passes through its centre). Then, only when
+/// `jn > 0` and both `fa` and `fb` are given: the pair's coefficient is
+/// `mu = sqrt(fa->friction * fb->friction)`; with the tangent `t = (-normal.y, normal.x)`
+/// the relative tangential velocity of the contact points after the normal impulse is
+/// `vt = (va - vb) . t - wa ra - wb rb` (w the angular velocities, r the `radius` fields:
+/// a's contact point lies at `-normal ra` from its centre, b's at `+normal rb`), the
+/// tangential mass `k = ((inv_a + inv_b) + ia ra^2) + ib rb^2` (i the inverse inertias),
+/// and the tangential impulse `jt = -vt / k` clamped to `[-mu jn, mu jn]`. Then
+/// `va += jt inv_a t`, `vb -= jt inv_b t`, `wa -= jt ia ra`, `wb -= jt ib rb`: unclamped, the
+/// contact points stop sliding; clamped, friction only slows the sliding (Coulomb's law).
+/// Using the fixed tangent t, with jt signed, is the same as taking the tangent along the
+/// relative sliding velocity, without normalising it: a zero tangential velocity gives
+/// jt = 0 and no NaN.
+///
+/// Returns `jn`; `*tangent_impulse` (may be NULL) receives jt (the impulse on a is
+/// `jn normal + jt t`), 0 when no friction was applied. Nothing of the friction step is
+/// written (the normal impulse stays applied) when: `fa` or `fb` is NULL, `jn` is 0, a
+/// coefficient is negative or NaN or `mu` is 0 or not finite, an inverse inertia or radius
+/// is negative or not finite, an angular velocity is not finite, jt is 0 or NaN, or a new
+/// velocity or angular velocity would not be finite. So finite input never gives NaN or
+/// infinite results, and with `mu = 0` the result equals c2d_apply_impulse()'s byte for byte.
+/// A body with `inv_inertia = 0` (or `fa`/`fb` with radius 0) slides without turning: friction
+/// then only decelerates the sliding.
+C2D_API float c2d_apply_impulse_friction(c2d_body *a, c2d_body_friction *fa, c2d_body *b,
+                                         c2d_body_friction *fb, c2d_vec2 normal,
+                                         float *tangent_impulse);
 
 #ifdef __cplusplus
 }

@@ -155,6 +155,23 @@ C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_cir
                                            size_t capsule_first, size_t capsule_count,
                                            c2d_pair_contact *out, size_t capacity, size_t *count);
 
+/// Exactly c2d_batch_sweep_moving_capsules(circles, move_x, move_y, scene's capsules,
+/// capsule_move_x, capsule_move_y, out): the sweep against capsules that move by
+/// (capsule_move_x[k], capsule_move_y[k]) over the frame, a paddle or a platform (arrays of
+/// c2d_scene_capsule_count() entries; most entries may be 0). Each circle's earliest hit, ties
+/// to the lowest capsule index, the point in world space at time t. Both move arrays NULL:
+/// c2d_scene_sweep(); one NULL without the other (with capsules): C2D_ERROR_NULL.
+///
+/// The index holds the capsules where they are; a capsule whose move is not zero is also
+/// tried by every circle whose swept box meets the capsule's box grown by its move, so the
+/// call costs about c2d_scene_sweep() plus circles x moving capsules box tests. Allocates only
+/// when more capsules move than in any call before (C2D_ERROR_ALLOC: nothing written).
+C2D_API c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
+                                                   const float *move_x, const float *move_y,
+                                                   const float *capsule_move_x,
+                                                   const float *capsule_move_y,
+                                                   c2d_circle_toi *out);
+
 /// c2d_scene_sweep() for circles circle_first .. circle_first + circle_count - 1 only:
 /// out[j] is circle circle_first + j's entry (out has circle_count entries). `circles`,
 /// `move_x` and `move_y` are the whole frame's arrays. Reads the scene only: calls on

@@ -73,6 +73,28 @@ typedef struct c2d_body {
     float restitution;
 } c2d_body;
 
+/// Friction and spin of one body at one contact, for c2d_apply_impulse_friction().
+///
+/// Why a separate struct and not a field at the end of c2d_body whose 0 means "none": existing
+/// source would keep its meaning, but c2d_body's size would change, so a program built against
+/// the older header (arrays of c2d_body, bodies passed by pointer to a newer shared library)
+/// would no longer match the library it runs with. As it is, c2d_body and c2d_apply_impulse()
+/// stay exactly as they were, and friction is asked for explicitly, by calling
+/// c2d_apply_impulse_friction() with these.
+typedef struct c2d_body_friction {
+    /// Coulomb coefficient, >= 0; a pair combines theirs as sqrt(mu_a * mu_b) (as Box2D
+    /// does), so 0 on either side means no friction.
+    float friction;
+    /// Counter-clockwise angular velocity (radians per unit of time); updated by friction.
+    float angular_velocity;
+    /// 1 / moment of inertia about the centre (a solid disc of mass m and radius r:
+    /// 2 / (m r^2)); 0 makes the body not rotate.
+    float inv_inertia;
+    /// Distance from the body's centre to the contact point, along the normal: a ball's
+    /// radius. 0 for a body that does not rotate (a capsule, a wall).
+    float radius;
+} c2d_body_friction;
+
 #ifdef __cplusplus
 }
 #endif

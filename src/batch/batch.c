@@ -109,6 +109,21 @@ c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x, c
     const c2d_status st = check_sets(circles, capsules);
     if (st != C2D_OK) return st;
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
-    c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, out);
+    c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, NULL, NULL, out);
+    return C2D_OK;
+}
+
+c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles, const float *move_x,
+                                           const float *move_y, const c2d_capsule_soa *capsules,
+                                           const float *capsule_move_x, const float *capsule_move_y,
+                                           c2d_circle_toi *out) {
+    const c2d_status st = check_sets(circles, capsules);
+    if (st != C2D_OK) return st;
+    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
+    if (capsules->count > 0 && !capsule_move_x != !capsule_move_y) return C2D_ERROR_NULL;
+    /* no capsules: nothing reads the capsule moves */
+    const bool moving = capsules->count > 0 && capsule_move_x;
+    c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, moving ? capsule_move_x : NULL,
+                                moving ? capsule_move_y : NULL, out);
     return C2D_OK;
 }

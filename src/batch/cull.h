@@ -137,4 +137,34 @@ static inline void c2d_sweep_capsule_boxes(const c2d_capsule_soa *capsules, size
     }
 }
 
+/* Grows the sweep boxes of n capsules for their moves (kmx[j], kmy[j]) over the frame: the box
+ * of everything the capsule covers from its start to its end, plus slack for the sweep's
+ * relative move `move - capsule move` rounded to float (an error of 2^-24 (|m| + |km|), which
+ * the circle's box covers for |m| and 2^-8 |km| covers here) and for the rounding of these
+ * bounds (2^-16 |km|, as the position slack). A NaN move never hits (the relative move is NaN):
+ * empty box; a move beyond the tame range: infinite box (the exact sweep decides). */
+static inline void c2d_sweep_boxes_add_moves(const float *kmx, const float *kmy, size_t n,
+                                             c2d_sweep_boxes *boxes) {
+    for (size_t j = 0; j < n; j++) {
+        const double mx = kmx[j], my = kmy[j];
+        if (mx != mx || my != my) {
+            boxes->lo_x[j] = boxes->lo_y[j] = INFINITY;
+            boxes->hi_x[j] = boxes->hi_y[j] = -INFINITY;
+            continue;
+        }
+        if (!(fabs(mx) <= C2D_TAME_LIMIT && fabs(my) <= C2D_TAME_LIMIT)) {
+            boxes->lo_x[j] = boxes->lo_y[j] = -INFINITY;
+            boxes->hi_x[j] = boxes->hi_y[j] = INFINITY;
+            continue;
+        }
+        const double grow =
+            (C2D_SWEEP_SIZE_SLACK + C2D_SWEEP_POSITION_SLACK) * (fabs(mx) + fabs(my));
+        /* an empty box (lo = inf, hi = -inf) stays empty, an infinite one infinite */
+        boxes->lo_x[j] = (float)(boxes->lo_x[j] + c2d_dmin(mx, 0.0) - grow);
+        boxes->hi_x[j] = (float)(boxes->hi_x[j] + c2d_dmax(mx, 0.0) + grow);
+        boxes->lo_y[j] = (float)(boxes->lo_y[j] + c2d_dmin(my, 0.0) - grow);
+        boxes->hi_y[j] = (float)(boxes->hi_y[j] + c2d_dmax(my, 0.0) + grow);
+    }
+}
+
 #endif

@@ -272,48 +272,76 @@ typedef struct sweep_queue {
     size_t n;
 } sweep_queue;
 
+/* The sweep formula on W listed pairs (circle[j], capsule[j]): the lanes that hit, among the
+ * first n, and their times of impact in `t` (filled only when some lane hits). With capsule
+ * moves (kmx, kmy; NULL: static), c2d_moving_capsule_sweep(): the static sweep on the relative
+ * move, the point moved to where the capsule is at t. */
+static uint32_t sweep_vector(const uint32_t *circle, const uint32_t *capsule, size_t n,
+                             const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                             const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                             c2d_toi *t) {
+    const lane_t x = lane_gather(c->x, circle), y = lane_gather(c->y, circle);
+    lane_t mx = lane_gather(move_x, circle), my = lane_gather(move_y, circle);
+    lane_t kx = lane_splat(0.0f), ky = lane_splat(0.0f);
+    if (kmx) {
+        kx = lane_gather(kmx, capsule);
+        ky = lane_gather(kmy, capsule);
+        mx = lane_sub(mx, kx);
+        my = lane_sub(my, ky);
+    }
+    const lane_t ax = lane_gather(k->ax, capsule), ay = lane_gather(k->ay, capsule);
+    const lane_t bx = lane_gather(k->bx, capsule), by = lane_gather(k->by, capsule);
+    const lane_t R = lane_gather(k->radius, capsule);
+    sweep_found f;
+    const mask_t hit =
+        capsule_sweep_decide(x, y, lane_gather(c->radius, circle), mx, my, ax, ay, bx, by, R, &f);
+    const uint32_t bits = mask_bits(hit) & first_lanes(n);
+    if (!bits) return 0;
+    toi_lanes l;
+    capsule_sweep_finish(x, y, mx, my, ax, ay, bx, by, R, &f, &l);
+    if (kmx) {
+        l.px = lane_add(l.px, lane_mul(l.t, kx));
+        l.py = lane_add(l.py, lane_mul(l.t, ky));
+    }
+    float tt[W], nx[W], ny[W], px[W], py[W];
+    lane_store(tt, l.t);
+    lane_store(nx, l.nx);
+    lane_store(ny, l.ny);
+    lane_store(px, l.px);
+    lane_store(py, l.py);
+    for (uint32_t b = bits; b; b &= b - 1) {
+        const unsigned j = lowest_bit(b);
+        t[j] = (c2d_toi){tt[j], {nx[j], ny[j]}, {px[j], py[j]}};
+    }
+    return bits;
+}
+
 /* Runs the sweep formula on the queued pairs (the unused lanes repeat the first pair) and keeps
  * each hit; empties the queue. */
 static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *move_x,
-                        const float *move_y, const c2d_capsule_soa *k, c2d_circle_toi *out) {
+                        const float *move_y, const c2d_capsule_soa *k, const float *kmx,
+                        const float *kmy, c2d_circle_toi *out) {
     const size_t n = q->n;
     if (n == 0) return;
     for (size_t j = n; j < W; j++) {
         q->circle[j] = q->circle[0];
         q->capsule[j] = q->capsule[0];
     }
-    const lane_t x = lane_gather(c->x, q->circle), y = lane_gather(c->y, q->circle);
-    const lane_t mx = lane_gather(move_x, q->circle), my = lane_gather(move_y, q->circle);
-    const lane_t ax = lane_gather(k->ax, q->capsule), ay = lane_gather(k->ay, q->capsule);
-    const lane_t bx = lane_gather(k->bx, q->capsule), by = lane_gather(k->by, q->capsule);
-    const lane_t R = lane_gather(k->radius, q->capsule);
-    sweep_found f;
-    const mask_t hit = capsule_sweep_decide(x, y, lane_gather(c->radius, q->circle), mx, my, ax, ay,
-                                            bx, by, R, &f);
     q->n = 0;
-    uint32_t bits = mask_bits(hit) & first_lanes(n);
-    if (!bits) return;
-    toi_lanes t;
-    capsule_sweep_finish(x, y, mx, my, ax, ay, bx, by, R, &f, &t);
-    float tt[W], nx[W], ny[W], px[W], py[W];
-    lane_store(tt, t.t);
-    lane_store(nx, t.nx);
-    lane_store(ny, t.ny);
-    lane_store(px, t.px);
-    lane_store(py, t.py);
-    for (; bits; bits &= bits - 1) {
+    c2d_toi t[W];
+    for (uint32_t bits = sweep_vector(q->circle, q->capsule, n, c, move_x, move_y, k, kmx, kmy, t);
+         bits; bits &= bits - 1) {
         const unsigned j = lowest_bit(bits);
-        const c2d_toi toi = {tt[j], {nx[j], ny[j]}, {px[j], py[j]}};
-        c2d_keep_earliest(&out[q->circle[j]], q->capsule[j], &toi);
+        c2d_keep_earliest(&out[q->circle[j]], q->capsule[j], &t[j]);
     }
 }
 
 /* W circles from `first` against the capsules of one chunk: the pairs whose boxes touch join
  * the queue. */
 static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                        size_t first, size_t lanes, const c2d_capsule_soa *k, size_t chunk_first,
-                        size_t chunk_n, const c2d_sweep_boxes *boxes, sweep_queue *q,
-                        c2d_circle_toi *out) {
+                        size_t first, size_t lanes, const c2d_capsule_soa *k, const float *kmx,
+                        const float *kmy, size_t chunk_first, size_t chunk_n,
+                        const c2d_sweep_boxes *boxes, sweep_queue *q, c2d_circle_toi *out) {
     swept_lanes s;
     if (lanes == W) {
         s = swept_box(lane_load(c->x + first), lane_load(c->y + first),
@@ -337,13 +365,14 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
         for (uint32_t bits = mask_bits(touch) & valid; bits; bits &= bits - 1) {
             q->circle[q->n] = (uint32_t)(first + lowest_bit(bits));
             q->capsule[q->n] = capsule;
-            if (++q->n == W) sweep_flush(q, c, move_x, move_y, k, out);
+            if (++q->n == W) sweep_flush(q, c, move_x, move_y, k, kmx, kmy, out);
         }
     }
 }
 
 static void sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *capsules, c2d_circle_toi *out) {
+                  const c2d_capsule_soa *capsules, const float *kmx, const float *kmy,
+                  c2d_circle_toi *out) {
     c2d_clear_tois(out, circles->count);
     c2d_sweep_boxes boxes;
     sweep_queue q;
@@ -352,16 +381,44 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
         const size_t rest = capsules->count - first;
         const size_t chunk_n = rest < C2D_SWEEP_CHUNK ? rest : C2D_SWEEP_CHUNK;
         c2d_sweep_capsule_boxes(capsules, first, chunk_n, &boxes);
+        if (kmx) c2d_sweep_boxes_add_moves(kmx + first, kmy + first, chunk_n, &boxes);
         for (size_t i = 0; i < circles->count; i += W) {
             const size_t rest_c = circles->count - i;
-            sweep_lanes(circles, move_x, move_y, i, rest_c < W ? rest_c : W, capsules, first,
-                        chunk_n, &boxes, &q, out);
+            sweep_lanes(circles, move_x, move_y, i, rest_c < W ? rest_c : W, capsules, kmx, kmy,
+                        first, chunk_n, &boxes, &q, out);
         }
     }
-    sweep_flush(&q, circles, move_x, move_y, capsules, out);
+    sweep_flush(&q, circles, move_x, move_y, capsules, kmx, kmy, out);
 }
 
-const c2d_kernels C2D_BACKEND_TABLE = {collide, collide_pairs, sweep,
+/* ---- listed sweeps (scene candidates) --------------------------------------------------- */
+
+/* W pairs at a time straight from the lists; the last vector's unused lanes repeat its first
+ * pair. */
+static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                        const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                        const uint32_t *ci, const uint32_t *ki,
+                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
+    for (size_t p = 0; p < pair_count; p += W) {
+        const size_t n = pair_count - p < W ? pair_count - p : W;
+        uint32_t circle[W], capsule[W];
+        for (size_t j = 0; j < W; j++) {
+            circle[j] = ci[p + (j < n ? j : 0)];
+            capsule[j] = ki[p + (j < n ? j : 0)];
+        }
+        c2d_toi t[W];
+        for (uint32_t bits = sweep_vector(circle, capsule, n, c, move_x, move_y, k, kmx, kmy, t);
+             bits; bits &= bits - 1) {
+            const unsigned j = lowest_bit(bits);
+            c2d_keep_smallest(&out[circle[j] - base], &nan[circle[j] - base], capsule[j], &t[j]);
+        }
+    }
+}
+
+const c2d_kernels C2D_BACKEND_TABLE = {collide,
+                                       collide_pairs,
+                                       sweep,
+                                       sweep_pairs,
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)};
 

@@ -15,9 +15,20 @@ typedef struct c2d_kernels {
     size_t (*collide_pairs)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                             const uint32_t *circle_index, const uint32_t *capsule_index,
                             size_t pair_count, c2d_pair_contact *out, size_t capacity);
-    /* Earliest hit per circle; writes all circles->count entries of out. */
+    /* Earliest hit per circle; writes all circles->count entries of out. capsule_move_x/y:
+     * both NULL (static capsules) or both given (c2d_moving_capsule_sweep). */
     void (*sweep)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *capsules, c2d_circle_toi *out);
+                  const c2d_capsule_soa *capsules, const float *capsule_move_x,
+                  const float *capsule_move_y, c2d_circle_toi *out);
+    /* Listed (circle, capsule) pairs, indices already checked, in any order: each pair's sweep,
+     * kept by c2d_keep_smallest() in out[circle - base] and nan[circle - base] (the scene
+     * sweeps' candidates, which come cell by cell rather than in capsule order). Capsule moves
+     * as in `sweep` (NULL: static). */
+    void (*sweep_pairs)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                        const c2d_capsule_soa *capsules, const float *capsule_move_x,
+                        const float *capsule_move_y, const uint32_t *circle_index,
+                        const uint32_t *capsule_index, size_t pair_count, size_t base,
+                        c2d_circle_toi *out, unsigned char *nan);
     /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),
      * ordered by a then b, appended after the `total` found so far; returns the new total. */
     size_t (*collide_circles)(const c2d_circle_soa *circles, size_t first, size_t end,
@@ -49,6 +60,23 @@ static inline void c2d_emit(c2d_pair_contact *out, size_t capacity, size_t *tota
  * increasing index order, so keeping only strictly earlier hits sends ties to the lowest. */
 static inline void c2d_keep_earliest(c2d_circle_toi *slot, uint32_t capsule, const c2d_toi *toi) {
     if (slot->capsule == C2D_NONE || toi->t < slot->toi.t) {
+        slot->capsule = capsule;
+        slot->toi = *toi;
+    }
+}
+
+/* Records capsule k's sweep hit for a circle if (t, k) is the smallest so far: earlier, or as
+ * early with a lower index. Any arrival order then gives c2d_keep_earliest()'s answer for
+ * capsules in increasing order, as long as no time is NaN; a NaN time sets *nan instead, and
+ * the caller answers that circle with the ordered scan. */
+static inline void c2d_keep_smallest(c2d_circle_toi *slot, unsigned char *nan, uint32_t capsule,
+                                     const c2d_toi *toi) {
+    if (toi->t != toi->t) {
+        *nan = 1;
+        return;
+    }
+    if (slot->capsule == C2D_NONE || toi->t < slot->toi.t ||
+        (toi->t == slot->toi.t && capsule < slot->capsule)) {
         slot->capsule = capsule;
         slot->toi = *toi;
     }

@@ -37,16 +37,38 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
     return total;
 }
 
+/* Circle i's sweep against capsule j, static (kmx NULL) or moving. */
+static bool pair_sweep(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                       const c2d_capsule_soa *k, const float *kmx, const float *kmy, size_t i,
+                       size_t j, c2d_toi *toi) {
+    return kmx ? c2d_moving_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i],
+                                          k->ax[j], k->ay[j], k->bx[j], k->by[j], k->radius[j],
+                                          kmx[j], kmy[j], toi)
+               : c2d_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i], k->ax[j],
+                                   k->ay[j], k->bx[j], k->by[j], k->radius[j], toi);
+}
+
 static void sweep(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *k, c2d_circle_toi *out) {
+                  const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                  c2d_circle_toi *out) {
     c2d_clear_tois(out, c->count);
-    for (size_t i = 0; i < c->count; i++) {
+    for (size_t i = 0; i < c->count; i++)
         for (size_t j = 0; j < k->count; j++) {
             c2d_toi toi;
-            if (c2d_capsule_sweep(c->x[i], c->y[i], c->radius[i], move_x[i], move_y[i], k->ax[j],
-                                  k->ay[j], k->bx[j], k->by[j], k->radius[j], &toi))
+            if (pair_sweep(c, move_x, move_y, k, kmx, kmy, i, j, &toi))
                 c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
         }
+}
+
+static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                        const c2d_capsule_soa *k, const float *kmx, const float *kmy,
+                        const uint32_t *ci, const uint32_t *ki, size_t pair_count, size_t base,
+                        c2d_circle_toi *out, unsigned char *nan) {
+    for (size_t p = 0; p < pair_count; p++) {
+        const uint32_t i = ci[p], j = ki[p];
+        c2d_toi toi;
+        if (pair_sweep(c, move_x, move_y, k, kmx, kmy, i, j, &toi))
+            c2d_keep_smallest(&out[i - base], &nan[i - base], j, &toi);
     }
 }
 
@@ -80,5 +102,5 @@ static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const fl
     }
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide, collide_pairs, sweep, collide_circles,
-                                        sweep_circles};
+const c2d_kernels c2d_kernels_scalar = {collide,     collide_pairs,   sweep,
+                                        sweep_pairs, collide_circles, sweep_circles};

@@ -17,6 +17,16 @@ static void scatter(const c2d_body_soa *s, uint32_t i, const c2d_body *b) {
     s->vy[i] = b->velocity.y;
 }
 
+/* Every pair's indices below the body count, and a != b. */
+static bool pairs_in_range(const c2d_body_soa *s, const c2d_circle_pair_contact *contacts,
+                           size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        const c2d_circle_pair_contact *p = &contacts[k];
+        if (p->a >= s->count || p->b >= s->count || p->a == p->b) return false;
+    }
+    return true;
+}
+
 static bool velocities_ready(const c2d_body_soa *s, const void *contacts, size_t count) {
     if (!s || (count > 0 && !contacts)) return false;
     return count == 0 || (s->vx && s->vy && s->inv_mass && s->restitution);
@@ -26,10 +36,7 @@ c2d_status c2d_resolve_circle_contacts(const c2d_body_soa *bodies,
                                        const c2d_circle_pair_contact *contacts, size_t count,
                                        float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
-    for (size_t k = 0; k < count; k++) {
-        const c2d_circle_pair_contact *p = &contacts[k];
-        if (p->a >= bodies->count || p->b >= bodies->count || p->a == p->b) return C2D_ERROR_INDEX;
-    }
+    if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
         c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);
@@ -59,6 +66,122 @@ c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
         const float j = c2d_apply_impulse(&ball, &capsule, p->contact.normal);
         scatter(bodies, p->circle, &ball);
         if (impulses) impulses[k] = j;
+    }
+    return C2D_OK;
+}
+
+/* ---- with friction, spin and moving capsules --------------------------------------------- */
+
+static bool spin_ready(const c2d_body_friction_soa *spin) {
+    return !spin || !spin->friction || !spin->angular_velocity ||
+           (spin->inv_inertia && spin->radius);
+}
+
+/* Body i's friction and spin; `rotates` false: no rotation (angular velocity, inverse inertia
+ * and radius 0). */
+static c2d_body_friction gather_spin(const c2d_body_friction_soa *s, uint32_t i) {
+    c2d_body_friction f = {s->friction[i], 0.0f, 0.0f, 0.0f};
+    if (s->angular_velocity) {
+        f.angular_velocity = s->angular_velocity[i];
+        f.inv_inertia = s->inv_inertia[i];
+        f.radius = s->radius[i];
+    }
+    return f;
+}
+
+static void scatter_spin(const c2d_body_friction_soa *s, uint32_t i, const c2d_body_friction *f) {
+    if (s->angular_velocity) s->angular_velocity[i] = f->angular_velocity;
+}
+
+c2d_status c2d_resolve_circle_contacts_ex(const c2d_body_soa *bodies,
+                                          const c2d_body_friction_soa *spin,
+                                          const c2d_circle_pair_contact *contacts, size_t count,
+                                          float *impulses, float *tangent_impulses) {
+    if (!spin || !spin->friction) {
+        const c2d_status st = c2d_resolve_circle_contacts(bodies, contacts, count, impulses);
+        if (st == C2D_OK && tangent_impulses)
+            for (size_t k = 0; k < count; k++)
+                tangent_impulses[k] = 0.0f;
+        return st;
+    }
+    if (!velocities_ready(bodies, contacts, count) || (count > 0 && !spin_ready(spin)))
+        return C2D_ERROR_NULL;
+    if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
+    for (size_t k = 0; k < count; k++) {
+        const c2d_circle_pair_contact *p = &contacts[k];
+        c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);
+        c2d_body_friction fa = gather_spin(spin, p->a), fb = gather_spin(spin, p->b);
+        float jt;
+        const float j = c2d_apply_impulse_friction(&a, &fa, &b, &fb, p->contact.normal, &jt);
+        scatter(bodies, p->a, &a);
+        scatter(bodies, p->b, &b);
+        scatter_spin(spin, p->a, &fa);
+        scatter_spin(spin, p->b, &fb);
+        if (impulses) impulses[k] = j;
+        if (tangent_impulses) tangent_impulses[k] = jt;
+    }
+    return C2D_OK;
+}
+
+static bool capsules_ready(const c2d_capsule_bodies *c) {
+    if (!c) return true;
+    if (!c->vx != !c->vy) return false;
+    return !c->angular_velocity || (c->pivot_x && c->pivot_y);
+}
+
+/* Capsule k as a body of infinite mass: its velocity at the contact point p, its
+ * restitution; and its friction (no spin: radius 0). */
+static c2d_body capsule_body(const c2d_capsule_bodies *c, uint32_t k, c2d_vec2 p,
+                             c2d_body_friction *f) {
+    c2d_body body = {{0.0f, 0.0f}, 0.0f, 1.0f};
+    f->friction = 1.0f;
+    f->angular_velocity = f->inv_inertia = f->radius = 0.0f;
+    if (!c) return body;
+    if (c->restitution) body.restitution = c->restitution[k];
+    if (c->friction) f->friction = c->friction[k];
+    if (c->vx) {
+        body.velocity.x = c->vx[k];
+        body.velocity.y = c->vy[k];
+    }
+    if (c->angular_velocity) { /* + w x (p - pivot) */
+        const float w = c->angular_velocity[k];
+        body.velocity.x = body.velocity.x - w * (p.y - c->pivot_y[k]);
+        body.velocity.y = body.velocity.y + w * (p.x - c->pivot_x[k]);
+    }
+    return body;
+}
+
+c2d_status c2d_resolve_capsule_contacts_ex(const c2d_body_soa *bodies,
+                                           const c2d_body_friction_soa *spin,
+                                           const c2d_pair_contact *contacts, size_t count,
+                                           const c2d_capsule_bodies *capsules, float *impulses,
+                                           float *tangent_impulses) {
+    if (!velocities_ready(bodies, contacts, count) ||
+        (count > 0 && (!spin_ready(spin) || !capsules_ready(capsules))))
+        return C2D_ERROR_NULL;
+    for (size_t k = 0; k < count; k++) {
+        const c2d_pair_contact *p = &contacts[k];
+        if (p->circle >= bodies->count || (capsules && p->capsule >= capsules->count))
+            return C2D_ERROR_INDEX;
+    }
+    const bool friction = spin && spin->friction;
+    for (size_t k = 0; k < count; k++) {
+        const c2d_pair_contact *p = &contacts[k];
+        c2d_body ball = gather(bodies, p->circle);
+        c2d_body_friction fc;
+        c2d_body capsule = capsule_body(capsules, p->capsule, p->contact.point, &fc);
+        float jt = 0.0f;
+        float j;
+        if (friction) {
+            c2d_body_friction fb = gather_spin(spin, p->circle);
+            j = c2d_apply_impulse_friction(&ball, &fb, &capsule, &fc, p->contact.normal, &jt);
+            scatter_spin(spin, p->circle, &fb);
+        } else {
+            j = c2d_apply_impulse(&ball, &capsule, p->contact.normal);
+        }
+        scatter(bodies, p->circle, &ball);
+        if (impulses) impulses[k] = j;
+        if (tangent_impulses) tangent_impulses[k] = jt;
     }
     return C2D_OK;
 }

@@ -24,6 +24,12 @@ C2D_INTERNAL bool c2d_capsule_contact(float px, float py, float r, float ax, flo
 C2D_INTERNAL bool c2d_capsule_sweep(float px, float py, float r, float mx, float my, float ax,
                                     float ay, float bx, float by, float R, c2d_toi *out);
 
+/* c2d_sweep_circle_moving_capsule() on loose floats: the static sweep with the relative move
+ * (mx - cmx, my - cmy), the point moved to time t. Writes *out only on a hit. */
+C2D_INTERNAL bool c2d_moving_capsule_sweep(float px, float py, float r, float mx, float my,
+                                           float ax, float ay, float bx, float by, float R,
+                                           float cmx, float cmy, c2d_toi *out);
+
 /* The direction (x, y) scaled to unit length, or `fallback` where it has none (zero, NaN or
  * infinite). Dividing by the larger magnitude first keeps the squares from overflowing or
  * underflowing, so every finite nonzero vector gets a unit normal. */

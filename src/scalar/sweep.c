@@ -141,6 +141,26 @@ bool c2d_sweep_circle_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k, c2d_to
                              k.b.y, k.radius, out);
 }
 
+bool c2d_moving_capsule_sweep(float px, float py, float r, float mx, float my, float ax, float ay,
+                              float bx, float by, float R, float cmx, float cmy, c2d_toi *out) {
+    /* the kernels make the same float operations in the same order (sweep_flush) */
+    const float rx = mx - cmx, ry = my - cmy;
+    c2d_toi toi;
+    if (!c2d_capsule_sweep(px, py, r, rx, ry, ax, ay, bx, by, R, &toi)) return false;
+    if (out) {
+        toi.point.x = toi.point.x + toi.t * cmx;
+        toi.point.y = toi.point.y + toi.t * cmy;
+        *out = toi;
+    }
+    return true;
+}
+
+bool c2d_sweep_circle_moving_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k,
+                                     c2d_vec2 capsule_move, c2d_toi *out) {
+    return c2d_moving_capsule_sweep(c.center.x, c.center.y, c.radius, move.x, move.y, k.a.x, k.a.y,
+                                    k.b.x, k.b.y, k.radius, capsule_move.x, capsule_move.y, out);
+}
+
 c2d_vec2 c2d_slide_move(c2d_vec2 move, c2d_vec2 normal) {
     const double into = (double)move.x * normal.x + (double)move.y * normal.y;
     if (!(into < 0.0)) return move; /* outward, along, no move, or NaN: as it is */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch/cull.h"
 #include "scene/scene_internal.h"
 
 static void *default_alloc(size_t size, void *user) {
@@ -282,5 +283,52 @@ c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles, cons
     if (st != C2D_OK) return st;
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, 0, circles->count, out);
+    return C2D_OK;
+}
+
+/* The capsules whose move is not zero (NaN included), each with its sweep box grown by the
+ * move as the batch kernel grows it, into the movers slot. */
+static c2d_status list_movers(c2d_scene *s, const float *kmx, const float *kmy,
+                              c2d_scene_movers *movers) {
+    size_t count = 0;
+    for (size_t k = 0; k < s->capsule_count; k++)
+        count += !(kmx[k] == 0.0f && kmy[k] == 0.0f);
+    void *ptr;
+    const c2d_status st =
+        c2d_scene_reserve(s, C2D_SCENE_SLOT_MOVERS, (count + 1) * sizeof(c2d_scene_mover), &ptr);
+    if (st != C2D_OK) return st;
+    c2d_scene_mover *list = ptr;
+    const c2d_capsule_index *x = &s->index;
+    c2d_sweep_boxes box;
+    size_t n = 0;
+    for (size_t k = 0; k < s->capsule_count; k++) {
+        if (kmx[k] == 0.0f && kmy[k] == 0.0f) continue;
+        box.lo_x[0] = x->lo_x[k];
+        box.hi_x[0] = x->hi_x[k];
+        box.lo_y[0] = x->lo_y[k];
+        box.hi_y[0] = x->hi_y[k];
+        c2d_sweep_boxes_add_moves(kmx + k, kmy + k, 1, &box);
+        list[n++] =
+            (c2d_scene_mover){box.lo_x[0], box.hi_x[0], box.lo_y[0], box.hi_y[0], (uint32_t)k};
+    }
+    *movers = (c2d_scene_movers){kmx, kmy, list, n};
+    return C2D_OK;
+}
+
+c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
+                                           const float *move_x, const float *move_y,
+                                           const float *capsule_move_x, const float *capsule_move_y,
+                                           c2d_circle_toi *out) {
+    if (!scene) return C2D_ERROR_NULL;
+    c2d_status st = c2d_scene_check_circles(circles);
+    if (st != C2D_OK) return st;
+    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
+    if (scene->capsule_count > 0 && !capsule_move_x != !capsule_move_y) return C2D_ERROR_NULL;
+    if (scene->capsule_count == 0 || !capsule_move_x) /* nothing reads the capsule moves */
+        return c2d_scene_sweep(scene, circles, move_x, move_y, out);
+    c2d_scene_movers movers;
+    st = list_movers(scene, capsule_move_x, capsule_move_y, &movers);
+    if (st != C2D_OK) return st;
+    c2d_scene_sweep_moving_range(scene, circles, move_x, move_y, &movers, 0, circles->count, out);
     return C2D_OK;
 }

@@ -31,6 +31,7 @@ enum {
     C2D_SCENE_SLOT_CIRCLE = 2,  /* collide: candidate circles, by capsule then circle */
     C2D_SCENE_SLOT_CAPSULE = 3, /* collide: their capsules */
     C2D_SCENE_SLOT_WILD = 4,    /* collide: circles tested against every capsule */
+    C2D_SCENE_SLOT_MOVERS = 7,  /* sweeps: the capsules that move (c2d_scene_mover) */
     C2D_SCENE_SLOT_FREE = 8,    /* first slot for other topics */
     C2D_SCENE_SLOTS = 16
 };
@@ -228,9 +229,30 @@ static inline bool c2d_scene_frame_current(const c2d_scene *s, c2d_frame_state s
  * `capacity`, returns the total. */
 C2D_INTERNAL size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n,
                                              c2d_pair_contact *out, size_t capacity);
+/* A capsule that moves during a sweep, with its sweep box grown to cover the move
+ * (c2d_sweep_boxes_add_moves). */
+typedef struct c2d_scene_mover {
+    float lo_x, hi_x, lo_y, hi_y;
+    uint32_t capsule;
+} c2d_scene_mover;
+
+/* The capsule moves of a sweep: every capsule's move, and the capsules whose move is not zero
+ * (NaN included), which the index, built for the capsules at rest, cannot stand for. */
+typedef struct c2d_scene_movers {
+    const float *move_x, *move_y;
+    const c2d_scene_mover *list;
+    size_t count;
+} c2d_scene_movers;
+
 /* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
 C2D_INTERNAL void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                                const float *move_x, const float *move_y,
                                                size_t first, size_t n, c2d_circle_toi *out);
+/* The same against capsules that move (movers NULL: c2d_scene_sweep_circle_range): the
+ * answer of c2d_batch_sweep_moving_capsules() for those circles. */
+C2D_INTERNAL void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                               const float *move_x, const float *move_y,
+                                               const c2d_scene_movers *movers, size_t first,
+                                               size_t n, c2d_circle_toi *out);
 
 #endif

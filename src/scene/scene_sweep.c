@@ -1,17 +1,22 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
- * box touches, and the capsules the index holds everywhere.
+ * box touches, and the capsules the index holds everywhere. The candidates of a block of
+ * circles are listed, then swept W at a time in the active backend's lanes (the sweep
+ * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
  * Why the answer is c2d_batch_sweep()'s: a sweep can hit a capsule only if the circle's swept
  * box meets the capsule's sweep box (src/batch/cull.h, the boxes the all-pairs kernels trust;
  * the circle's box here is the kernels' grown by a further 1/8 and 2^-10 of its size, so a
  * change of the exact sweep's rounding stays inside it); every capsule whose box meets the
- * swept box is listed in a cell the query visits; each candidate gets the exact sweep of the
- * scalar layer. The batch call keeps, per circle, the first hit in capsule order and replaces
- * it only by a strictly earlier one: the earliest time, ties to the lowest index. Keeping the
- * hit with the smallest (t, capsule) in any order is the same, as long as no t is NaN; a NaN
- * time (which the exact sweep does not produce today) sends the circle to the ordered scan. */
+ * swept box is listed in a cell the query visits; each candidate gets the exact sweep. The
+ * batch call keeps, per circle, the first hit in capsule order and replaces it only by a
+ * strictly earlier one: the earliest time, ties to the lowest index. Keeping the hit with the
+ * smallest (t, capsule) in any order (c2d_keep_smallest) is the same, as long as no t is NaN;
+ * a NaN time (which the exact sweep does not produce today) sends the circle to the ordered
+ * scan. */
 #include <math.h>
 #include <string.h>
+
+#include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
 #include "dispatch.h"
@@ -19,17 +24,44 @@
 
 /* ---- queries ----------------------------------------------------------------------------- */
 
-/* The best hit so far of one circle. */
-typedef struct best_hit {
-    c2d_circle_toi toi;
-    bool nan; /* some hit had a NaN time: the answer needs the ordered scan */
-} best_hit;
+/* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
+ * calls allocate nothing; a block with more candidates runs them in several batches). */
+enum { BLOCK = 256, LIST = 1024 };
 
 /* One circle's inputs and swept box. */
 typedef struct moving {
     float px, py, r, mx, my;
     float lo_x, hi_x, lo_y, hi_y;
 } moving;
+
+/* The candidates of a block: (circle, capsule) pairs, and where the hits go. */
+typedef struct candidates {
+    const c2d_scene *s;
+    const c2d_circle_soa *circles;
+    const float *move_x, *move_y;
+    const c2d_scene_movers *movers; /* moving capsules and their moves (NULL: all static) */
+    size_t base;                    /* the circle of out[0] and nan[0] */
+    c2d_circle_toi *out;            /* the range's output */
+    unsigned char *nan;             /* per circle of the block: some hit had a NaN time */
+    uint32_t circle[LIST], capsule[LIST];
+    size_t n;
+} candidates;
+
+static void run_candidates(candidates *q) {
+    if (q->n == 0) return;
+    const c2d_scene_movers *m = q->movers;
+    c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules,
+                                      m ? m->move_x : NULL, m ? m->move_y : NULL, q->circle,
+                                      q->capsule, q->n, q->base, q->out, q->nan);
+    q->n = 0;
+}
+
+static void add_candidate(candidates *q, uint32_t circle, uint32_t capsule) {
+    if (q->n == LIST) run_candidates(q);
+    q->circle[q->n] = circle;
+    q->capsule[q->n] = capsule;
+    q->n++;
+}
 
 static bool boxes_meet(const moving *c, float lo_x, float hi_x, float lo_y, float hi_y) {
     return c->lo_x <= hi_x && c->hi_x >= lo_x && c->lo_y <= hi_y && c->hi_y >= lo_y;
@@ -39,28 +71,19 @@ static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t 
     return boxes_meet(c, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k]);
 }
 
-static void try_capsule(const c2d_scene *s, const moving *c, uint32_t k, best_hit *b) {
-    const c2d_capsule_soa *K = &s->capsules;
-    c2d_toi toi;
-    if (!c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k], K->by[k],
-                           K->radius[k], &toi))
-        return;
-    if (toi.t != toi.t) b->nan = true;
-    if (b->toi.capsule == C2D_NONE || toi.t < b->toi.toi.t ||
-        (toi.t == b->toi.toi.t && k < b->toi.capsule)) {
-        b->toi.capsule = k;
-        b->toi.toi = toi;
-    }
-}
-
 /* The batch kernels' order: every capsule, first hit kept unless a strictly earlier follows. */
-static void scan_in_order(const c2d_scene *s, const moving *c, c2d_circle_toi *out) {
+static void scan_in_order(const c2d_scene *s, const c2d_scene_movers *m, const moving *c,
+                          c2d_circle_toi *out) {
     const c2d_capsule_soa *K = &s->capsules;
+    *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     for (size_t k = 0; k < s->capsule_count; k++) {
         c2d_toi toi;
-        if (c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k], K->bx[k],
-                              K->by[k], K->radius[k], &toi))
-            c2d_keep_earliest(out, (uint32_t)k, &toi);
+        const bool hit = m ? c2d_moving_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k],
+                                                      K->ay[k], K->bx[k], K->by[k], K->radius[k],
+                                                      m->move_x[k], m->move_y[k], &toi)
+                           : c2d_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k], K->ay[k],
+                                               K->bx[k], K->by[k], K->radius[k], &toi);
+        if (hit) c2d_keep_earliest(out, (uint32_t)k, &toi);
     }
 }
 
@@ -84,25 +107,24 @@ static bool swept_box(moving *c) {
     return true;
 }
 
-/* The capsules of one cell whose boxes meet the swept box. */
-static void sweep_cell(const c2d_scene *s, const moving *c, uint32_t cx, uint32_t cy, bool shared,
-                       best_hit *b) {
-    const c2d_capsule_index *x = &s->index;
-    const c2d_grid *g = &x->grid;
-    const uint32_t cell = cy * g->nx + cx;
+/* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
+ * several cells the box visits is a candidate once per cell: keeping the smallest (t, capsule)
+ * makes the repeats harmless, and cheaper than deciding which cell owns the pair. */
+static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell) {
+    const c2d_capsule_index *x = &q->s->index;
     const c2d_index_cell *ic = &x->cells[cell];
-    for (unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y); mask;
-         mask &= mask - 1) {
-        const unsigned j = (unsigned)__builtin_ctz(mask);
-        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, ic->lo_x[j], ic->lo_y[j]))
-            continue;
-        try_capsule(s, c, ic->capsule[j], b);
+    const unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    if (q->n > LIST - C2D_CELL_SLOTS) run_candidates(q);
+    size_t n = q->n; /* all four slots written, the ones that meet kept: no branch a slot */
+    for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
+        q->circle[n] = i;
+        q->capsule[n] = ic->capsule[j];
+        n += (mask >> j) & 1u;
     }
+    q->n = n;
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
-        if (!boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
-        if (shared && !c2d_grid_owns(g, cx, cy, c->lo_x, c->lo_y, en->lo_x, en->lo_y)) continue;
-        try_capsule(s, c, en->capsule, b);
+        if (boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) add_candidate(q, i, en->capsule);
     }
 }
 
@@ -111,44 +133,150 @@ static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-static void sweep_one(const c2d_scene *s, const moving *c0, c2d_circle_toi *out) {
+/* Lists circle i's candidates (its swept box and cells computed). */
+static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp) {
+    const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
-    moving c = *c0;
-    out->capsule = C2D_NONE;
-    out->toi = (c2d_toi){0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}};
-    if (!swept_box(&c)) {
-        scan_in_order(s, &c, out);
-        return;
-    }
-    best_hit b = {*out, false};
-    const c2d_grid *g = &x->grid;
-    const c2d_cell_span sp = c2d_grid_span(g, c.lo_x, c.hi_x, c.lo_y, c.hi_y);
-    if (c2d_span_cells(&sp) > visit_limit(s)) { /* a long move: every capsule */
+    if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
-            if (x->kind[k] == C2D_KIND_GRID && meets_capsule(&c, x, k)) try_capsule(s, &c, k, &b);
+            if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
     } else if (x->listed > 0) {
-        const bool shared = !(sp.x0 == sp.x1 && sp.y0 == sp.y1);
-        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
-                sweep_cell(s, &c, cx, cy, shared, &b);
+        const uint32_t nx = x->grid.nx;
+        for (uint32_t cy = sp->y0; cy <= sp->y1; cy++)
+            for (uint32_t cx = sp->x0; cx <= sp->x1; cx++)
+                list_cell(q, c, i, cy * nx + cx);
     }
     for (size_t e = 0; e < x->everywhere_count; e++)
-        if (meets_capsule(&c, x, x->everywhere[e])) try_capsule(s, &c, x->everywhere[e], &b);
-    if (b.nan) {
-        scan_in_order(s, &c, out);
-        return;
+        if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
+    if (q->movers) /* capsules that move: their boxes cover the move (also listed above) */
+        for (size_t e = 0; e < q->movers->count; e++) {
+            const c2d_scene_mover *mv = &q->movers->list[e];
+            if (boxes_meet(c, mv->lo_x, mv->hi_x, mv->lo_y, mv->hi_y))
+                add_candidate(q, i, mv->capsule);
+        }
+}
+
+/* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
+typedef struct block {
+    moving c[BLOCK];
+    c2d_cell_span span[BLOCK];
+    unsigned char ordered[BLOCK];
+} block;
+
+/* swept_box() and the cells for circle i, one at a time (the tail of a block). */
+static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                        const float *move_y, size_t i, size_t t, block *b) {
+    moving *c = &b->c[t];
+    *c =
+        (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
+                 0.0f,          0.0f};
+    b->ordered[t] = !swept_box(c);
+    if (!b->ordered[t])
+        b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+}
+
+/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
+static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
+    simde__m128 t =
+        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
+    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
+    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
+    return simde_mm_cvttps_epi32(t);
+}
+
+/* prepare_one() on four circles from i at once: the same operations in the same order
+ * (simde_mm_min_ps(a, b) is a < b ? a : b, max likewise), so the same boxes and cells. */
+static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                         const float *move_y, size_t i, size_t t, block *b) {
+    const c2d_grid *g = &s->index.grid;
+    const simde__m128 sign = simde_mm_set1_ps(-0.0f);
+    const simde__m128 px = simde_mm_loadu_ps(circles->x + i),
+                      py = simde_mm_loadu_ps(circles->y + i);
+    const simde__m128 r = simde_mm_loadu_ps(circles->radius + i);
+    const simde__m128 mx = simde_mm_loadu_ps(move_x + i), my = simde_mm_loadu_ps(move_y + i);
+    const simde__m128 ar = simde_mm_andnot_ps(sign, r), amx = simde_mm_andnot_ps(sign, mx);
+    const simde__m128 amy = simde_mm_andnot_ps(sign, my), apx = simde_mm_andnot_ps(sign, px);
+    const simde__m128 apy = simde_mm_andnot_ps(sign, py);
+    const simde__m128 L = simde_mm_set1_ps(C2D_TAME_LIMIT);
+    const simde__m128 tame = simde_mm_and_ps(
+        simde_mm_and_ps(simde_mm_and_ps(simde_mm_cmple_ps(apx, L), simde_mm_cmple_ps(apy, L)),
+                        simde_mm_and_ps(simde_mm_cmple_ps(amx, L), simde_mm_cmple_ps(amy, L))),
+        simde_mm_cmple_ps(ar, L));
+    const simde__m128 size = simde_mm_add_ps(simde_mm_add_ps(amx, amy), ar);
+    simde__m128 grow =
+        simde_mm_add_ps(ar, simde_mm_mul_ps(size, simde_mm_set1_ps(C2D_SWEEP_SIZE_SLACK)));
+    grow = simde_mm_add_ps(grow, simde_mm_mul_ps(simde_mm_add_ps(apx, apy),
+                                                 simde_mm_set1_ps(C2D_SWEEP_POSITION_SLACK)));
+    grow = simde_mm_add_ps(grow, simde_mm_set1_ps(1e-18f));
+    grow = simde_mm_add_ps(simde_mm_mul_ps(grow, simde_mm_set1_ps(1.125f)),
+                           simde_mm_mul_ps(size, simde_mm_set1_ps(0x1p-10f)));
+    const simde__m128 ex = simde_mm_add_ps(px, mx), ey = simde_mm_add_ps(py, my);
+    const simde__m128 lo_x = simde_mm_sub_ps(simde_mm_min_ps(px, ex), grow);
+    const simde__m128 hi_x = simde_mm_add_ps(simde_mm_max_ps(px, ex), grow);
+    const simde__m128 lo_y = simde_mm_sub_ps(simde_mm_min_ps(py, ey), grow);
+    const simde__m128 hi_y = simde_mm_add_ps(simde_mm_max_ps(py, ey), grow);
+    float v[9][4];
+    simde_mm_storeu_ps(v[0], px);
+    simde_mm_storeu_ps(v[1], py);
+    simde_mm_storeu_ps(v[2], r);
+    simde_mm_storeu_ps(v[3], mx);
+    simde_mm_storeu_ps(v[4], my);
+    simde_mm_storeu_ps(v[5], lo_x);
+    simde_mm_storeu_ps(v[6], hi_x);
+    simde_mm_storeu_ps(v[7], lo_y);
+    simde_mm_storeu_ps(v[8], hi_y);
+    int32_t cell[4][4];
+    simde_mm_storeu_si128((simde__m128i *)cell[0], coord4(lo_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[1], coord4(hi_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[2], coord4(lo_y, g->y0, g->inv_size, g->ny));
+    simde_mm_storeu_si128((simde__m128i *)cell[3], coord4(hi_y, g->y0, g->inv_size, g->ny));
+    const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
+    for (unsigned j = 0; j < 4; j++) {
+        b->c[t + j] = (moving){v[0][j], v[1][j], v[2][j], v[3][j], v[4][j],
+                               v[5][j], v[6][j], v[7][j], v[8][j]};
+        b->ordered[t + j] = !(ok >> j & 1u);
+        b->span[t + j] = (c2d_cell_span){(uint32_t)cell[0][j], (uint32_t)cell[1][j],
+                                         (uint32_t)cell[2][j], (uint32_t)cell[3][j]};
     }
-    *out = b.toi;
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                   const float *move_x, const float *move_y, size_t first, size_t n,
                                   c2d_circle_toi *out) {
-    for (size_t j = 0; j < n; j++) {
-        const size_t i = first + j;
-        const moving c = {circles->x[i], circles->y[i], circles->radius[i],
-                          move_x[i],     move_y[i],     0.0f,
-                          0.0f,          0.0f,          0.0f};
-        sweep_one(s, &c, &out[j]);
+    c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
+}
+
+void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
+                                  const float *move_x, const float *move_y,
+                                  const c2d_scene_movers *movers, size_t first, size_t n,
+                                  c2d_circle_toi *out) {
+    c2d_clear_tois(out, n);
+    if (s->capsule_count == 0) return;
+    unsigned char nan[BLOCK];
+    block b;
+    candidates q;
+    q.s = s;
+    q.circles = circles;
+    q.move_x = move_x;
+    q.move_y = move_y;
+    q.movers = movers;
+    q.nan = nan;
+    q.n = 0;
+    for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
+        const size_t nb = n - b0 < BLOCK ? n - b0 : BLOCK;
+        q.base = first + b0;
+        q.out = out + b0;
+        memset(nan, 0, nb);
+        /* the block's swept boxes and cells first, four at a time, then its walks */
+        size_t t = 0;
+        for (; t + 4 <= nb; t += 4)
+            prepare_four(s, circles, move_x, move_y, first + b0 + t, t, &b);
+        for (; t < nb; t++)
+            prepare_one(s, circles, move_x, move_y, first + b0 + t, t, &b);
+        for (size_t j = 0; j < nb; j++)
+            if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
+        run_candidates(&q);
+        for (size_t j = 0; j < nb; j++)
+            if (b.ordered[j] || nan[j]) scan_in_order(s, movers, &b.c[j], &out[b0 + j]);
     }
 }

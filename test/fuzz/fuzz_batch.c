@@ -858,6 +858,7 @@ static void check_valid_results(const scene *s, const reference *ref) {
 
 #include "fuzz_balls.h"
 #include "fuzz_response.h"
+#include "fuzz_moving.h"
 #include "fuzz_search.h"
 
 static bool initialised;
@@ -944,6 +945,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_too_large(&s, &cs, &ks);
     fuzz_balls(&s, &cs, backends, n_backends);
     fuzz_response(&s, &ref);
+    fuzz_moving(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_search(&s, &cs, &ks, backends, n_backends);
 
     free(ref.collide);

@@ -1,5 +1,5 @@
-/* Part of fuzz_batch.c (included after its helpers): the response calls (collide2d/response.h)
- * and c2d_slide_move.
+/* Part of fuzz_batch.c (included after its helpers): the response calls (collide2d/response.h),
+ * c2d_slide_move, and (fuzz_friction) friction, spin and moving capsules.
  *
  * The scene's circles as bodies: positions x, y, velocities the moves, inverse masses the radii
  * and restitutions the capsule radii (so both take the fuzzer's special values: NaN, infinities,
@@ -8,7 +8,11 @@
  * - the resolve calls equal a loop of c2d_apply_impulse, byte for byte;
  * - push-out never writes a NaN or infinite position from finite input, and moves no body
  *   whose inverse mass is 0;
- * - a bad index changes nothing and says C2D_ERROR_INDEX. */
+ * - a bad index changes nothing and says C2D_ERROR_INDEX;
+ * - the _ex calls equal a loop of c2d_apply_impulse_friction, byte for byte, with friction
+ *   coefficients, spins, inverse inertias and capsule velocities taken from the scene's values
+ *   (specials included); without friction and with capsules at rest they equal the plain
+ *   calls; the friction impulse never exceeds mu jn; finite input stays finite. */
 
 static bool finite_f(float v) {
     return v >= -FLT_MAX && v <= FLT_MAX;
@@ -75,6 +79,97 @@ static void fuzz_slide(const scene *s, const reference *ref) {
     }
 }
 
+/* Friction, spin and moving capsules: c2d_resolve_*_contacts_ex against a loop of
+ * c2d_apply_impulse_friction. The friction coefficients are the radii, the angular velocities
+ * the y moves, the inverse inertias the x moves' magnitudes and the lever arms the radii; the
+ * capsules move at (ax, ay) and turn at R about (bx, by). */
+static void fuzz_friction(const scene *s, const c2d_circle_pair_contact *balls, size_t nb,
+                          const reference *ref) {
+    const size_t n = s->nc, nk = s->nk, bytes = (n + 1) * sizeof(float);
+    float *w_got = malloc(bytes), *w_want = malloc(bytes), *inertia = malloc(bytes);
+    float *jt = malloc((ref->total + nb + 1) * sizeof(float));
+    if (!w_got || !w_want || !inertia || !jt) abort();
+    for (size_t i = 0; i < n; i++) {
+        w_got[i] = w_want[i] = s->my[i];
+        inertia[i] = fabsf(s->mx[i]);
+    }
+    bodies_copy got, want;
+    bodies_load(&got, s);
+    bodies_load(&want, s);
+    c2d_body_soa gs = soa_of(&got);
+    const c2d_body_friction_soa spin = {s->r, w_got, inertia, s->r};
+    if (c2d_resolve_circle_contacts_ex(&gs, &spin, balls, nb, NULL, jt) != C2D_OK)
+        fail("resolve circles ex", "status");
+    for (size_t k = 0; k < nb; k++) {
+        const uint32_t a = balls[k].a, b = balls[k].b;
+        c2d_body A = {{want.vx[a], want.vy[a]}, want.inv[a], want.e[a]};
+        c2d_body B = {{want.vx[b], want.vy[b]}, want.inv[b], want.e[b]};
+        c2d_body_friction FA = {s->r[a], w_want[a], inertia[a], s->r[a]};
+        c2d_body_friction FB = {s->r[b], w_want[b], inertia[b], s->r[b]};
+        float t;
+        const float j = c2d_apply_impulse_friction(&A, &FA, &B, &FB, balls[k].contact.normal, &t);
+        if (!same_float(t, jt[k])) fail("resolve circles ex", "tangent impulse differs");
+        /* Coulomb: |jt| <= mu jn */
+        if (!(fabsf(t) <= sqrtf(FA.friction * FB.friction) * j) && t != 0.0f)
+            fail("apply_impulse_friction", "|jt| > mu jn");
+        want.vx[a] = A.velocity.x, want.vy[a] = A.velocity.y, w_want[a] = FA.angular_velocity;
+        want.vx[b] = B.velocity.x, want.vy[b] = B.velocity.y, w_want[b] = FB.angular_velocity;
+    }
+    /* moving, turning capsules with friction */
+    const c2d_capsule_bodies caps = {s->R, s->R, s->ax, s->ay, s->R, s->bx, s->by, nk};
+    if (c2d_resolve_capsule_contacts_ex(&gs, &spin, ref->collide, ref->total, &caps, NULL, jt) !=
+        C2D_OK)
+        fail("resolve capsules ex", "status");
+    for (size_t k = 0; k < ref->total; k++) {
+        const uint32_t i = ref->collide[k].circle, c = ref->collide[k].capsule;
+        const c2d_vec2 p = ref->collide[k].contact.point;
+        c2d_body A = {{want.vx[i], want.vy[i]}, want.inv[i], want.e[i]};
+        c2d_body K = {
+            {s->ax[c] - s->R[c] * (p.y - s->by[c]), s->ay[c] + s->R[c] * (p.x - s->bx[c])},
+            0.0f,
+            s->R[c]};
+        c2d_body_friction FA = {s->r[i], w_want[i], inertia[i], s->r[i]};
+        c2d_body_friction FK = {s->R[c], 0.0f, 0.0f, 0.0f};
+        float t;
+        c2d_apply_impulse_friction(&A, &FA, &K, &FK, ref->collide[k].contact.normal, &t);
+        if (!same_float(t, jt[k])) fail("resolve capsules ex", "tangent impulse differs");
+        want.vx[i] = A.velocity.x, want.vy[i] = A.velocity.y, w_want[i] = FA.angular_velocity;
+    }
+    if (n &&
+        (memcmp(got.vx, want.vx, n * sizeof(float)) || memcmp(got.vy, want.vy, n * sizeof(float)) ||
+         memcmp(w_got, w_want, n * sizeof(float))))
+        fail("resolve ex", "differs from a loop of c2d_apply_impulse_friction");
+    for (size_t i = 0; i < n; i++) {
+        const bool was_finite = finite_f(s->mx[i]) && finite_f(s->my[i]);
+        if (was_finite && !(finite_f(got.vx[i]) && finite_f(got.vy[i]) && finite_f(w_got[i])))
+            fail("resolve ex", "a finite velocity became NaN or infinite");
+    }
+    /* without friction and at rest: the plain calls' bytes */
+    bodies_copy plain, ex;
+    bodies_load(&plain, s);
+    bodies_load(&ex, s);
+    c2d_body_soa ps = soa_of(&plain), es = soa_of(&ex);
+    const c2d_capsule_bodies still = {nk ? s->R : NULL, s->r, NULL, NULL, NULL, NULL, NULL, nk};
+    if (c2d_resolve_circle_contacts(&ps, balls, nb, NULL) != C2D_OK ||
+        c2d_resolve_capsule_contacts(&ps, ref->collide, ref->total, nk ? s->R : NULL, nk, NULL) !=
+            C2D_OK ||
+        c2d_resolve_circle_contacts_ex(&es, NULL, balls, nb, NULL, NULL) != C2D_OK ||
+        c2d_resolve_capsule_contacts_ex(&es, NULL, ref->collide, ref->total, &still, NULL, NULL) !=
+            C2D_OK)
+        fail("resolve ex without friction", "status");
+    if (n &&
+        (memcmp(plain.vx, ex.vx, n * sizeof(float)) || memcmp(plain.vy, ex.vy, n * sizeof(float))))
+        fail("resolve ex without friction", "differs from the plain calls");
+    bodies_free(&plain);
+    bodies_free(&ex);
+    bodies_free(&got);
+    bodies_free(&want);
+    free(w_got);
+    free(w_want);
+    free(inertia);
+    free(jt);
+}
+
 static void fuzz_response(const scene *s, const reference *ref) {
     fuzz_slide(s, ref);
     const size_t n = s->nc;
@@ -131,6 +226,7 @@ static void fuzz_response(const scene *s, const reference *ref) {
         if (s->r[i] == 0.0f && (!same_float(got.x[i], s->x[i]) || !same_float(got.y[i], s->y[i])))
             fail("push-out", "moved a static body");
     }
+    fuzz_friction(s, balls, nb, ref);
     /* a bad index: nothing changes */
     if (nb > 0) {
         bodies_copy before;

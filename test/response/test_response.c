@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <stdbool.h>
+
 #include <cmocka.h>
 
 #include "collide2d.h"
@@ -115,6 +117,29 @@ static void separating_and_nan_contacts_change_nothing(void **state) {
         assert_true(w.x[i] == 0.0f && w.y[i] == 0.0f);
 }
 
+/* Random velocities, inverse masses (an eighth static) and restitutions, and the same bodies
+ * as c2d_body values in ref. */
+static void random_bodies(world *w, uint32_t *seed, c2d_body ref[N]) {
+    for (size_t i = 0; i < N; i++) {
+        w->vx[i] = uniform(seed, -5, 5);
+        w->vy[i] = uniform(seed, -5, 5);
+        w->inv_mass[i] = (next(seed) % 8 == 0) ? 0.0f : uniform(seed, 0.01f, 3);
+        w->restitution[i] = uniform(seed, 0, 1);
+        const c2d_body b = {{w->vx[i], w->vy[i]}, w->inv_mass[i], w->restitution[i]};
+        ref[i] = b;
+    }
+}
+
+/* Random ball pairs (a != b) with unit normals. */
+static void random_pairs(c2d_circle_pair_contact pairs[PAIRS], uint32_t *seed) {
+    for (size_t k = 0; k < PAIRS; k++) {
+        uint32_t a = next(seed) % N, b = next(seed) % N;
+        if (a == b) b = (b + 1) % N;
+        const float angle = uniform(seed, 0, 6.283f);
+        pairs[k] = ball_pair(a, b, cosf(angle), sinf(angle), uniform(seed, 0, 1));
+    }
+}
+
 /* Random bodies and contacts; the list resolved by the library equals, byte for byte, a loop
  * of c2d_apply_impulse() over c2d_body values. */
 static void equals_a_loop_of_apply_impulse(void **state) {
@@ -124,21 +149,9 @@ static void equals_a_loop_of_apply_impulse(void **state) {
         world w;
         world_init(&w, N);
         c2d_body ref[N];
-        for (size_t i = 0; i < N; i++) {
-            w.vx[i] = uniform(&seed, -5, 5);
-            w.vy[i] = uniform(&seed, -5, 5);
-            w.inv_mass[i] = (next(&seed) % 8 == 0) ? 0.0f : uniform(&seed, 0.01f, 3);
-            w.restitution[i] = uniform(&seed, 0, 1);
-            const c2d_body b = {{w.vx[i], w.vy[i]}, w.inv_mass[i], w.restitution[i]};
-            ref[i] = b;
-        }
+        random_bodies(&w, &seed, ref);
         c2d_circle_pair_contact pairs[PAIRS];
-        for (size_t k = 0; k < PAIRS; k++) {
-            uint32_t a = next(&seed) % N, b = next(&seed) % N;
-            if (a == b) b = (b + 1) % N;
-            const float angle = uniform(&seed, 0, 6.283f);
-            pairs[k] = ball_pair(a, b, cosf(angle), sinf(angle), uniform(&seed, 0, 1));
-        }
+        random_pairs(pairs, &seed);
         float j[PAIRS];
         assert_int_equal(c2d_resolve_circle_contacts(&w.soa, pairs, PAIRS, j), C2D_OK);
         size_t changed = 0;
@@ -358,6 +371,196 @@ static void bad_input_changes_nothing(void **state) {
     assert_int_equal(c2d_resolve_circle_contacts(&velocities_only, &good, 1, NULL), C2D_OK);
 }
 
+/* ---- the _ex calls: friction, spin, moving capsules ------------------------------------- */
+
+typedef struct spin_arrays {
+    float friction[N], w[N], inv_inertia[N], radius[N];
+    c2d_body_friction_soa soa;
+} spin_arrays;
+
+static void spin_init(spin_arrays *s, uint32_t *seed, bool rotate) {
+    for (size_t i = 0; i < N; i++) {
+        s->friction[i] = uniform(seed, 0, 1.2f);
+        s->w[i] = uniform(seed, -10, 10);
+        s->radius[i] = uniform(seed, 0.1f, 2);
+        s->inv_inertia[i] = (next(seed) % 4 == 0) ? 0.0f : uniform(seed, 0.1f, 4);
+    }
+    const c2d_body_friction_soa soa = {s->friction, rotate ? s->w : NULL, s->inv_inertia,
+                                       s->radius};
+    s->soa = soa;
+}
+
+static c2d_body_friction spin_of(const spin_arrays *s, size_t i) {
+    const c2d_body_friction f = {s->friction[i], s->soa.angular_velocity ? s->w[i] : 0.0f,
+                                 s->soa.angular_velocity ? s->inv_inertia[i] : 0.0f,
+                                 s->soa.angular_velocity ? s->radius[i] : 0.0f};
+    return f;
+}
+
+/* Random lists: the _ex calls equal a loop of c2d_apply_impulse_friction() byte for byte, with
+ * and without rotation; with moving and turning capsules the capsule's velocity is taken at the
+ * contact point; without friction they equal the plain calls. */
+static void ex_equals_a_loop_of_apply_impulse_friction(void **state) {
+    (void)state;
+    uint32_t seed = 4242u;
+    for (int round = 0; round < 20; round++) {
+        world w;
+        world_init(&w, N);
+        spin_arrays sp;
+        spin_init(&sp, &seed, round % 2 == 0);
+        c2d_body ref[N];
+        c2d_body_friction fref[N];
+        random_bodies(&w, &seed, ref);
+        for (size_t i = 0; i < N; i++)
+            fref[i] = spin_of(&sp, i);
+        c2d_circle_pair_contact pairs[PAIRS];
+        random_pairs(pairs, &seed);
+        float j[PAIRS], jt[PAIRS];
+        assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &sp.soa, pairs, PAIRS, j, jt),
+                         C2D_OK);
+        size_t rubbed = 0;
+        for (size_t k = 0; k < PAIRS; k++) {
+            float jtr;
+            const float jr =
+                c2d_apply_impulse_friction(&ref[pairs[k].a], &fref[pairs[k].a], &ref[pairs[k].b],
+                                           &fref[pairs[k].b], pairs[k].contact.normal, &jtr);
+            assert_memory_equal(&j[k], &jr, sizeof jr);
+            assert_memory_equal(&jt[k], &jtr, sizeof jtr);
+            rubbed += jtr != 0.0f;
+        }
+        assert_true(rubbed > PAIRS / 8);
+        for (size_t i = 0; i < N; i++) {
+            assert_memory_equal(&w.vx[i], &ref[i].velocity.x, sizeof(float));
+            assert_memory_equal(&w.vy[i], &ref[i].velocity.y, sizeof(float));
+            if (sp.soa.angular_velocity)
+                assert_memory_equal(&sp.w[i], &fref[i].angular_velocity, sizeof(float));
+        }
+        /* Capsules: some moving, some turning about a pivot. */
+        float pin_e[16], pin_mu[16], pvx[16], pvy[16], pw[16], ppx[16], ppy[16];
+        for (size_t c = 0; c < 16; c++) {
+            pin_e[c] = uniform(&seed, 0, 1);
+            pin_mu[c] = uniform(&seed, 0, 1);
+            pvx[c] = uniform(&seed, -3, 3);
+            pvy[c] = uniform(&seed, -3, 3);
+            pw[c] = uniform(&seed, -5, 5);
+            ppx[c] = uniform(&seed, -2, 2);
+            ppy[c] = uniform(&seed, -2, 2);
+        }
+        const c2d_capsule_bodies caps = {pin_e, pin_mu, pvx, pvy, pw, ppx, ppy, 16};
+        c2d_pair_contact hits[PAIRS];
+        for (size_t k = 0; k < PAIRS; k++) {
+            const float angle = uniform(&seed, 0, 6.283f);
+            hits[k] = pin_hit(next(&seed) % N, next(&seed) % 16, cosf(angle), sinf(angle), 0.1f);
+            hits[k].contact.point.x = uniform(&seed, -3, 3);
+            hits[k].contact.point.y = uniform(&seed, -3, 3);
+        }
+        assert_int_equal(
+            c2d_resolve_capsule_contacts_ex(&w.soa, &sp.soa, hits, PAIRS, &caps, j, jt), C2D_OK);
+        for (size_t k = 0; k < PAIRS; k++) {
+            const uint32_t c = hits[k].capsule;
+            const c2d_vec2 p = hits[k].contact.point;
+            c2d_body pin = {
+                {pvx[c] - pw[c] * (p.y - ppy[c]), pvy[c] + pw[c] * (p.x - ppx[c])}, 0.0f, pin_e[c]};
+            c2d_body_friction fpin = {pin_mu[c], 0.0f, 0.0f, 0.0f};
+            float jtr;
+            const uint32_t i = hits[k].circle;
+            const float jr = c2d_apply_impulse_friction(&ref[i], &fref[i], &pin, &fpin,
+                                                        hits[k].contact.normal, &jtr);
+            assert_memory_equal(&j[k], &jr, sizeof jr);
+            assert_memory_equal(&jt[k], &jtr, sizeof jtr);
+        }
+        for (size_t i = 0; i < N; i++) {
+            assert_memory_equal(&w.vx[i], &ref[i].velocity.x, sizeof(float));
+            assert_memory_equal(&w.vy[i], &ref[i].velocity.y, sizeof(float));
+            if (sp.soa.angular_velocity)
+                assert_memory_equal(&sp.w[i], &fref[i].angular_velocity, sizeof(float));
+        }
+        /* Without friction, at rest: the plain calls' bytes. */
+        world w2 = w;
+        w2.soa.vx = w2.vx, w2.soa.vy = w2.vy, w2.soa.inv_mass = w2.inv_mass;
+        w2.soa.restitution = w2.restitution, w2.soa.x = w2.x, w2.soa.y = w2.y;
+        const c2d_body_friction_soa no_friction = {NULL, sp.w, sp.inv_inertia, sp.radius};
+        const c2d_capsule_bodies at_rest = {pin_e, pin_mu, NULL, NULL, NULL, NULL, NULL, 16};
+        float j2[PAIRS], jt2[PAIRS];
+        assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &no_friction, pairs, PAIRS, j, jt),
+                         C2D_OK);
+        assert_int_equal(c2d_resolve_circle_contacts(&w2.soa, pairs, PAIRS, j2), C2D_OK);
+        assert_memory_equal(j, j2, sizeof j);
+        assert_int_equal(
+            c2d_resolve_capsule_contacts_ex(&w.soa, NULL, hits, PAIRS, &at_rest, j, jt), C2D_OK);
+        assert_int_equal(c2d_resolve_capsule_contacts(&w2.soa, hits, PAIRS, pin_e, 16, j2), C2D_OK);
+        assert_memory_equal(j, j2, sizeof j);
+        assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, hits, PAIRS, NULL, j, jt2),
+                         C2D_OK);
+        assert_int_equal(c2d_resolve_capsule_contacts(&w2.soa, hits, PAIRS, NULL, 16, j2), C2D_OK);
+        assert_memory_equal(j, j2, sizeof j);
+        for (size_t k = 0; k < PAIRS; k++)
+            assert_true(jt[k] == 0.0f && jt2[k] == 0.0f);
+        assert_memory_equal(w.vx, w2.vx, sizeof w.vx);
+        assert_memory_equal(w.vy, w2.vy, sizeof w.vy);
+    }
+}
+
+static void moving_and_turning_capsules(void **state) {
+    (void)state;
+    world w;
+    world_init(&w, 1);
+    /* A ball at rest on a paddle moving up at 2, e = 1: it leaves at (1 + e) 2 = 4. */
+    float vx[1] = {0.0f}, vy[1] = {2.0f};
+    const c2d_pair_contact hit = pin_hit(0, 0, 0.0f, 1.0f, 0.0f);
+    c2d_capsule_bodies paddle = {NULL, NULL, vx, vy, NULL, NULL, NULL, 1};
+    float j;
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &hit, 1, &paddle, &j, NULL),
+                     C2D_OK);
+    assert_true(w.vx[0] == 0.0f && w.vy[0] == 4.0f && j == 4.0f);
+    /* A flipper turning counter-clockwise at 2 rad per unit of time about the origin: at the
+     * contact point (3, 0.5) its surface moves at w x (3, 0.5) = (-1, 6); a ball at rest above
+     * it (normal (0, 1)), e = sqrt(0.25 * 1) = 0.5: vn = -6, the ball leaves at 1.5 * 6 = 9. */
+    world_init(&w, 1);
+    w.restitution[0] = 0.25f;
+    float wz[1] = {2.0f}, px[1] = {0.0f}, py[1] = {0.0f};
+    c2d_pair_contact tip = pin_hit(0, 0, 0.0f, 1.0f, 0.0f);
+    tip.contact.point.x = 3.0f;
+    tip.contact.point.y = 0.5f;
+    c2d_capsule_bodies flipper = {NULL, NULL, NULL, NULL, wz, px, py, 1};
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &tip, 1, &flipper, NULL, NULL),
+                     C2D_OK);
+    assert_true(w.vx[0] == 0.0f && fabsf(w.vy[0] - 9.0f) < 1e-6f);
+    /* With friction (ball mu 1, flipper mu 1, no spin): the flipper's surface slides left at 1
+     * under the ball, and friction drags the ball along: e = 1, jn = 12, jt = -vt = 1 < mu jn. */
+    world_init(&w, 1);
+    float mu[1] = {1.0f};
+    const c2d_body_friction_soa rough = {mu, NULL, NULL, NULL};
+    float jt;
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, &rough, &tip, 1, &flipper, &j, &jt),
+                     C2D_OK);
+    assert_true(fabsf(w.vx[0] + 1.0f) < 1e-6f && fabsf(w.vy[0] - 12.0f) < 1e-5f);
+    /* Errors write nothing: a velocity without its other half, a turn without pivots, a
+     * capsule index beyond capsules->count, spin without inverse inertia. */
+    world before = w;
+    const c2d_capsule_bodies half = {NULL, NULL, vx, NULL, NULL, NULL, NULL, 1};
+    const c2d_capsule_bodies no_pivot = {NULL, NULL, NULL, NULL, wz, px, NULL, 1};
+    const c2d_pair_contact beyond = pin_hit(0, 1, 0.0f, 1.0f, 0.0f);
+    const c2d_body_friction_soa no_inertia = {mu, wz, NULL, mu};
+    j = 7.0f;
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &hit, 1, &half, &j, NULL),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &hit, 1, &no_pivot, &j, NULL),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, NULL, &beyond, 1, &paddle, &j, NULL),
+                     C2D_ERROR_INDEX);
+    assert_int_equal(c2d_resolve_capsule_contacts_ex(&w.soa, &no_inertia, &hit, 1, NULL, &j, NULL),
+                     C2D_ERROR_NULL);
+    const c2d_circle_pair_contact self = ball_pair(0, 0, 0, 1, 0.0f);
+    assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &rough, &self, 1, &j, NULL),
+                     C2D_ERROR_INDEX);
+    assert_int_equal(c2d_resolve_circle_contacts_ex(&w.soa, &no_inertia, &self, 1, &j, NULL),
+                     C2D_ERROR_NULL);
+    assert_true(j == 7.0f);
+    assert_memory_equal(w.vx, before.vx, sizeof w.vx);
+    assert_memory_equal(w.vy, before.vy, sizeof w.vy);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(head_on_balls_swap_velocities),
@@ -369,6 +572,8 @@ int main(void) {
         cmocka_unit_test(push_out_tiny_inverse_masses),
         cmocka_unit_test(finite_input_stays_finite),
         cmocka_unit_test(bad_input_changes_nothing),
+        cmocka_unit_test(ex_equals_a_loop_of_apply_impulse_friction),
+        cmocka_unit_test(moving_and_turning_capsules),
     };
     return cmocka_run_group_tests_name("response", tests, NULL, NULL);
 }

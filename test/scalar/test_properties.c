@@ -492,6 +492,40 @@ static void sweep_circles_agrees_with_reference(void **state) {
     require_sweep_coverage(&st);
 }
 
+/* A capsule moving by km: the relative problem (start, move - km) against the capsule at its
+ * start, the reported point shifted back by t km into that frame. */
+static void sweep_moving_capsule_agrees_with_reference(void **state) {
+    (void)state;
+    c2d_rng rng = {SEED + 5};
+    failures f = {0};
+    sweep_stats st = {0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < CASES; i++) {
+        const c2d_capsule k = random_capsule(&rng);
+        const float r = random_radius(&rng);
+        c2d_vec2 start, rel;
+        random_motion(&rng, k, r + k.radius, &start, &rel);
+        const c2d_vec2 km = c2d_rng_unit(&rng) < 0.2f
+                                ? v2(0, 0)
+                                : v2(c2d_rng_range(&rng, -3, 3), c2d_rng_range(&rng, -3, 3));
+        const c2d_vec2 move = v2(rel.x + km.x, rel.y + km.y);
+        const c2d_circle c = {start, r};
+        c2d_toi out;
+        memset(&out, C2D_SENTINEL_BYTE, sizeof out);
+        const bool hit = c2d_sweep_circle_moving_capsule(c, move, k, km, &out);
+        const double scale =
+            maxd(maxd(scale_of(start, k, maxd(mag(move), mag(km))),
+                      mag(v2(start.x + move.x, start.y + move.y))),
+                 mag(v2(k.a.x + km.x, k.a.y + km.y)));
+        const sweep_case s = {dvec_of(start), dvec_sub(dvec_of(move), dvec_of(km)), dvec_of(k.a),
+                              dvec_of(k.b), r, k.radius, scale};
+        const dvec shift = dvec_scale(dvec_of(km), hit ? (double)out.t : 0.0);
+        check_sweep(&f, &st, i, "sweep_circle_moving_capsule", &s, hit, &out,
+                    dvec_sub(dvec_of(out.point), shift));
+    }
+    finish(&f, "sweep_circle_moving_capsule");
+    require_sweep_coverage(&st);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(closest_point_is_on_segment_and_nearest),
@@ -499,6 +533,7 @@ int main(void) {
         cmocka_unit_test(contacts_agree_with_reference),
         cmocka_unit_test(sweep_circle_capsule_agrees_with_reference),
         cmocka_unit_test(sweep_circles_agrees_with_reference),
+        cmocka_unit_test(sweep_moving_capsule_agrees_with_reference),
     };
     return C2D_RUN_TESTS(tests);
 }

@@ -104,6 +104,38 @@ static void scene_near_touch(void **state) {
     }
 }
 
+/* Sweeps whose earliest hits tie: a chain of capsules numbered right to left, each sharing an
+ * end with the next, and balls falling onto the shared ends (every ball touches two capsules at
+ * the same time) or along a capsule (grazing it and its neighbours). The scene meets the
+ * capsules cell by cell, left to right, so the higher index of a tie arrives first; the answer
+ * must still be the lower index, as in the batch call. Several hundred balls a block also
+ * overfill the scene's candidate list. */
+static void scene_sweep_ties(void **state) {
+    (void)state;
+    const size_t links = 64, per_end = 12;
+    scene s;
+    scene_init(&s, (links - 1) * per_end, links, LAYOUT_ALIGNED);
+    for (size_t k = 0; k < links; k++) { /* capsule links-1-k spans [2k, 2k + 2] on y = 0 */
+        const size_t c = links - 1 - k;
+        s.ax[c] = 2.0f * (float)k;
+        s.bx[c] = 2.0f * (float)(k + 1);
+        s.ay[c] = s.by[c] = 0.0f;
+        s.R[c] = k % 3 == 0 ? 0.0f : 0.25f;
+    }
+    for (size_t e = 0; e + 1 < links; e++)
+        for (size_t j = 0; j < per_end; j++) {
+            const size_t i = e * per_end + j;
+            const float end = 2.0f * (float)(e + 1);
+            s.r[i] = 0.125f * (float)(1 + j % 4);
+            s.x[i] = j < 8 ? end : end - 1.0f + 0.25f * (float)(j - 8);
+            s.y[i] = j < 8 ? 1.0f + (float)j : s.r[i] + s.R[links - 1 - e];
+            s.mx[i] = j < 8 ? 0.0f : 3.0f;
+            s.my[i] = j < 8 ? -2.0f - (float)j : 0.0f;
+        }
+    check_scene(&s, "tied sweeps");
+    scene_free(&s);
+}
+
 /* Shapes a uniform grid dislikes: every ball at one point, one huge ball among small ones,
  * zero-length capsules, a world-long diagonal capsule, capsules of very different lengths,
  * huge but tame coordinates. */
@@ -500,6 +532,7 @@ int main(void) {
         cmocka_unit_test(scene_every_count),
         cmocka_unit_test(scene_special_values),
         cmocka_unit_test(scene_near_touch),
+        cmocka_unit_test(scene_sweep_ties),
         cmocka_unit_test(scene_hostile_shapes),
         cmocka_unit_test(scene_mixed_floor),
         cmocka_unit_test(scene_move_capsules),
