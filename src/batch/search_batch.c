@@ -112,7 +112,7 @@ void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass pass, const 
 
 static void kernel_pass(const void *ctx, const c2d_circle_soa *points, const float *dx,
                         const float *dy, c2d_circle_toi *out) {
-    c2d_active_kernels()->sweep(points, dx, dy, ctx, NULL, NULL, out);
+    c2d_active_kernels()->sweep(points, dx, dy, ctx, NULL, NULL, out); /* capsules at rest */
 }
 
 c2d_status c2d_batch_ray_cast(const c2d_ray_soa *rays, const c2d_capsule_soa *capsules,
