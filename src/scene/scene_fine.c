@@ -85,7 +85,7 @@ static void choose_rho(const c2d_circle_soa *c, float *rho, float *big) {
         if (!(r >= 0.0f && r <= C2D_TAME_LIMIT)) continue;
         uint32_t bits;
         memcpy(&bits, &r, sizeof bits);
-        hist[bits >> 20]++;
+        hist[(bits & 0x7fffffffu) >> 20]++; /* -0 is a radius 0: its sign bit goes */
         tame++;
     }
     *rho = *big = 0.0f;

@@ -149,7 +149,8 @@ static void fuzz_friction(const scene *s, const c2d_circle_pair_contact *balls, 
     bodies_load(&plain, s);
     bodies_load(&ex, s);
     c2d_body_soa ps = soa_of(&plain), es = soa_of(&ex);
-    const c2d_capsule_bodies still = {nk ? s->R : NULL, s->r, NULL, NULL, NULL, NULL, NULL, nk};
+    const c2d_capsule_bodies still = {
+        nk ? s->R : NULL, nk ? s->ay : NULL, NULL, NULL, NULL, NULL, NULL, nk};
     if (c2d_resolve_circle_contacts(&ps, balls, nb, NULL) != C2D_OK ||
         c2d_resolve_capsule_contacts(&ps, ref->collide, ref->total, nk ? s->R : NULL, nk, NULL) !=
             C2D_OK ||
