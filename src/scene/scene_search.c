@@ -164,9 +164,12 @@ static bool walk_ray(const c2d_scene *s, const double listed[4], float px, float
     /* only the part of the path near the listed capsules: whole pieces */
     double t_in = -0.125, t_out = 1.125;
     if (clip_path(&w, listed[0], listed[1], listed[2], listed[3], &t_in, &t_out)) {
-        const double first = floor(t_in * pieces), last = ceil(t_out * pieces);
-        const size_t j0 = first > 0.0 ? (size_t)first : 0;
-        const size_t j1 = last < pieces ? (size_t)last : (size_t)pieces;
+        /* pieces first .. last - 1, clamped to [0, pieces] before the conversion (a path
+         * clipped far outside gives values no integer holds; NaN gives none) */
+        double first = floor(t_in * pieces), last = ceil(t_out * pieces);
+        first = first > 0.0 ? (first < pieces ? first : pieces) : 0.0;
+        last = last > 0.0 ? (last < pieces ? last : pieces) : 0.0;
+        const size_t j0 = (size_t)first, j1 = (size_t)last;
         for (size_t j = j0; j < j1; j++) {
             const double t0 = ((double)j - 0.125) / pieces, t1 = ((double)j + 1.125) / pieces;
             /* the best hit lies before this piece: nothing here can beat it */
