@@ -55,7 +55,7 @@ static size_t scene_frame(c2d_scene *scene, const c2d_workload *w, c2d_circle_pa
 }
 
 static void run_pairs(gb_state *st, const ball_case *c, const c2d_workload *w, size_t n) {
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene = NULL;
     if (c->runner == RUN_SCENE && c2d_scene_create(&none, NULL, &scene) != C2D_OK) {
         gb_skip_with_error(st, "c2d_scene_create failed");
@@ -84,7 +84,7 @@ static void run_pairs(gb_state *st, const ball_case *c, const c2d_workload *w, s
 }
 
 static void run_sweep(gb_state *st, const c2d_workload *w, size_t n) {
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene = NULL;
     c2d_circle_hit *out = malloc(n * sizeof *out);
     if (!out || c2d_scene_create(&none, NULL, &scene) != C2D_OK) {

@@ -28,7 +28,7 @@ typedef struct box2d_case {
 
 /* c2d's contacts on the same frame (the scene; all-pairs gives the same). */
 static size_t c2d_contacts(const c2d_workload *w, bool pins) {
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene = NULL;
     size_t count = 0;
     if (c2d_scene_create(pins ? &w->capsules : &none, NULL, &scene) != C2D_OK) return 0;

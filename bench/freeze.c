@@ -90,7 +90,7 @@ static const w8_pile *w8_pile_get(void) {
         p.by1[k] = byy[k];
         p.br[k] = 0.5f;
     }
-    p.box = (c2d_capsule_soa){p.bx0, p.by0, p.bx1, p.by1, p.br, 3};
+    p.box = (c2d_capsule_soa){p.bx0, p.by0, p.bx1, p.by1, p.br, 3, NULL, NULL, NULL};
     return &p;
 }
 
@@ -140,7 +140,7 @@ static bool w8_make(const w8_pile *p, size_t n_awake, w8_state *s) {
             fy[k] = p->y[s->frozen_ids[k]];
             fr[k] = p->r[s->frozen_ids[k]];
         }
-        const c2d_circle_soa frozen = {fx, fy, fr, s->n_frozen};
+        const c2d_circle_soa frozen = {fx, fy, fr, s->n_frozen, NULL, NULL};
         ok = c2d_scene_freeze_circles(s->scene, &frozen, s->frozen_ids) == C2D_OK;
     }
     free(fx);
@@ -165,7 +165,7 @@ static size_t w8_frame(const w8_pile *p, w8_state *s) {
         s->ay[k] = p->y[id];
         s->ar[k] = p->r[id];
     }
-    const c2d_circle_soa awake = {s->ax, s->ay, s->ar, s->n_awake};
+    const c2d_circle_soa awake = {s->ax, s->ay, s->ar, s->n_awake, NULL, NULL};
     size_t box = 0, aa = 0, af = 0;
     if (c2d_scene_collide(s->scene, &awake, s->box_out, s->box_cap, &box) != C2D_OK ||
         c2d_scene_collide_circles(s->scene, &awake, s->out, s->cap, &aa) != C2D_OK ||
@@ -218,7 +218,7 @@ static void bm_w8_churn(gb_state *st, const void *arg) {
             r[k] = p->r[id];
         }
         window = (window + 1) % 100;
-        const c2d_circle_soa again = {x, y, r, m};
+        const c2d_circle_soa again = {x, y, r, m, NULL, NULL};
         ok = c2d_scene_thaw_circles(s.scene, ids, m) == C2D_OK &&
              c2d_scene_freeze_circles(s.scene, &again, ids) == C2D_OK;
     }
@@ -244,7 +244,7 @@ static void bm_w8_box2d(gb_state *st, const void *arg) {
     }
     for (size_t k = 0; k < n_awake; k++)
         awake[p->by_distance[k]] = 1;
-    const c2d_circle_soa balls = {p->x, p->y, p->r, W8_N};
+    const c2d_circle_soa balls = {p->x, p->y, p->r, W8_N, NULL, NULL};
     peer_box2d_w8 *world = peer_box2d_w8_create(&balls, &p->box, awake);
     free(awake);
     if (!world) {

@@ -50,7 +50,7 @@ static const ray_set *bench_rays(const c2d_workload *w, int length) {
             s->dx[i] = d.x * (float)length;
             s->dy[i] = d.y * (float)length;
         }
-        s->rays = (c2d_ray_soa){s->x, s->y, s->dx, s->dy, RAYS};
+        s->rays = (c2d_ray_soa){s->x, s->y, s->dx, s->dy, RAYS, NULL, NULL};
         lengths[k] = length;
         return s;
     }
@@ -138,7 +138,7 @@ static void bm_chipmunk_rays(gb_state *st, const void *arg) {
     if (in_pin && pairs && c2d_scene_create(&w->capsules, NULL, &scene) == C2D_OK) {
         c2d_scene_ray_cast(scene, &r->rays, NULL, ours);
         /* the rays starting inside (or on) a pin: point picking on the origins */
-        const c2d_point_soa origins = {r->x, r->y, RAYS};
+        const c2d_point_soa origins = {r->x, r->y, RAYS, NULL, NULL};
         size_t n_pairs = 0;
         c2d_scene_query_point(scene, &origins, pairs, 4 * RAYS, &n_pairs);
         for (size_t j = 0; j < n_pairs && j < 4 * RAYS; j++)

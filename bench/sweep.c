@@ -84,8 +84,8 @@ static const w3d_scene *w3d(void) {
             s.by[j] = s.ay[j] + c2d_rng_range(&rng, -3.0f, 3.0f);
             s.R[j] = c2d_rng_range(&rng, 0.05f, 0.5f);
         }
-        s.circles = (c2d_circle_soa){s.x, s.y, s.r, W3D_CIRCLES};
-        s.capsules = (c2d_capsule_soa){s.ax, s.ay, s.bx, s.by, s.R, W3D_CAPSULES};
+        s.circles = (c2d_circle_soa){s.x, s.y, s.r, W3D_CIRCLES, NULL, NULL};
+        s.capsules = (c2d_capsule_soa){s.ax, s.ay, s.bx, s.by, s.R, W3D_CAPSULES, NULL, NULL, NULL};
         made = true;
     }
     return &s;

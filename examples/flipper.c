@@ -97,7 +97,7 @@ static int game_make(flipper_game *g, size_t n) {
     g->omega = 20.0f;
     g->e_flipper = 1.0f;
     flipper_pose(g);
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1};
+    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
     if (c2d_scene_create(&caps, NULL, &g->scene) != C2D_OK) return game_free(g), -1;
     return 0;
 }
@@ -115,8 +115,8 @@ static int sweep_balls(flipper_game *g, float h) {
     const float ux = (g->bx[0] - g->ax[0]) / g->length, uy = (g->by[0] - g->ay[0]) / g->length;
     const float tip = g->w * h * g->length; /* signed: counter-clockwise positive */
     g->kmx[0] = -uy * tip, g->kmy[0] = ux * tip;
-    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n};
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1};
+    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n, NULL, NULL};
+    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
     const c2d_status st =
         c2d_batch_sweep_moving_capsules(&balls, g->mx, g->my, &caps, g->kmx, g->kmy, g->hits);
     if (st != C2D_OK) return fail("c2d_batch_sweep_moving_capsules", st);
@@ -143,7 +143,7 @@ static int sweep_balls(flipper_game *g, float h) {
 /* Step 4: the contacts with the flipper where it now is: impulses with its velocity at each
  * contact point, then push-out. */
 static int contacts(flipper_game *g) {
-    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n};
+    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n, NULL, NULL};
     size_t count;
     c2d_status st = c2d_scene_collide(g->scene, &balls, g->contacts, g->contact_cap, &count);
     if (st != C2D_OK) return fail("c2d_scene_collide", st);
@@ -167,7 +167,7 @@ static int substep(flipper_game *g, float h, float gravity) {
     if (sweep_balls(g, h) != 0) return -1; /* 2. */
     g->angle += turn;                      /* 3. */
     flipper_pose(g);
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1};
+    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
     const c2d_status st = c2d_scene_move_capsules(g->scene, 0, &caps);
     if (st != C2D_OK) return fail("c2d_scene_move_capsules", st);
     return contacts(g); /* 4. */

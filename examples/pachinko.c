@@ -148,7 +148,7 @@ static int board_make(board *b, size_t n, unsigned seed) {
         b->inv_mass[i] = 1.0f / (b->r[i] * b->r[i]);
         b->e[i] = 0.5f;
     }
-    const c2d_capsule_soa pins = {b->ax, b->ay, b->bx, b->by, b->R, b->m};
+    const c2d_capsule_soa pins = {b->ax, b->ay, b->bx, b->by, b->R, b->m, NULL, NULL, NULL};
     if (c2d_scene_create(&pins, NULL, &b->scene) != C2D_OK) return board_free(b), -1;
     return 0;
 }
@@ -176,7 +176,7 @@ static int buffer_short(c2d_status st, size_t count, size_t capacity) {
 
 /* Step 1: both contact lists, each buffer grown to the total when it is short. */
 static int find_contacts(board *b) {
-    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n};
+    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n, NULL, NULL};
     c2d_status st = c2d_scene_collide(b->scene, &balls, b->pin_contacts, b->pin_cap, &b->n_pin);
     if (buffer_short(st, b->n_pin, b->pin_cap)) {
         if (grow((void **)&b->pin_contacts, &b->pin_cap, b->n_pin, sizeof *b->pin_contacts))
@@ -219,7 +219,7 @@ static int move_balls(board *b, float dt) {
             b->sx[k] = b->x[i], b->sy[k] = b->y[i], b->sr[k] = b->r[i];
             b->smx[k] = b->mx[i], b->smy[k] = b->my[i];
         }
-        const c2d_circle_soa set = {b->sx, b->sy, b->sr, moving};
+        const c2d_circle_soa set = {b->sx, b->sy, b->sr, moving, NULL, NULL};
         const c2d_status st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
         if (st != C2D_OK) return fail("c2d_scene_sweep", st);
         size_t still = 0;

@@ -15,8 +15,8 @@
 /// }
 ///
 /// // A frame of many balls against static pins: structure-of-arrays, SIMD, same bytes.
-/// c2d_circle_soa balls = {xs, ys, radii, n_balls};
-/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins};
+/// c2d_circle_soa balls = {xs, ys, radii, n_balls, NULL, NULL};
+/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins, NULL, NULL, NULL};
 /// c2d_pair_contact hits[1024];
 /// size_t n;
 /// c2d_status st = c2d_batch_collide(&balls, &pins, hits, 1024, &n);
@@ -39,5 +39,6 @@
 #include "collide2d/frozen.h"
 #include "collide2d/response.h"
 #include "collide2d/search.h"
+#include "collide2d/filter.h"
 
 #endif

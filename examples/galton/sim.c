@@ -224,7 +224,7 @@ int galton_create(galton *g, const galton_params *p) {
     g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits);
     if (!g->active || !g->quiet || !g->ids || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
     build_board(g);
-    const c2d_capsule_soa caps_soa = {g->ax, g->ay, g->bx, g->by, g->cr, g->n_caps};
+    const c2d_capsule_soa caps_soa = {g->ax, g->ay, g->bx, g->by, g->cr, g->n_caps, NULL, NULL, NULL};
     if (galton_queries_init(&g->q, &caps_soa, p->threads) != 0) goto fail;
     if (p->launch_speed > 0.0f) launch_all(g);
     return 0;
@@ -331,7 +331,7 @@ static c2d_circle_soa compact_awake(galton *g) {
             g->ids[g->n_awake++] = (uint32_t)i;
         }
     /* r holds the same value for every ball, so its first n_awake entries serve. */
-    const c2d_circle_soa awake = {g->sx, g->sy, g->r, g->n_awake};
+    const c2d_circle_soa awake = {g->sx, g->sy, g->r, g->n_awake, NULL, NULL};
     return awake;
 }
 
@@ -348,7 +348,7 @@ static int wake(galton *g) {
             g->my[n_fast] = g->y[i];
             g->active[n_fast++] = (uint32_t)i;
         }
-    const c2d_circle_soa fast = {g->mx, g->my, g->r, n_fast};
+    const c2d_circle_soa fast = {g->mx, g->my, g->r, n_fast, NULL, NULL};
     size_t found;
     if (ball_pairs(g, &fast, g->active, 0, &found) != 0) return -1;
     size_t woken = 0;
@@ -447,7 +447,7 @@ static int move_swept(galton *g, bool relax) {
             g->smy[k] = g->my[i];
         }
         /* rs holds the same value for every ball, so its first n_active entries serve. */
-        const c2d_circle_soa moving = {g->sx, g->sy, g->rs, n_active};
+        const c2d_circle_soa moving = {g->sx, g->sy, g->rs, n_active, NULL, NULL};
         const double t0 = galton_now();
         const c2d_status st = galton_sweep_pins(&g->q, &moving, g->smx, g->smy, g->toi);
         g->timing.narrow += galton_now() - t0;
@@ -506,7 +506,7 @@ static int settle(galton *g) {
             g->ids[n_frozen++] = (uint32_t)i;
         }
     }
-    const c2d_circle_soa frozen = {g->sx, g->sy, g->r, n_frozen};
+    const c2d_circle_soa frozen = {g->sx, g->sy, g->r, n_frozen, NULL, NULL};
     const c2d_status st = galton_freeze(&g->q, &frozen, g->ids);
     return st == C2D_OK ? 0 : report("freeze", st);
 }

@@ -4,7 +4,7 @@
 ///
 /// Usage:
 /// @code
-/// c2d_circle_soa balls = {xs, ys, radii, n};
+/// c2d_circle_soa balls = {xs, ys, radii, n, NULL, NULL};
 /// size_t total;
 /// c2d_batch_collide_circles(&balls, NULL, 0, &total);   // size query: C2D_OK, total
 /// c2d_circle_pair_contact *pairs = malloc(total * sizeof *pairs);

@@ -17,6 +17,7 @@
 #ifndef COLLIDE2D_BATCH_H
 #define COLLIDE2D_BATCH_H
 
+#include "filter.h"
 #include "types.h"
 
 #ifdef __cplusplus
@@ -24,15 +25,26 @@ extern "C" {
 #endif
 
 /// Circles as parallel arrays: circle i is (x[i], y[i]) with radius radius[i].
+/// A positional initializer lists the filter too: `{x, y, r, n, NULL, NULL}`.
 typedef struct c2d_circle_soa {
     const float *x, *y, *radius;
     size_t count;
+    /// Optional collision filter (collide2d/filter.h): circle i is on the layers
+    /// category[i] and meets the layers mask[i]; NULL = C2D_FILTER_ALL for every circle.
+    const uint32_t *category, *mask;
 } c2d_circle_soa;
 
 /// Capsules as parallel arrays: capsule i has axis (ax[i], ay[i])-(bx[i], by[i]), radius[i].
+/// A positional initializer lists the filter too: `{ax, ay, bx, by, r, n, NULL, NULL, NULL}`.
 typedef struct c2d_capsule_soa {
     const float *ax, *ay, *bx, *by, *radius;
     size_t count;
+    /// Optional collision filter (collide2d/filter.h): capsule i is on the layers
+    /// category[i] and meets the layers mask[i]; NULL = C2D_FILTER_ALL for every capsule.
+    const uint32_t *category, *mask;
+    /// Optional: sensor[i] != 0 makes capsule i a sensor (collide2d/filter.h), seen by the
+    /// region queries only; NULL = no sensors.
+    const uint8_t *sensor;
 } c2d_capsule_soa;
 
 /// One contact found by a batch call, with the indices of its pair.

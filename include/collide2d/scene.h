@@ -9,10 +9,10 @@
 /// Usage:
 /// @code
 /// c2d_scene *scene;
-/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins};
+/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins, NULL, NULL, NULL};
 /// if (c2d_scene_create(&pins, NULL, &scene) != C2D_OK) abort();   // copies and indexes pins
 /// for (;;) {                                                      // every frame
-///     c2d_circle_soa balls = {xs, ys, radii, n_balls};
+///     c2d_circle_soa balls = {xs, ys, radii, n_balls, NULL, NULL};
 ///     size_t n;
 ///     c2d_status st = c2d_scene_collide(scene, &balls, hits, capacity, &n);
 ///     // hits[0..min(n, capacity)) == what c2d_batch_collide(&balls, &pins, ...) writes

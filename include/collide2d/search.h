@@ -70,6 +70,8 @@ C2D_API bool c2d_overlap_box_circle(c2d_box b, c2d_circle c);
 typedef struct c2d_ray_soa {
     const float *x, *y, *dx, *dy;
     size_t count;
+    /// Optional collision filter (collide2d/filter.h) per ray; NULL = C2D_FILTER_ALL.
+    const uint32_t *category, *mask;
 } c2d_ray_soa;
 
 /// Which kind of shape a query result refers to.
@@ -115,12 +117,16 @@ C2D_API c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa 
 typedef struct c2d_box_soa {
     const float *lo_x, *lo_y, *hi_x, *hi_y;
     size_t count;
+    /// Optional collision filter (collide2d/filter.h) per box; NULL = C2D_FILTER_ALL.
+    const uint32_t *category, *mask;
 } c2d_box_soa;
 
 /// Points as parallel arrays: point i is (x[i], y[i]).
 typedef struct c2d_point_soa {
     const float *x, *y;
     size_t count;
+    /// Optional collision filter (collide2d/filter.h) per point; NULL = C2D_FILTER_ALL.
+    const uint32_t *category, *mask;
 } c2d_point_soa;
 
 /// One result of a region query: query `query` overlaps shape `shape` of the set queried.

@@ -95,7 +95,7 @@ void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass pass, const 
         for (size_t j = 0; j < n; j++)
             out[first + j] = none;
         if (pass) {
-            const c2d_circle_soa points = {rays->x + first, rays->y + first, zero_radius, n};
+            const c2d_circle_soa points = {rays->x + first, rays->y + first, zero_radius, n, NULL, NULL};
             pass(ctx, &points, rays->dx + first, rays->dy + first, part);
             for (size_t j = 0; j < n; j++)
                 if (part[j].capsule != C2D_NONE) {
@@ -189,10 +189,10 @@ static c2d_status query_all(c2d_regions regions, const void *set, bool circles, 
                             size_t capacity, size_t *count) {
     const c2d_regions *q = &regions;
     c2d_status shapes = C2D_ERROR_NULL;
-    c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0};
+    c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     if (set && circles) {
         const c2d_circle_soa *c = set;
-        k = (c2d_capsule_soa){c->x, c->y, c->x, c->y, c->radius, c->count};
+        k = (c2d_capsule_soa){c->x, c->y, c->x, c->y, c->radius, c->count, NULL, NULL, NULL};
     } else if (set) {
         k = *(const c2d_capsule_soa *)set;
     }

@@ -126,7 +126,7 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
         s->radius = block + 4 * m;
         copy_capsules(s, 0, capsules);
     }
-    s->capsules = (c2d_capsule_soa){s->ax, s->ay, s->bx, s->by, s->radius, m};
+    s->capsules = (c2d_capsule_soa){s->ax, s->ay, s->bx, s->by, s->radius, m, NULL, NULL, NULL};
     if (c2d_capsule_index_build(s, &s->index) != C2D_OK) {
         c2d_scene_free(s, s->ax);
         hooks.free(s, hooks.user);

@@ -439,13 +439,13 @@ static bool flush(const c2d_scene *s, c2d_scene_part *p) {
 static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
-    const c2d_circle_soa part = {c->x + p->first, c->y + p->first, c->radius + p->first, p->n};
+    const c2d_circle_soa part = {c->x + p->first, c->y + p->first, c->radius + p->first, p->n, NULL, NULL};
     const c2d_capsule_soa *K = &s->capsules;
     for (size_t d = 0; d < f->dirty_count && p->n > 0; d++) {
         const size_t k = f->dirty_list[d];
         const bool listed = s->index.kind[k] == C2D_KIND_GRID && s->radius[k] >= 0.0f;
         if (!listed && !c2d_fine_long(s, k)) continue; /* the range calls test it */
-        const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
+        const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1, NULL, NULL, NULL};
         for (;;) {
             const size_t room = p->contact_capacity - p->found;
             const size_t found = c2d_active_kernels()->collide(
@@ -800,7 +800,7 @@ static void copy_out(sink *o, const c2d_pair_contact *from, size_t n) {
  * capsules whose box covers too many cells. */
 static void collide_all(const c2d_scene *s, size_t k, sink *o) {
     const c2d_capsule_soa *K = &s->capsules;
-    const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1};
+    const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k, 1, NULL, NULL, NULL};
     size_t capacity;
     c2d_pair_contact *out = rest_of(o, &capacity);
     const size_t found = c2d_active_kernels()->collide(&s->frame.circles, &one, out, capacity);

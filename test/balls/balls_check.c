@@ -18,7 +18,7 @@ void balls_init(ball_set *s, size_t n) {
         *arrays[k] = xmalloc((n ? n : 1) * sizeof(float));
         memset(*arrays[k], 0, (n ? n : 1) * sizeof(float));
     }
-    s->soa = (c2d_circle_soa){s->x, s->y, s->r, n};
+    s->soa = (c2d_circle_soa){s->x, s->y, s->r, n, NULL, NULL};
 }
 
 void balls_free(ball_set *s) {
@@ -187,7 +187,7 @@ size_t check_balls(const ball_set *s, const char *label) {
     c2d_circle_hit *ref_hits = xmalloc((s->n + 1) * sizeof *ref_hits);
     c2d_circle_hit *hits = xmalloc((s->n + 1) * sizeof *hits);
     balls_ref_sweep(s, ref_hits);
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene;
     assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
     c2d_backend list[C2D_BACKEND_COUNT];

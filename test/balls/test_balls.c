@@ -21,7 +21,7 @@
 static void worked_example(void **state) {
     (void)state;
     const float x[] = {0.0f, 1.5f, 3.5f}, y[] = {0.0f, 0.0f, 0.0f}, r[] = {1.0f, 1.0f, 1.0f};
-    const c2d_circle_soa balls = {x, y, r, 3};
+    const c2d_circle_soa balls = {x, y, r, 3, NULL, NULL};
     c2d_circle_pair_contact out[4];
     size_t n;
     assert_int_equal(c2d_batch_collide_circles(&balls, out, 4, &n), C2D_OK);
@@ -269,15 +269,15 @@ static void sweep_starts(void **state) {
 static void bad_arguments(void **state) {
     (void)state;
     const float v[] = {0.0f, 0.5f}, zero[] = {0.0f, 0.0f}; /* (0,0) r 0 touches (0.5,0) r 0.5 */
-    const c2d_circle_soa ok = {v, zero, v, 2};
-    const c2d_circle_soa no_y = {v, NULL, v, 2};
+    const c2d_circle_soa ok = {v, zero, v, 2, NULL, NULL};
+    const c2d_circle_soa no_y = {v, NULL, v, 2, NULL, NULL};
 #if SIZE_MAX > UINT32_MAX /* a 32-bit size_t (wasm32) cannot hold a count above UINT32_MAX */
-    const c2d_circle_soa huge = {v, v, v, (size_t)UINT32_MAX + 1};
+    const c2d_circle_soa huge = {v, v, v, (size_t)UINT32_MAX + 1, NULL, NULL};
 #endif
-    const c2d_circle_soa empty = {NULL, NULL, NULL, 0};
+    const c2d_circle_soa empty = {NULL, NULL, NULL, 0, NULL, NULL};
     c2d_circle_pair_contact out[4];
     c2d_circle_hit hits[2];
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene;
     assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
     size_t n = 99;
@@ -353,7 +353,7 @@ static void scene_memory(void **state) {
     (void)state;
     counting cnt = {0, SIZE_MAX};
     const c2d_allocator alloc = {counting_alloc, counting_free, &cnt};
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene;
     assert_int_equal(c2d_scene_create(&none, &alloc, &scene), C2D_OK);
     ball_set s;

@@ -23,7 +23,7 @@ static int pair_order(const void *pa, const void *pb) {
 }
 
 static c2d_scene *empty_scene(void) {
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *scene;
     assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
     return scene;
@@ -57,7 +57,7 @@ static awake_set compact(const ball_set *s, const bool *frozen) {
             a.my[a.n] = s->my[i];
             a.ids[a.n++] = (uint32_t)i;
         }
-    a.soa = (c2d_circle_soa){a.x, a.y, a.r, a.n};
+    a.soa = (c2d_circle_soa){a.x, a.y, a.r, a.n, NULL, NULL};
     return a;
 }
 
@@ -95,7 +95,7 @@ static void freeze_into(c2d_scene *scene, const ball_set *s, const bool *frozen,
         y[k] = -s->y[ids[k]];
         r[k] = 0.5f;
     }
-    c2d_circle_soa soa = {x, y, r, early};
+    c2d_circle_soa soa = {x, y, r, early, NULL, NULL};
     assert_int_equal(c2d_scene_freeze_circles(scene, &soa, ids), C2D_OK);
     assert_int_equal(c2d_scene_thaw_circles(scene, ids, early / 2), C2D_OK);
     assert_int_equal(c2d_scene_frozen_count(scene), early - early / 2);
@@ -105,9 +105,9 @@ static void freeze_into(c2d_scene *scene, const ball_set *s, const bool *frozen,
         r[k] = s->r[ids[k]];
     }
     const size_t half = m / 2;
-    soa = (c2d_circle_soa){x, y, r, half};
+    soa = (c2d_circle_soa){x, y, r, half, NULL, NULL};
     assert_int_equal(c2d_scene_freeze_circles(scene, &soa, ids), C2D_OK);
-    soa = (c2d_circle_soa){x + half, y + half, r + half, m - half};
+    soa = (c2d_circle_soa){x + half, y + half, r + half, m - half, NULL, NULL};
     assert_int_equal(c2d_scene_freeze_circles(scene, &soa, ids + half), C2D_OK);
     assert_int_equal(c2d_scene_frozen_count(scene), m);
     free(ids);
@@ -361,7 +361,7 @@ static void incremental(void **state) {
         for (size_t i = 0; i < s.n; i++) {
             const uint64_t roll = c2d_rng_next(&rng) % 100;
             if (!frozen[i] && roll < 15) {
-                const c2d_circle_soa one = {&s.x[i], &s.y[i], &s.r[i], 1};
+                const c2d_circle_soa one = {&s.x[i], &s.y[i], &s.r[i], 1, NULL, NULL};
                 const uint32_t id = (uint32_t)i;
                 assert_int_equal(c2d_scene_freeze_circles(scene, &one, &id), C2D_OK);
                 frozen[i] = true;
@@ -400,7 +400,7 @@ static void bad_arguments(void **state) {
     (void)state;
     c2d_scene *scene = empty_scene();
     const float x[] = {0.0f, 1.0f}, y[] = {0.0f, 0.0f}, r[] = {1.0f, 1.0f};
-    const c2d_circle_soa two = {x, y, r, 2}, nulls = {NULL, y, r, 2};
+    const c2d_circle_soa two = {x, y, r, 2, NULL, NULL}, nulls = {NULL, y, r, 2, NULL, NULL};
     const uint32_t bad[] = {3, C2D_NONE}, good[] = {7, 3};
     assert_int_equal(c2d_scene_freeze_circles(NULL, &two, NULL), C2D_ERROR_NULL);
     assert_int_equal(c2d_scene_freeze_circles(scene, NULL, NULL), C2D_ERROR_NULL);
@@ -423,7 +423,7 @@ static void bad_arguments(void **state) {
     assert_true(c2d_scene_frozen_circle(scene, 9, &c) && c.center.x == 1.0f);
     /* the awake ball with a frozen ball's own id does not touch it */
     const float ax[] = {1.0f}, ay[] = {0.0f}, ar[] = {0.5f};
-    const c2d_circle_soa awake = {ax, ay, ar, 1};
+    const c2d_circle_soa awake = {ax, ay, ar, 1, NULL, NULL};
     const uint32_t self[] = {3};
     c2d_circle_pair_contact out[4];
     size_t n = 99;

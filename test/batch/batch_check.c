@@ -67,8 +67,8 @@ static float *scene_array(scene *s, size_t slot, size_t n) {
 }
 
 static void scene_bind(scene *s) {
-    const c2d_circle_soa c = {s->x, s->y, s->r, s->n};
-    const c2d_capsule_soa k = {s->ax, s->ay, s->bx, s->by, s->R, s->m};
+    const c2d_circle_soa c = {s->x, s->y, s->r, s->n, NULL, NULL};
+    const c2d_capsule_soa k = {s->ax, s->ay, s->bx, s->by, s->R, s->m, NULL, NULL, NULL};
     s->circles = c;
     s->capsules = k;
 }

@@ -490,8 +490,8 @@ static void pairs_index_out_of_range(void **state) {
                 }
         }
         /* empty sets: any index is out of range */
-        const c2d_circle_soa none = {NULL, NULL, NULL, 0};
-        const c2d_capsule_soa no_capsules = {NULL, NULL, NULL, NULL, NULL, 0};
+        const c2d_circle_soa none = {NULL, NULL, NULL, 0, NULL, NULL};
+        const c2d_capsule_soa no_capsules = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
         const uint32_t zero = 0;
         c2d_pair_contact out[2];
         memset(out, CANARY_BYTE, sizeof out);
@@ -589,8 +589,8 @@ static void zero_counts(void **state) {
     (void)state;
     scene s;
     all_hit_scene(&s, 9, 3);
-    const c2d_circle_soa no_circles = {NULL, NULL, NULL, 0};
-    const c2d_capsule_soa no_capsules = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_circle_soa no_circles = {NULL, NULL, NULL, 0, NULL, NULL};
+    const c2d_capsule_soa no_capsules = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);
     for (size_t b = 0; b < nb; b++) {

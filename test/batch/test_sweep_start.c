@@ -68,7 +68,7 @@ static void capsule_sweeps_follow_the_start_rule(void **state) {
     (void)state;
     float x[N_CASES], y[N_CASES], r[N_CASES], mx[N_CASES], my[N_CASES];
     c2d_circle_toi want[N_CASES];
-    const c2d_capsule_soa caps = {cap_ax, cap_ay, cap_bx, cap_by, cap_r, N_CAPS};
+    const c2d_capsule_soa caps = {cap_ax, cap_ay, cap_bx, cap_by, cap_r, N_CAPS, NULL, NULL, NULL};
     for (size_t i = 0; i < N_CASES; i++) {
         const start_case *c = &cases[i];
         x[i] = c->x, y[i] = c->y, r[i] = c->r, mx[i] = c->mx, my[i] = c->my;
@@ -111,7 +111,7 @@ static void capsule_sweeps_follow_the_start_rule(void **state) {
     for (size_t b = 0; b < nb; b++) {
         use_backend(list[b]);
         for (size_t n = 1; n <= N_CASES; n++) {
-            const c2d_circle_soa circles = {x, y, r, n};
+            const c2d_circle_soa circles = {x, y, r, n, NULL, NULL};
             c2d_circle_toi got[N_CASES];
             assert_int_equal(c2d_batch_sweep(&circles, mx, my, &caps, got), C2D_OK);
             assert_true(same(got, want, n * sizeof *got));
@@ -145,7 +145,7 @@ static void ball_sweeps_follow_the_start_rule(void **state) {
         float x[4] = {0, 0, 50, 50}, y[4] = {2, 0, 0.5f, 0}, r[4] = {1, 1, 1, 1};
         float mx[4] = {moves[m][0].x, moves[m][1].x, moves[m][0].x, moves[m][1].x};
         float my[4] = {moves[m][0].y, moves[m][1].y, moves[m][0].y, moves[m][1].y};
-        const c2d_circle_soa balls = {x, y, r, 4};
+        const c2d_circle_soa balls = {x, y, r, 4, NULL, NULL};
         c2d_circle_hit want[4];
         for (size_t i = 0; i < 4; i++) {
             const size_t j = i ^ 1;

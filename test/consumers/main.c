@@ -11,8 +11,8 @@ int main(void) {
     }
     const float x[2] = {0.0f, 5.0f}, y[2] = {0.25f, 0.0f}, r[2] = {1.0f, 1.0f};
     const float ax[1] = {-1.0f}, ay[1] = {0.0f}, bx[1] = {1.0f}, by[1] = {0.0f}, R[1] = {0.5f};
-    const c2d_circle_soa balls = {x, y, r, 2};
-    const c2d_capsule_soa pins = {ax, ay, bx, by, R, 1};
+    const c2d_circle_soa balls = {x, y, r, 2, NULL, NULL};
+    const c2d_capsule_soa pins = {ax, ay, bx, by, R, 1, NULL, NULL, NULL};
     size_t n = 99;
     if (c2d_batch_collide(&balls, &pins, NULL, 0, &n) != C2D_OK || n != 1) {
         fprintf(stderr, "count query: %zu contacts\n", n);

@@ -98,7 +98,7 @@ static void fuzz_balls(const scene *s, const c2d_circle_soa *cs, const c2d_backe
         }
         hits[a] = best;
     }
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *sc;
     if (c2d_scene_create(&none, NULL, &sc) != C2D_OK) abort();
     for (size_t k = 0; k < n_list; k++) {

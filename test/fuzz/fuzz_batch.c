@@ -743,7 +743,7 @@ static void check_scene(const scene *s, const c2d_capsule_soa *ks, const c2d_cir
     /* the frame protocol: no second end; a capsule move (even in place) makes the frame stale */
     if (c2d_scene_bin_end(sc) != C2D_ERROR_STATE) fail("scene_bin_end twice: status", backend);
     if (s->nk > 0) {
-        const c2d_capsule_soa first = {ks->ax, ks->ay, ks->bx, ks->by, ks->radius, 1};
+        const c2d_capsule_soa first = {ks->ax, ks->ay, ks->bx, ks->by, ks->radius, 1, NULL, NULL, NULL};
         if (c2d_scene_move_capsules(sc, 0, &first) != C2D_OK) fail("scene_move_capsules", backend);
         first_count = 12345;
         st = c2d_scene_collide_range(sc, cs, 0, s->nk, out, ref->total + cap, &first_count);
@@ -880,8 +880,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     init();
     scene s;
     make_scene(&s, data, size);
-    const c2d_circle_soa cs = {s.x, s.y, s.r, s.nc};
-    const c2d_capsule_soa ks = {s.ax, s.ay, s.bx, s.by, s.R, s.nk};
+    const c2d_circle_soa cs = {s.x, s.y, s.r, s.nc, NULL, NULL};
+    const c2d_capsule_soa ks = {s.ax, s.ay, s.bx, s.by, s.R, s.nk, NULL, NULL, NULL};
 
     /* the reference: the public scalar functions in plain loops */
     const size_t n_pairs_all = s.nc * s.nk;

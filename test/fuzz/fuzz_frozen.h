@@ -53,10 +53,10 @@ static void fuzz_frozen(const scene *s, const c2d_backend *list, size_t n_list) 
         }
         hits[k] = best;
     }
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_scene *sc;
     if (c2d_scene_create(&none, NULL, &sc) != C2D_OK) abort();
-    const c2d_circle_soa fs = {fx, fy, fr, nf}, as = {ax, ay, ar, na};
+    const c2d_circle_soa fs = {fx, fy, fr, nf, NULL, NULL}, as = {ax, ay, ar, na, NULL, NULL};
     if (c2d_scene_freeze_circles(sc, &fs, fid) != C2D_OK) fail("freeze_circles", "any");
     for (size_t k = 0; k < n_list; k++) {
         if (c2d_backend_select(list[k]) != C2D_OK)

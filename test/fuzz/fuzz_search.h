@@ -65,7 +65,7 @@ static void check_ray_scalars(const scene *s) {
 
 static void check_ray_casts(const scene *s, const c2d_capsule_soa *ks, const c2d_circle_soa *cs,
                             c2d_scene *sc, const char *backend) {
-    const c2d_ray_soa rays = {s->x, s->y, s->mx, s->my, s->nc};
+    const c2d_ray_soa rays = {s->x, s->y, s->mx, s->my, s->nc, NULL, NULL};
     c2d_ray_hit *want = malloc((s->nc + 1) * sizeof *want);
     c2d_ray_hit *got = malloc((s->nc + CANARY) * sizeof *got);
     if (!want || !got) abort();
@@ -201,9 +201,9 @@ static void fuzz_search(const scene *s, const c2d_circle_soa *cs, const c2d_caps
         q.hx[i] = corner ? s->mx[i] : s->x[i] + fabsf(s->r[i]);
         q.hy[i] = corner ? s->my[i] : s->y[i] + fabsf(s->r[i]);
     }
-    q.boxes = (c2d_box_soa){s->x, s->y, q.hx, q.hy, s->nc};
+    q.boxes = (c2d_box_soa){s->x, s->y, q.hx, q.hy, s->nc, NULL, NULL};
     q.discs = *cs;
-    q.points = (c2d_point_soa){s->x, s->y, s->nc};
+    q.points = (c2d_point_soa){s->x, s->y, s->nc, NULL, NULL};
     c2d_scene *sc;
     if (c2d_scene_create(ks, NULL, &sc) != C2D_OK) fail("scene_create", "search");
     for (size_t b = 0; b < n_list; b++) {

@@ -610,8 +610,8 @@ static void reference_sweep(const soa_set *s, c2d_circle_toi *out) {
 
 /* Runs the three batch calls on every backend and compares with the scalar loops. */
 static void check_batch_set(const soa_set *s, const char *label) {
-    const c2d_circle_soa cs = {s->x, s->y, s->r, s->nc};
-    const c2d_capsule_soa ks = {s->ax, s->ay, s->bx, s->by, s->R, s->nk};
+    const c2d_circle_soa cs = {s->x, s->y, s->r, s->nc, NULL, NULL};
+    const c2d_capsule_soa ks = {s->ax, s->ay, s->bx, s->by, s->R, s->nk, NULL, NULL, NULL};
     const size_t all = s->nc * s->nk;
     c2d_pair_contact *want = malloc((all + 1) * sizeof *want);
     c2d_pair_contact *got = malloc((all + 4) * sizeof *got);
@@ -770,10 +770,10 @@ static void test_batch_huge(void **state) {
 static void test_batch_bad_arguments(void **state) {
     (void)state;
     float one[1] = {1.0f}, zero[1] = {0.0f}, two[1] = {2.0f};
-    const c2d_circle_soa cs = {zero, zero, one, 1};
-    const c2d_capsule_soa ks = {zero, zero, two, zero, one, 1};
-    const c2d_circle_soa empty_c = {NULL, NULL, NULL, 0};
-    const c2d_capsule_soa empty_k = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_circle_soa cs = {zero, zero, one, 1, NULL, NULL};
+    const c2d_capsule_soa ks = {zero, zero, two, zero, one, 1, NULL, NULL, NULL};
+    const c2d_circle_soa empty_c = {NULL, NULL, NULL, 0, NULL, NULL};
+    const c2d_capsule_soa empty_k = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     c2d_backend backends[C2D_BACKEND_COUNT];
     const size_t nb = hard_backends(backends);
     for (size_t b = 0; b < nb; b++) {

@@ -34,8 +34,8 @@ static bool sweep_case(c2d_circle c, c2d_vec2 move, c2d_capsule k, bool expect_h
            (double)k.radius);
     print_toi("scalar", hit, &want);
     bool bad = hit && !expect_hit;
-    const c2d_circle_soa cs = {&c.center.x, &c.center.y, &c.radius, 1};
-    const c2d_capsule_soa ks = {&k.a.x, &k.a.y, &k.b.x, &k.b.y, &k.radius, 1};
+    const c2d_circle_soa cs = {&c.center.x, &c.center.y, &c.radius, 1, NULL, NULL};
+    const c2d_capsule_soa ks = {&k.a.x, &k.a.y, &k.b.x, &k.b.y, &k.radius, 1, NULL, NULL, NULL};
     c2d_backend backends[C2D_BACKEND_COUNT];
     const size_t nb = hard_backends(backends);
     for (size_t b = 0; b < nb; b++) {

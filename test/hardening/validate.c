@@ -39,12 +39,12 @@ static void fill_valid(sets *s) {
 }
 
 static c2d_circle_soa circles_of(const sets *s, size_t n) {
-    const c2d_circle_soa c = {s->x, s->y, s->r, n};
+    const c2d_circle_soa c = {s->x, s->y, s->r, n, NULL, NULL};
     return c;
 }
 
 static c2d_capsule_soa capsules_of(const sets *s, size_t n) {
-    const c2d_capsule_soa k = {s->ax, s->ay, s->bx, s->by, s->R, n};
+    const c2d_capsule_soa k = {s->ax, s->ay, s->bx, s->by, s->R, n, NULL, NULL, NULL};
     return k;
 }
 
@@ -184,8 +184,8 @@ static void test_null(void **state) {
 
 static void test_empty(void **state) {
     (void)state;
-    const c2d_circle_soa c = {NULL, NULL, NULL, 0};
-    const c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_circle_soa c = {NULL, NULL, NULL, 0, NULL, NULL};
+    const c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     expect(c2d_validate_circles(&c), C2D_DEFECT_NONE, 0);
     expect(c2d_validate_capsules(&k), C2D_DEFECT_NONE, 0);
 }
@@ -204,19 +204,19 @@ static void test_boundaries(void **state) {
         const float v = cases[i][0];
         const bool valid = cases[i][1] != 0.0f;
         float x[1] = {v}, y[1] = {0.0f}, r[1] = {1.0f};
-        const c2d_circle_soa c = {x, y, r, 1};
+        const c2d_circle_soa c = {x, y, r, 1, NULL, NULL};
         expect(c2d_validate_circles(&c), valid ? C2D_DEFECT_NONE : C2D_DEFECT_HUGE, 0);
         float rr[1] = {v};
-        const c2d_circle_soa cr = {y, y, rr, 1};
+        const c2d_circle_soa cr = {y, y, rr, 1, NULL, NULL};
         const c2d_defect want_r = v < 0.0f ? C2D_DEFECT_NEGATIVE_RADIUS
                                 : valid    ? C2D_DEFECT_NONE
                                            : C2D_DEFECT_HUGE;
         expect(c2d_validate_circles(&cr), want_r, 0);
     }
     float zero[1] = {0.0f}, negzero[1] = {-0.0f};
-    const c2d_circle_soa c = {zero, zero, negzero, 1};
+    const c2d_circle_soa c = {zero, zero, negzero, 1, NULL, NULL};
     expect(c2d_validate_circles(&c), C2D_DEFECT_NONE, 0);
-    const c2d_capsule_soa k = {negzero, zero, negzero, zero, negzero, 1};
+    const c2d_capsule_soa k = {negzero, zero, negzero, zero, negzero, 1, NULL, NULL, NULL};
     expect(c2d_validate_capsules(&k), C2D_DEFECT_NONE, 0);
 }
 
@@ -258,7 +258,7 @@ static void test_misaligned(void **state) {
     for (size_t i = 0; i < 3 * N + 3; i++)
         block[i] = (float)i;
     block[1 + N + 4] = -NAN; /* y of element 4 */
-    const c2d_circle_soa c = {block + 1, block + 1 + N, block + 2 + 2 * N, N};
+    const c2d_circle_soa c = {block + 1, block + 1 + N, block + 2 + 2 * N, N, NULL, NULL};
     expect(c2d_validate_circles(&c), C2D_DEFECT_NAN, 4);
     free(block);
 }

@@ -50,7 +50,7 @@ static void calibrate(c2d_scene *sc, float lo, float hi, float span, float rmax)
         y[i] = c2d_rng_range(&rng, lo, lo + span);
         r[i] = c2d_rng_range(&rng, 0.2f * rmax, rmax);
     }
-    const c2d_circle_soa c = {x, y, r, N};
+    const c2d_circle_soa c = {x, y, r, N, NULL, NULL};
     size_t count = 0;
     assert_int_equal(c2d_scene_collide(sc, &c, NULL, 0, &count), C2D_OK);
 }
@@ -134,7 +134,7 @@ static void fine_big_borders(void **state) {
             r[i] =
                 i % 50 == 7 ? c2d_rng_range(&rng, 1.0f, 2.0f) : c2d_rng_range(&rng, 0.05f, 0.25f);
         }
-        const c2d_circle_soa c = {x, y, r, N};
+        const c2d_circle_soa c = {x, y, r, N, NULL, NULL};
         size_t count = 0;
         assert_int_equal(c2d_scene_collide(sc, &c, NULL, 0, &count), C2D_OK);
     }
@@ -246,7 +246,7 @@ static void fine_moved_capsules(void **state) {
             if (round == 3 && k == first) s.ax[k] = -1000.0f; /* outside the old region */
         }
         const c2d_capsule_soa moved = {s.ax + first, s.ay + first, s.bx + first,
-                                       s.by + first, s.R + first,  n};
+                                       s.by + first, s.R + first,  n, NULL, NULL, NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, first, &moved), C2D_OK);
         char label[64];
         snprintf(label, sizeof label, "after move %u", round);
@@ -280,7 +280,7 @@ static void fine_flippers(void **state) {
             if (frame == 11) s.ax[k] = s.bx[k]; /* back, shortened */
         }
         const c2d_capsule_soa one = {s.ax + first, s.ay + first, s.bx + first,
-                                     s.by + first, s.R + first,  moved};
+                                     s.by + first, s.R + first,  moved, NULL, NULL, NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, first, &one), C2D_OK);
         saw_dirty |= c2d_fine_ready(sc) && sc->fine.dirty_count > 0;
         saw_rebuild |= !c2d_fine_ready(sc);
@@ -354,7 +354,7 @@ static void fine_long_floors(void **state) {
             const size_t k = pins + 1;
             s.by[k] = round == 0 ? s.ay[k] + 7.0f : s.ay[k];
             s.bx[k] = round == 1 ? 1e30f : 160.0f;
-            const c2d_capsule_soa one = {s.ax + k, s.ay + k, s.bx + k, s.by + k, s.R + k, 1};
+            const c2d_capsule_soa one = {s.ax + k, s.ay + k, s.bx + k, s.by + k, s.R + k, 1, NULL, NULL, NULL};
             assert_int_equal(c2d_scene_move_capsules(sc, k, &one), C2D_OK);
             snprintf(label, sizeof label, "%zu floors, move %d", floors, round);
             check_all_backends(sc, &s, label);

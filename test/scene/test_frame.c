@@ -34,17 +34,17 @@ static const float cap_ax[] = {0.0f, 100.0f}, cap_ay[] = {0.0f, 100.0f};
 static const float cap_bx[] = {1.0f, 101.0f}, cap_by[] = {0.0f, 100.0f};
 static const float cap_r[] = {0.5f, 0.5f};
 static const float ball_x[] = {50.0f}, ball_y[] = {50.0f}, ball_r[] = {1.0f};
-static const c2d_capsule_soa board = {cap_ax, cap_ay, cap_bx, cap_by, cap_r, 2};
-static const c2d_circle_soa ball = {ball_x, ball_y, ball_r, 1};
+static const c2d_capsule_soa board = {cap_ax, cap_ay, cap_bx, cap_by, cap_r, 2, NULL, NULL, NULL};
+static const c2d_circle_soa ball = {ball_x, ball_y, ball_r, 1, NULL, NULL};
 
 /* Capsule 0 moved onto the ball: (49, 50)-(51, 50), radius 0.5. */
 static const float on_ax[] = {49.0f}, on_ay[] = {50.0f}, on_bx[] = {51.0f}, on_by[] = {50.0f};
-static const c2d_capsule_soa onto_ball = {on_ax, on_ay, on_bx, on_by, cap_r, 1};
+static const c2d_capsule_soa onto_ball = {on_ax, on_ay, on_bx, on_by, cap_r, 1, NULL, NULL, NULL};
 
 /* The capsules after the move, for the oracle. */
 static const float moved_ax[] = {49.0f, 100.0f}, moved_ay[] = {50.0f, 100.0f};
 static const float moved_bx[] = {51.0f, 101.0f}, moved_by[] = {50.0f, 100.0f};
-static const c2d_capsule_soa moved_board = {moved_ax, moved_ay, moved_bx, moved_by, cap_r, 2};
+static const c2d_capsule_soa moved_board = {moved_ax, moved_ay, moved_bx, moved_by, cap_r, 2, NULL, NULL, NULL};
 
 /* The range call over every capsule, the single call and the batch call all give the one
  * contact of the moved board, byte for byte (the frame must be binned). */
@@ -120,7 +120,7 @@ static void frame_moved_after_bin(void **state) {
     assert_int_equal(c2d_scene_bin(sc, &ball), C2D_OK);
     assert_one_contact(sc);
     /* a move of no capsules changes nothing: the frame stays */
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     assert_int_equal(c2d_scene_move_capsules(sc, 1, &none), C2D_OK);
     assert_one_contact(sc);
     c2d_scene_destroy(sc);
@@ -156,14 +156,14 @@ static void frame_call_order(void **state) {
     assert_int_equal(c2d_scene_collide_range(sc, &ball, 0, 2, out, 4, &count), C2D_OK);
     /* another circle set: other arrays, or another count */
     const float x2[] = {50.0f, 0.5f}, y2[] = {50.0f, 0.0f}, r2[] = {1.0f, 1.0f};
-    const c2d_circle_soa other = {x2, y2, r2, 1};
+    const c2d_circle_soa other = {x2, y2, r2, 1, NULL, NULL};
     count = 9;
     assert_state(c2d_scene_collide_range(sc, &other, 0, 2, out, 4, &count));
     assert_int_equal(count, 0);
     c2d_circle_soa fewer = ball;
     fewer.count = 0;
     assert_state(c2d_scene_collide_range(sc, &fewer, 0, 2, out, 4, &count));
-    const c2d_circle_soa more = {x2, y2, r2, 2};
+    const c2d_circle_soa more = {x2, y2, r2, 2, NULL, NULL};
     assert_int_equal(c2d_scene_bin(sc, &more), C2D_OK);
     assert_state(c2d_scene_collide_range(sc, &other, 0, 2, out, 4, &count));
     assert_int_equal(c2d_scene_collide_range(sc, &more, 0, 2, out, 4, &count), C2D_OK);
@@ -347,7 +347,7 @@ static void frame_split_agrees_with_single_call(void **state) {
         w.bx[7] += 0.3f;
         w.ay[8] -= 0.3f;
         const c2d_capsule_soa flipper = {
-            w.ax + 7, w.ay + 7, w.bx + 7, w.by + 7, w.capsule_radius + 7, 2};
+            w.ax + 7, w.ay + 7, w.bx + 7, w.by + 7, w.capsule_radius + 7, 2, NULL, NULL, NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, 7, &flipper), C2D_OK);
         size_t count = 9;
         assert_state(c2d_scene_collide_range(sc, &w.circles, 0, m, got, cap, &count));

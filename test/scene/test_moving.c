@@ -155,7 +155,7 @@ static void moving_bad_arguments(void **state) {
                      C2D_ERROR_NULL);
     assert_int_equal(c2d_scene_sweep_moving_capsules(sc, &s.circles, s.mx, s.my, NULL, kmy, out),
                      C2D_ERROR_NULL);
-    const c2d_circle_soa none = {NULL, NULL, NULL, 0};
+    const c2d_circle_soa none = {NULL, NULL, NULL, 0, NULL, NULL};
     assert_int_equal(c2d_scene_sweep_moving_capsules(sc, &none, NULL, NULL, kmx, kmy, NULL),
                      C2D_OK);
     c2d_scene_destroy(sc);

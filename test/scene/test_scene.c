@@ -232,7 +232,7 @@ static void scene_move_capsules(void **state) {
             if (round == 7 && k == first) s.ax[k] = -500.0f;
         }
         const c2d_capsule_soa moved = {s.ax + first, s.ay + first, s.bx + first,
-                                       s.by + first, s.R + first,  n};
+                                       s.by + first, s.R + first,  n, NULL, NULL, NULL};
         /* a stale binning is refused after a move */
         assert_int_equal(c2d_scene_bin(sc, &s.circles), C2D_OK);
         assert_int_equal(c2d_scene_move_capsules(sc, first, &moved), C2D_OK);
@@ -324,7 +324,7 @@ static void scene_bad_arguments(void **state) {
     const c2d_allocator half = {NULL, NULL, NULL};
     assert_int_equal(c2d_scene_create(&w.capsules, &half, &sc), C2D_ERROR_NULL);
     /* zero capsules with NULL arrays is a scene */
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     assert_int_equal(c2d_scene_create(&none, NULL, &sc), C2D_OK);
     size_t count = 7;
     c2d_pair_contact out[4];
@@ -386,7 +386,7 @@ static void scene_bad_arguments(void **state) {
     assert_int_equal(c2d_scene_sweep_range(sc, &w.circles, w.move_x, w.move_y, 100, 0, NULL),
                      C2D_OK);
     /* moves */
-    c2d_capsule_soa part = {w.ax, w.ay, w.bx, w.by, w.capsule_radius, 3};
+    c2d_capsule_soa part = {w.ax, w.ay, w.bx, w.by, w.capsule_radius, 3, NULL, NULL, NULL};
     assert_int_equal(c2d_scene_move_capsules(sc, 8, &part), C2D_ERROR_INDEX);
     assert_int_equal(c2d_scene_move_capsules(NULL, 0, &part), C2D_ERROR_NULL);
     assert_int_equal(c2d_scene_move_capsules(sc, 0, NULL), C2D_ERROR_NULL);
@@ -451,7 +451,7 @@ static void scene_failing_allocator(void **state) {
         assert_int_equal(count, total);
         assert_memory_equal(ref, got, total * sizeof *ref);
         /* a move: on failure the old capsules still answer */
-        const c2d_capsule_soa moved = {big.ax, big.ay, big.bx, big.by, big.capsule_radius, 5};
+        const c2d_capsule_soa moved = {big.ax, big.ay, big.bx, big.by, big.capsule_radius, 5, NULL, NULL, NULL};
         st = c2d_scene_move_capsules(sc, 2, &moved);
         if (st == C2D_ERROR_ALLOC) {
             assert_int_equal(c2d_scene_collide(sc, &w.circles, got, 4000, &count), C2D_OK);
@@ -514,7 +514,7 @@ static void scene_steady_frames_allocate_nothing(void **state) {
         w.bx[3] += 0.05f;
         w.by[4] -= 0.05f;
         const c2d_capsule_soa flipper = {
-            w.ax + 3, w.ay + 3, w.bx + 3, w.by + 3, w.capsule_radius + 3, 2};
+            w.ax + 3, w.ay + 3, w.bx + 3, w.by + 3, w.capsule_radius + 3, 2, NULL, NULL, NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, 3, &flipper), C2D_OK);
     }
     assert_int_equal(cnt.calls, after_first);

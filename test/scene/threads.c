@@ -113,7 +113,7 @@ int main(void) {
             /* a flipper turns between frames: the last frame is stale, the next one agrees */
             w.bx[5] += 0.5f;
             const c2d_capsule_soa flipper = {
-                w.ax + 5, w.ay + 5, w.bx + 5, w.by + 5, w.capsule_radius + 5, 1};
+                w.ax + 5, w.ay + 5, w.bx + 5, w.by + 5, w.capsule_radius + 5, 1, NULL, NULL, NULL};
             CHECK(c2d_scene_move_capsules(scene, 5, &flipper) == C2D_OK);
             size_t stale = 1;
             CHECK(c2d_scene_collide_range(scene, &w.circles, 0, w.capsules.count, NULL, 0,

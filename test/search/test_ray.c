@@ -136,7 +136,7 @@ typedef struct ray_case {
 } ray_case;
 
 static c2d_ray_soa rays_of(const scene *s) {
-    return (c2d_ray_soa){s->x, s->y, s->mx, s->my, s->n};
+    return (c2d_ray_soa){s->x, s->y, s->mx, s->my, s->n, NULL, NULL};
 }
 
 static void ref_ray_cast(const ray_case *c, c2d_ray_hit *out) {
@@ -196,7 +196,7 @@ static void check_rays(const ray_case *c, const char *label) {
     const c2d_capsule_soa *caps = c->with_capsules ? &s->capsules : NULL;
     const c2d_circle_soa *circles = c->targets ? &c->targets->circles : NULL;
     c2d_scene *sc = NULL;
-    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0};
+    const c2d_capsule_soa none = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     assert_int_equal(c2d_scene_create(caps ? caps : &none, NULL, &sc), C2D_OK);
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);
@@ -442,9 +442,9 @@ static void ray_statuses(void **state) {
     const float x[1] = {-1.0f}, zero[1] = {0.0f}, two[1] = {2.0f}, lo[1] = {-1.0f};
     const float one[1] = {1.0f}, half[1] = {0.5f}, five[1] = {5.0f};
     c2d_ray_hit out[1];
-    const c2d_ray_soa rays = {x, zero, two, zero, 1};
-    const c2d_capsule_soa caps = {zero, lo, zero, one, half, 1};
-    const c2d_circle_soa circles = {five, five, one, 1};
+    const c2d_ray_soa rays = {x, zero, two, zero, 1, NULL, NULL};
+    const c2d_capsule_soa caps = {zero, lo, zero, one, half, 1, NULL, NULL, NULL};
+    const c2d_circle_soa circles = {five, five, one, 1, NULL, NULL};
     assert_int_equal(c2d_batch_ray_cast(NULL, &caps, &circles, out), C2D_ERROR_NULL);
     assert_int_equal(c2d_batch_ray_cast(&rays, &caps, &circles, NULL), C2D_ERROR_NULL);
     c2d_ray_soa bad = rays;
@@ -457,7 +457,7 @@ static void ray_statuses(void **state) {
     bad_circles.x = NULL;
     assert_int_equal(c2d_batch_ray_cast(&rays, NULL, &bad_circles, out), C2D_ERROR_NULL);
     /* no rays: NULL arrays and output are fine */
-    const c2d_ray_soa empty = {NULL, NULL, NULL, NULL, 0};
+    const c2d_ray_soa empty = {NULL, NULL, NULL, NULL, 0, NULL, NULL};
     assert_int_equal(c2d_batch_ray_cast(&empty, &caps, &circles, NULL), C2D_OK);
     /* no shapes at all: every ray misses */
     out[0].shape = 7;

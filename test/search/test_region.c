@@ -172,9 +172,9 @@ typedef c2d_status (*query_call)(const void *ctx, query_kind kind, const queries
 static c2d_status batch_call(const void *ctx, query_kind kind, const queries *q, const scene *s,
                              bool circles, c2d_query_pair *out, size_t capacity, size_t *count) {
     (void)ctx;
-    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n};
-    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n};
-    const c2d_point_soa points = {q->x, q->y, q->n};
+    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n, NULL, NULL};
+    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n, NULL, NULL};
+    const c2d_point_soa points = {q->x, q->y, q->n, NULL, NULL};
     switch (kind) {
     case Q_BOX:
         return circles ? c2d_batch_query_box_circles(&boxes, &s->circles, out, capacity, count)
@@ -193,9 +193,9 @@ static c2d_status batch_call(const void *ctx, query_kind kind, const queries *q,
 static c2d_status scene_call(const void *ctx, query_kind kind, const queries *q, const scene *s,
                              bool circles, c2d_query_pair *out, size_t capacity, size_t *count) {
     (void)s, (void)circles;
-    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n};
-    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n};
-    const c2d_point_soa points = {q->x, q->y, q->n};
+    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n, NULL, NULL};
+    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n, NULL, NULL};
+    const c2d_point_soa points = {q->x, q->y, q->n, NULL, NULL};
     switch (kind) {
     case Q_BOX:
         return c2d_scene_query_box(ctx, &boxes, out, capacity, count);
@@ -441,10 +441,10 @@ static void queries_golden(void **state) {
 static void query_statuses(void **state) {
     (void)state;
     const float v[2] = {0.0f, 1.0f};
-    const c2d_box_soa boxes = {v, v, v + 1, v + 1, 1};
-    const c2d_circle_soa discs = {v, v, v + 1, 1};
-    const c2d_point_soa points = {v, v, 1};
-    const c2d_capsule_soa caps = {v, v, v + 1, v + 1, v + 1, 1};
+    const c2d_box_soa boxes = {v, v, v + 1, v + 1, 1, NULL, NULL};
+    const c2d_circle_soa discs = {v, v, v + 1, 1, NULL, NULL};
+    const c2d_point_soa points = {v, v, 1, NULL, NULL};
+    const c2d_capsule_soa caps = {v, v, v + 1, v + 1, v + 1, 1, NULL, NULL, NULL};
     c2d_query_pair out[2];
     size_t count = 5;
     assert_int_equal(c2d_batch_query_box_capsules(&boxes, &caps, out, 2, NULL), C2D_ERROR_NULL);
@@ -469,7 +469,7 @@ static void query_statuses(void **state) {
     assert_int_equal(c2d_batch_query_disc_capsules(&bad_discs, &caps, out, 2, &count),
                      C2D_ERROR_NULL);
     /* no queries: NULL arrays fine */
-    const c2d_box_soa none = {NULL, NULL, NULL, NULL, 0};
+    const c2d_box_soa none = {NULL, NULL, NULL, NULL, 0, NULL, NULL};
     assert_int_equal(c2d_batch_query_box_capsules(&none, &caps, NULL, 0, &count), C2D_OK);
     assert_int_equal(count, 0);
     /* the answer: the unit box meets the capsule (0,0)-(1,1) */

@@ -69,7 +69,7 @@ static void natural_loop_never_freezes(void **state) {
             }
         }
         /* depth in the pins at the end of the frame: the next frame's contacts */
-        const c2d_circle_soa balls = {b.x, b.y, b.r, b.n};
+        const c2d_circle_soa balls = {b.x, b.y, b.r, b.n, NULL, NULL};
         size_t count = 0;
         assert_int_equal(c2d_scene_collide(b.scene, &balls, NULL, 0, &count), C2D_OK);
         c2d_pair_contact *c = malloc((count ? count : 1) * sizeof *c);
