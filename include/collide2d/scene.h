@@ -81,7 +81,9 @@ typedef struct c2d_allocator {
     void *user;                              ///< Passed to both hooks.
 } c2d_allocator;
 
-/// Creates a scene holding a copy of `capsules` (any count, 0 included) and its index.
+/// Creates a scene holding a copy of `capsules` (any count, 0 included) and its index. The
+/// copy includes the set's filter and sensor arrays when it has them (collide2d/filter.h):
+/// every scene call honours them as the batch call does for the set.
 /// `allocator` may be NULL (malloc/free); it is copied. On success `*scene` receives the
 /// scene; on failure `*scene` is set to NULL (when `scene` is not NULL).
 /// Returns C2D_ERROR_NULL for a NULL `capsules`, `scene` or needed array (or an allocator
@@ -97,7 +99,9 @@ C2D_API void c2d_scene_destroy(c2d_scene *scene);
 C2D_API size_t c2d_scene_capsule_count(const c2d_scene *scene);
 
 /// Replaces capsules first .. first + capsules->count - 1 of the scene with `capsules`
-/// (flippers, moving platforms) and updates the index. The range must lie inside the scene:
+/// (flippers, moving platforms) and updates the index. Filter and sensor arrays the set
+/// carries replace those capsules' words too (a gate that opens); an array it leaves NULL
+/// keeps the scene's words for them. The range must lie inside the scene:
 /// otherwise C2D_ERROR_INDEX and nothing changes. C2D_ERROR_ALLOC leaves the scene as it was.
 /// A move of at least one capsule makes every frame begun or binned before it stale: its
 /// bin_part, bin_end and range calls return C2D_ERROR_STATE until the circles are binned again.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "balls/frozen_internal.h"
+#include "core/filter_words.h"
 #include "batch/cull.h"
 #include "scene/scene_internal.h"
 
@@ -98,6 +99,33 @@ static void copy_capsules(c2d_scene *s, size_t first, const c2d_capsule_soa *k) 
     memcpy(s->radius + first, k->radius, bytes);
 }
 
+/* Gives the scene its filter block (every capsule on every layer, meeting every layer, no
+ * sensors) if it has none yet. */
+static c2d_status ensure_filter(c2d_scene *s) {
+    const size_t m = s->capsule_count;
+    if (s->filter || m == 0) return C2D_OK;
+    uint32_t *block = c2d_scene_alloc(s, 2 * m * sizeof(uint32_t) + m);
+    if (!block) return C2D_ERROR_ALLOC;
+    for (size_t i = 0; i < 2 * m; i++)
+        block[i] = C2D_FILTER_ALL;
+    memset(block + 2 * m, 0, m);
+    s->filter = block;
+    s->capsules.category = block;
+    s->capsules.mask = block + m;
+    s->capsules.sensor = (const uint8_t *)(block + 2 * m);
+    return C2D_OK;
+}
+
+/* Copies the filter words of capsules[0..n) that the set carries into the scene's block from
+ * index `first` (an array the set leaves NULL keeps the scene's words). */
+static void copy_filter(c2d_scene *s, size_t first, const c2d_capsule_soa *k) {
+    if (!s->filter || k->count == 0) return;
+    const size_t m = s->capsule_count;
+    if (k->category) memcpy(s->filter + first, k->category, k->count * sizeof(uint32_t));
+    if (k->mask) memcpy(s->filter + m + first, k->mask, k->count * sizeof(uint32_t));
+    if (k->sensor) memcpy((uint8_t *)(s->filter + 2 * m) + first, k->sensor, k->count);
+}
+
 c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator *allocator,
                             c2d_scene **scene) {
     if (!scene) return C2D_ERROR_NULL;
@@ -127,11 +155,14 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
         copy_capsules(s, 0, capsules);
     }
     s->capsules = (c2d_capsule_soa){s->ax, s->ay, s->bx, s->by, s->radius, m, NULL, NULL, NULL};
-    if (c2d_capsule_index_build(s, &s->index) != C2D_OK) {
+    if ((c2d_capsule_soa_filtered(capsules) && ensure_filter(s) != C2D_OK) ||
+        c2d_capsule_index_build(s, &s->index) != C2D_OK) {
+        c2d_scene_free(s, s->filter);
         c2d_scene_free(s, s->ax);
         hooks.free(s, hooks.user);
         return C2D_ERROR_ALLOC;
     }
+    copy_filter(s, 0, capsules);
     *scene = s;
     return C2D_OK;
 }
@@ -150,6 +181,7 @@ void c2d_scene_destroy(c2d_scene *scene) {
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
     c2d_scene_free(scene, scene->ax);
+    c2d_scene_free(scene, scene->filter);
     const c2d_allocator hooks = scene->allocator;
     hooks.free(scene, hooks.user);
 }
@@ -166,10 +198,14 @@ c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
     if (first > scene->capsule_count || capsules->count > scene->capsule_count - first)
         return C2D_ERROR_INDEX;
     if (capsules->count == 0) return C2D_OK;
-    /* the index first: it is the only step that can fail, and then nothing changed */
+    /* the steps that can fail first, and then nothing visible changed (a filter block of
+     * default words means what no block means) */
+    if (c2d_capsule_soa_filtered(capsules) && ensure_filter(scene) != C2D_OK)
+        return C2D_ERROR_ALLOC;
     const c2d_status moved = c2d_capsule_index_move(scene, &scene->index, first, capsules);
     if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
+    copy_filter(scene, first, capsules);
     scene->generation++; /* every frame begun or binned before is stale */
     c2d_fine_moved(scene, first, capsules->count);
     return C2D_OK;

@@ -200,7 +200,10 @@ struct c2d_scene {
     c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
     size_t capsule_count;
     float *ax, *ay, *bx, *by, *radius; /* the capsules (one block) */
-    c2d_capsule_soa capsules;          /* a view of the arrays above */
+    uint32_t *filter;                  /* category words, then mask words, then the sensor
+                                          bytes (one block; NULL until a set carries a filter) */
+    c2d_capsule_soa capsules;          /* a view of the arrays above (filter pointers NULL
+                                          while `filter` is) */
     c2d_capsule_index index;
     c2d_fine_index fine;     /* built lazily by frame begins (scene_fine.c) */
     c2d_fine_index fine_big; /* the same for circles above fine.rho (its dirty set unused) */
