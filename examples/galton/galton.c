@@ -100,8 +100,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     const double start = galton_now();
+    size_t peak_awake = 0; /* the most balls the contact steps saw in one step */
     while (g.steps < max_steps && !galton_done(&g)) {
         if (galton_step(&g) != 0) return 1;
+        if (g.n_awake > peak_awake) peak_awake = g.n_awake;
         if (frames && g.steps % frame_every == 0) {
             char path[4096];
             snprintf(path, sizeof path, "%s/frame%05zu.png", frames, frame++);
@@ -114,6 +116,8 @@ int main(int argc, char **argv) {
            (unsigned long long)g.steps, (double)p.dt, (double)g.steps * (double)p.dt, wall);
     printf("per step: broad %.3f ms, narrow %.3f ms, response %.3f ms\n", g.timing.broad * per,
            g.timing.narrow * per, g.timing.response * per);
+    printf("sleeping: at most %zu balls awake in a step, %llu wakings\n", peak_awake,
+           (unsigned long long)g.woken);
     printf("world hash: %016llx\n", (unsigned long long)galton_hash(&g));
     size_t counts[512];
     galton_bins(&g, counts);

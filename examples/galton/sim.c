@@ -32,6 +32,17 @@ enum { GALTON_PASSES = 4, GALTON_IMPULSE_PASSES = 4, GALTON_SETTLE_STEPS = 24 };
 /* The sleep speed, squared: 20 radii per second. */
 #define GALTON_SLEEP_SPEED2 400.0f
 
+/* The wake speed, squared: 60 radii per second. Above the sleep speed, so that a woken ball
+ * pushed along by a falling one does not wake the whole pile in turn (a strike at terminal
+ * speed, 222 radii per second, wakes about three layers). */
+#define GALTON_WAKE_SPEED2 3600.0f
+
+/* Approach speeds below this (20 radii per second, more than the 8.3 that gravity adds in one
+ * step) do not bounce off a capsule: the sweep stops the ball without restitution (Box2D's
+ * restitution threshold). A ball resting on a pin otherwise bounces its own gravity step
+ * back up every step, and a little energy comes from nowhere. */
+static const float galton_bounce_speed = 20.0f;
+
 static const float ball_radius = 1.0f;
 static const float wall_radius = 1.0f;
 static const float divider_radius = 0.5f;
@@ -343,7 +354,7 @@ static int wake(galton *g) {
     size_t n_fast = 0;
     for (size_t i = 0; i < g->n; i++)
         if (g->inv_mass[i] != 0.0f &&
-            g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] >= GALTON_SLEEP_SPEED2) {
+            g->vx[i] * g->vx[i] + g->vy[i] * g->vy[i] >= GALTON_WAKE_SPEED2) {
             g->mx[n_fast] = g->x[i];
             g->my[n_fast] = g->y[i];
             g->active[n_fast++] = (uint32_t)i;
@@ -420,7 +431,8 @@ static int respond(galton *g) {
  * body with the capsule's restitution. */
 static void bounce(galton *g, size_t i, uint32_t c, c2d_vec2 normal) {
     c2d_body ball = {{g->vx[i], g->vy[i]}, g->inv_mass[i], g->e[i]};
-    c2d_body capsule = {{0.0f, 0.0f}, 0.0f, g->ce[c]};
+    const float approach = -(g->vx[i] * normal.x + g->vy[i] * normal.y);
+    c2d_body capsule = {{0.0f, 0.0f}, 0.0f, approach < galton_bounce_speed ? 0.0f : g->ce[c]};
     c2d_apply_impulse(&ball, &capsule, normal);
     g->vx[i] = ball.velocity.x;
     g->vy[i] = ball.velocity.y;
