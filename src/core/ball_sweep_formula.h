@@ -1,12 +1,11 @@
 /* The sweep of two moving circles (c2d_sweep_circles) in lanes: whether and when ball a,
  * moving by ma, first touches ball b, moving by mb, and the touch's normal and point.
  *
- * The lane twin of c2d_sweep_circles (src/scalar/sweep.c), built from the same pieces of
- * core/sweep_formula.h (circles_touch_time, start_normal) and core/contact_formula.h (unit_or),
- * with the function's remaining steps in its order: every branch of the scalar function is a
- * select here, so each lane holds the bytes the function returns for it (the ball tests
- * compare the two on every backend). The including file provides the lane types of
- * sweep_formula.h. */
+ * The one source of c2d_sweep_circles: the scalar layer (src/scalar/sweep.c) runs it on one
+ * float lane (core/lane_scalar.h), the ball-ball kernels on SIMD lanes. It is built from the
+ * pieces of core/sweep_formula.h (circles_touch_time, start_normal) and core/contact_formula.h
+ * (unit_or); every exit of the scalar rules is a select, so each lane holds the bytes of its own
+ * pair. The including file provides the lane types of sweep_formula.h. */
 #ifndef C2D_CORE_BALL_SWEEP_FORMULA_H
 #define C2D_CORE_BALL_SWEEP_FORMULA_H
 

@@ -74,6 +74,10 @@ static inline bool lane_le(float a, float b) {
 static inline bool lane_ge(float a, float b) {
     return a >= b;
 }
+/* !(a <= b): true for NaN, as the SIMD form (the complement of the compare) is. */
+static inline bool lane_not_le(float a, float b) {
+    return !(a <= b);
+}
 static inline bool mask_and(bool a, bool b) {
     return a && b;
 }

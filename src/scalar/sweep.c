@@ -30,6 +30,7 @@
 #include "core/lane_scalar.h"
 #include "core/dlane_scalar.h"
 #include "core/sweep_formula.h"
+#include "core/ball_sweep_formula.h"
 #include "scalar/reference.h"
 
 /* The arithmetic lives in src/core/sweep_formula.h, written over lane types so the SIMD
@@ -71,52 +72,26 @@
  * shape never comes back to it, so a ball pushed out to touching may leave. */
 
 bool c2d_sweep_circles(c2d_circle a, c2d_vec2 move_a, c2d_circle b, c2d_vec2 move_b, c2d_toi *out) {
-    if (!(a.radius >= 0.0f && b.radius >= 0.0f)) return false;
-    const double sx = (double)a.center.x - b.center.x, sy = (double)a.center.y - b.center.y;
-    const double vx = (double)move_a.x - move_b.x, vy = (double)move_a.y - move_b.y;
-    if (sx != sx || sy != sy || vx != vx || vy != vy) /* NaN anywhere: no hit */
+    /* The lane formula itself (core/ball_sweep_formula.h) on one float lane: the ball-ball
+     * kernels run the same source, so the two cannot drift apart. Its steps, as a scalar
+     * reader would write them: no hit for a negative or NaN radius, a NaN offset or move, or
+     * no relative move; apart from the start, the touch time of the two circles (no hit past
+     * 1); in contact at the start (the float overlap test, or a touch time of 0, a hair inside
+     * in double), a hit at t = 0 only when the relative move goes deeper along the normal
+     * between the centres computed in double (start_normal(); a move clearly apart, v.s above
+     * what the normal's rounding could turn, is no hit); later, the normal between the
+     * centres at t. */
+    toi_lanes o;
+    if (!ball_sweep_lanes(a.center.x, a.center.y, a.radius, move_a.x, move_a.y, b.center.x,
+                          b.center.y, b.radius, move_b.x, move_b.y, &o))
         return false;
-    if (vx == 0.0 && vy == 0.0) return false; /* no relative move: never deeper, never closer */
-    const double rs = (double)a.radius + b.radius;
-    double t = 0.0;
-    /* c2d_overlap_circles(a, b), inlined: b is a capsule with a zero-length axis */
-    if (!capsule_overlap(a.center.x, a.center.y, a.radius, b.center.x, b.center.y, b.center.x,
-                         b.center.y, b.radius)) {
-        const double lim = rs * sqrt(vx * vx + vy * vy);
-        t = circles_touch_time(sx, sy, vx, vy, vx * sy - vy * sx, lim, rs);
-        if (!(t <= 1.0)) return false;
+    if (out) {
+        out->t = o.t;
+        out->normal.x = o.nx;
+        out->normal.y = o.ny;
+        out->point.x = o.px;
+        out->point.y = o.py;
     }
-    const float tf = (float)t; /* t <= 1, so the float is too */
-    const c2d_vec2 up = {0.0f, 1.0f};
-    if (tf == 0.0f) {
-        /* In contact at the start: the float overlap test says so, or the touch time is 0 (a
-         * hair inside in double): one start. A hit only when the relative move goes deeper
-         * along the contact's normal, the direction between the centres computed in double
-         * (start_normal() in core/sweep_formula.h gives the reasons). */
-        /* Clearly moving apart: v.s above what the normal's rounding (2^-24 a component) can
-         * turn, so v.n > 0 for the float normal too; saves its square root in a pile. */
-        const double apart = vx * sx + vy * sy;
-        if (apart > 0x1p-20 * ((fabs(vx) + fabs(vy)) * (fabs(sx) + fabs(sy)))) return false;
-        c2d_vec2 n; /* b is a capsule with a zero-length axis: its axis normal is (0, 1) */
-        start_normal(a.center.x, a.center.y, b.center.x, b.center.y, b.center.x, b.center.y, up.x,
-                     up.y, &n.x, &n.y);
-        if (!(vx * n.x + vy * n.y < 0.0)) return false;
-        if (out) {
-            out->t = 0.0f;
-            out->normal = n;
-            out->point.x = b.center.x + n.x * b.radius;
-            out->point.y = b.center.y + n.y * b.radius;
-        }
-        return true;
-    }
-    if (!out) return true;
-    const c2d_vec2 pa = {a.center.x + tf * move_a.x, a.center.y + tf * move_a.y};
-    const c2d_vec2 pb = {b.center.x + tf * move_b.x, b.center.y + tf * move_b.y};
-    const c2d_vec2 n = c2d_unit_or(pa.x - pb.x, pa.y - pb.y, up);
-    out->t = tf;
-    out->normal = n;
-    out->point.x = pb.x + n.x * b.radius;
-    out->point.y = pb.y + n.y * b.radius;
     return true;
 }
 
