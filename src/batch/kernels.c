@@ -19,6 +19,7 @@
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
 #include "core/sweep_formula.h"
+#include "core/filter_words.h"
 #include "batch/kernels_balls.h"
 
 enum { W = C2D_LANES };
@@ -40,13 +41,42 @@ static inline lane_t load_tail(const float *p, size_t n, float pad) {
     return lane_load(buf);
 }
 
+/* ---- filters (collide2d/filter.h) -------------------------------------------------------- */
+
+/* The lanes among the first `lanes` circles from `first` that meet capsule j (the filter allows
+ * the pair and j is no sensor). Runs only for sets with filters, and only where the boxes or
+ * the exact test already found something: the unfiltered path never reads a filter word. */
+static uint32_t meet_lanes(const c2d_circle_soa *c, size_t first, size_t lanes,
+                           const c2d_capsule_soa *k, size_t j) {
+    uint32_t bits = 0;
+    for (size_t l = 0; l < lanes; l++)
+        bits |= (uint32_t)c2d_circle_meets_capsule(c, first + l, k, j) << l;
+    return bits;
+}
+
+/* The lanes among the first `lanes` listed pairs (cip[l], kip[l]) that meet. */
+static uint32_t meet_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *cip,
+                           const uint32_t *kip, size_t lanes) {
+    uint32_t bits = 0;
+    for (size_t l = 0; l < lanes; l++)
+        bits |= (uint32_t)c2d_circle_meets_capsule(c, cip[l], k, kip[l]) << l;
+    return bits;
+}
+
 /* ---- c2d_batch_collide ------------------------------------------------------------------ */
 
 /* The contacts of W circles from `first` (lanes `valid`, x and y already loaded) against one
- * capsule. */
+ * capsule. filter_k: the capsule set when the call is filtered (its lanes that do not meet the
+ * capsule are dropped), NULL when not. */
 C2D_FORMULA void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t first, lane_t x,
                                lane_t y, uint32_t valid, const capsule_lanes *cap,
-                               lane_t capsule_index) {
+                               lane_t capsule_index, const c2d_capsule_soa *filter_k,
+                               size_t capsule) {
+    if (filter_k) { /* a filtered call: only the circles that meet the capsule */
+        valid &= meet_lanes(c, first, c->count - first < W ? c->count - first : W, filter_k,
+                            capsule);
+        if (!valid) return;
+    }
     const lane_t r = valid == first_lanes(W) ? lane_load(c->radius + first)
                                              : load_tail(c->radius + first, c->count - first, NAN);
     contacts_vector(o, x, y, r, cap, valid, lane_add_u32(lane_load_u32(lane_iota), first),
@@ -62,7 +92,8 @@ static inline mask_t in_box(lane_t x, lane_t y, lane_t cx, lane_t cy, lane_t hx,
 }
 
 static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          const c2d_collide_box *box, contact_sink *o) {
+                          const c2d_collide_box *box, const c2d_capsule_soa *filter_k,
+                          contact_sink *o) {
     const lane_t cx = lane_splat(box->cx), cy = lane_splat(box->cy);
     const lane_t hx = lane_splat(box->hx), hy = lane_splat(box->hy);
     const capsule_lanes cap = capsule_splat(k, capsule);
@@ -78,35 +109,44 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
         const mask_t near0 = in_box(x0, y0, cx, cy, hx, hy);
         const mask_t near1 = in_box(x1, y1, cx, cy, hx, hy);
         if (mask_any(mask_or(near0, near1))) {
-            if (mask_any(near0)) refine_vector(o, c, i, x0, y0, all, &cap, kidx);
-            if (mask_any(near1)) refine_vector(o, c, i + W, x1, y1, all, &cap, kidx);
+            if (mask_any(near0))
+                refine_vector(o, c, i, x0, y0, all, &cap, kidx, filter_k, capsule);
+            if (mask_any(near1))
+                refine_vector(o, c, i + W, x1, y1, all, &cap, kidx, filter_k, capsule);
         }
     }
     for (; i + W <= n; i += W) {
         const lane_t x = lane_load(xs + i), y = lane_load(ys + i);
-        if (mask_any(in_box(x, y, cx, cy, hx, hy))) refine_vector(o, c, i, x, y, all, &cap, kidx);
+        if (mask_any(in_box(x, y, cx, cy, hx, hy)))
+            refine_vector(o, c, i, x, y, all, &cap, kidx, filter_k, capsule);
     }
     if (i < n) { /* NaN padding is never inside a box and never overlaps */
         const lane_t x = load_tail(xs + i, n - i, NAN), y = load_tail(ys + i, n - i, NAN);
         if (mask_any(in_box(x, y, cx, cy, hx, hy)))
-            refine_vector(o, c, i, x, y, first_lanes(n - i), &cap, kidx);
+            refine_vector(o, c, i, x, y, first_lanes(n - i), &cap, kidx, filter_k, capsule);
     }
 }
 
-/* Exact pass of one capsule over every circle: the shared formulas on every lane. */
+/* Exact pass of one capsule over every circle: the shared formulas on every lane (filter_k as
+ * in refine_vector). */
 static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          contact_sink *o) {
+                          const c2d_capsule_soa *filter_k, contact_sink *o) {
     const capsule_lanes cap = capsule_splat(k, capsule);
     const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const size_t n = c->count;
     size_t i = 0;
-    for (; i + W <= n; i += W)
+    for (; i + W <= n; i += W) {
+        const uint32_t valid = filter_k ? meet_lanes(c, i, W, k, capsule) : first_lanes(W);
         contacts_vector(o, lane_load(c->x + i), lane_load(c->y + i), lane_load(c->radius + i), &cap,
-                        first_lanes(W), lane_add_u32(lane_load_u32(lane_iota), i), kidx);
-    if (i < n) /* NaN padding never overlaps */
+                        valid, lane_add_u32(lane_load_u32(lane_iota), i), kidx);
+    }
+    if (i < n) { /* NaN padding never overlaps */
+        const uint32_t valid =
+            filter_k ? meet_lanes(c, i, n - i, k, capsule) : first_lanes(n - i);
         contacts_vector(o, load_tail(c->x + i, n - i, NAN), load_tail(c->y + i, n - i, NAN),
-                        load_tail(c->radius + i, n - i, NAN), &cap, first_lanes(n - i),
+                        load_tail(c->radius + i, n - i, NAN), &cap, valid,
                         lane_add_u32(lane_load_u32(lane_iota), i), kidx);
+    }
 }
 
 /* The circle census of cull.h, a vector at a time: the largest magnitude of any coordinate or
@@ -142,14 +182,18 @@ static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *caps
     contact_sink o = {out, capacity, 0};
     if (circles->count == 0) return 0;
     const c2d_circle_census census = circle_census(circles);
+    /* a filtered call drops the circles a capsule does not meet where the boxes find them */
+    const c2d_capsule_soa *filter_k =
+        c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules) ? capsules : NULL;
     for (size_t k = 0; k < capsules->count; k++) {
+        if (filter_k && capsules->sensor && capsules->sensor[k]) continue;
         c2d_collide_box box;
         const c2d_capsule_plan plan =
             census.tame ? c2d_plan_capsule(capsules, k, census.max_radius, &box) : C2D_PLAN_EXACT;
         if (plan == C2D_PLAN_BOX)
-            collide_boxed(circles, capsules, k, &box, &o);
+            collide_boxed(circles, capsules, k, &box, filter_k, &o);
         else if (plan == C2D_PLAN_EXACT)
-            collide_exact(circles, capsules, k, &o);
+            collide_exact(circles, capsules, k, filter_k, &o);
     }
     return o.total;
 }
@@ -197,10 +241,12 @@ C2D_FORMULA uint32_t pairs_compute(const c2d_circle_soa *c, const c2d_capsule_so
  * circles and capsules and runs the exact formulas; the hit lanes are appended in order.
  * The loop is software-pipelined by one vector: vector v+1's contacts are computed before
  * vector v's are appended, so the long division and square-root chain of one vector overlaps
- * the appending of the previous one (whose loop exit mispredicts: the hit count varies). */
-static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
-                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
-                            size_t capacity) {
+ * the appending of the previous one (whose loop exit mispredicts: the hit count varies).
+ * `filtered`, a constant at each call site below: the pairs that do not meet leave the valid
+ * lanes before the formulas run. */
+C2D_FORMULA size_t collide_pairs_run(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                     const uint32_t *ci, const uint32_t *ki, size_t pair_count,
+                                     c2d_pair_contact *out, size_t capacity, bool filtered) {
     contact_sink o = {out, capacity, 0};
     const lane_t zero = lane_splat(0.0f);
     contact_lanes held = {zero, zero, zero, zero, zero}; /* read only when held_bits != 0 */
@@ -209,7 +255,8 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
     size_t p = 0;
     for (; p + W <= pair_count; p += W) {
         contact_lanes now = held; /* overwritten where bits != 0 */
-        const uint32_t bits = pairs_compute(c, k, ci + p, ki + p, first_lanes(W), &now);
+        const uint32_t valid = filtered ? meet_pairs(c, k, ci + p, ki + p, W) : first_lanes(W);
+        const uint32_t bits = pairs_compute(c, k, ci + p, ki + p, valid, &now);
         if (held_bits)
             sink_lanes(&o, held_bits, &held, lane_load_u32(ci + held_p),
                        lane_load_u32(ki + held_p));
@@ -226,10 +273,19 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
             ct[j] = ci[p + (j < lanes ? j : 0)];
             kt[j] = ki[p + (j < lanes ? j : 0)];
         }
-        const uint32_t bits = pairs_compute(c, k, ct, kt, first_lanes(lanes), &held);
+        const uint32_t valid = filtered ? meet_pairs(c, k, ct, kt, lanes) : first_lanes(lanes);
+        const uint32_t bits = pairs_compute(c, k, ct, kt, valid, &held);
         if (bits) sink_lanes(&o, bits, &held, lane_load_u32(ct), lane_load_u32(kt));
     }
     return o.total;
+}
+
+static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
+                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
+                            size_t capacity) {
+    if (c2d_circle_soa_filtered(c) || c2d_capsule_soa_filtered(k))
+        return collide_pairs_run(c, k, ci, ki, pair_count, out, capacity, true);
+    return collide_pairs_run(c, k, ci, ki, pair_count, out, capacity, false);
 }
 
 /* ---- c2d_batch_sweep -------------------------------------------------------------------- */
@@ -337,11 +393,13 @@ static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *mo
 }
 
 /* W circles from `first` against the capsules of one chunk: the pairs whose boxes touch join
- * the queue. */
+ * the queue (in a filtered call, only those that meet: the earliest hit is then taken over the
+ * allowed pairs, and a refused capsule hides nothing behind it). */
 static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                         size_t first, size_t lanes, const c2d_capsule_soa *k, const float *kmx,
                         const float *kmy, size_t chunk_first, size_t chunk_n,
-                        const c2d_sweep_boxes *boxes, sweep_queue *q, c2d_circle_toi *out) {
+                        const c2d_sweep_boxes *boxes, bool filtered, sweep_queue *q,
+                        c2d_circle_toi *out) {
     swept_lanes s;
     if (lanes == W) {
         s = swept_box(lane_load(c->x + first), lane_load(c->y + first),
@@ -362,7 +420,9 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
                                                lane_ge(s.hi_y, lane_splat(boxes->lo_y[j]))));
         if (!mask_any(touch)) continue;
         const uint32_t capsule = (uint32_t)(chunk_first + j);
-        for (uint32_t bits = mask_bits(touch) & valid; bits; bits &= bits - 1) {
+        uint32_t join = mask_bits(touch) & valid;
+        if (filtered) join &= meet_lanes(c, first, lanes, k, capsule); /* refused pairs never join */
+        for (uint32_t bits = join; bits; bits &= bits - 1) {
             q->circle[q->n] = (uint32_t)(first + lowest_bit(bits));
             q->capsule[q->n] = capsule;
             if (++q->n == W) sweep_flush(q, c, move_x, move_y, k, kmx, kmy, out);
@@ -377,6 +437,7 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
     c2d_sweep_boxes boxes;
     sweep_queue q;
     q.n = 0;
+    const bool filtered = c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules);
     for (size_t first = 0; first < capsules->count; first += C2D_SWEEP_CHUNK) {
         const size_t rest = capsules->count - first;
         const size_t chunk_n = rest < C2D_SWEEP_CHUNK ? rest : C2D_SWEEP_CHUNK;
@@ -385,7 +446,7 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
         for (size_t i = 0; i < circles->count; i += W) {
             const size_t rest_c = circles->count - i;
             sweep_lanes(circles, move_x, move_y, i, rest_c < W ? rest_c : W, capsules, kmx, kmy,
-                        first, chunk_n, &boxes, &q, out);
+                        first, chunk_n, &boxes, filtered, &q, out);
         }
     }
     sweep_flush(&q, circles, move_x, move_y, capsules, kmx, kmy, out);

@@ -2,21 +2,30 @@
  * without auto-vectorisation (meson.build) so that it stays the true scalar baseline. */
 #include "core/lane_scalar.h"
 #include "core/contact_formula.h"
+#include "core/filter_words.h"
 
 #include "batch/cull.h"
 #include "batch/ball_cull.h"
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
 
+/* True when the call's sets carry filters or sensors (collide2d/filter.h): then each pair the
+ * cheap tests keep is checked with c2d_circle_meets_capsule() before its exact answer. */
+static bool filtered(const c2d_circle_soa *c, const c2d_capsule_soa *k) {
+    return c2d_circle_soa_filtered(c) || c2d_capsule_soa_filtered(k);
+}
+
 static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pair_contact *out,
                       size_t capacity) {
     size_t total = 0;
+    const bool filter = filtered(c, k);
     for (size_t j = 0; j < k->count; j++) {
         const float ax = k->ax[j], ay = k->ay[j], bx = k->bx[j], by = k->by[j];
         const float R = k->radius[j];
         for (size_t i = 0; i < c->count; i++) {
             /* the boolean test inline, the contact only for the rare hits */
             if (!capsule_overlap(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R)) continue;
+            if (filter && !c2d_circle_meets_capsule(c, i, k, j)) continue;
             c2d_contact contact;
             if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], ax, ay, bx, by, R, &contact))
                 c2d_emit(out, capacity, &total, (uint32_t)i, (uint32_t)j, &contact);
@@ -29,8 +38,10 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
                             const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
                             size_t capacity) {
     size_t total = 0;
+    const bool filter = filtered(c, k);
     for (size_t p = 0; p < pair_count; p++) {
         const uint32_t i = ci[p], j = ki[p];
+        if (filter && !c2d_circle_meets_capsule(c, i, k, j)) continue;
         c2d_contact contact;
         if (c2d_capsule_contact(c->x[i], c->y[i], c->radius[i], k->ax[j], k->ay[j], k->bx[j],
                                 k->by[j], k->radius[j], &contact))
@@ -54,9 +65,11 @@ static void sweep(const c2d_circle_soa *c, const float *move_x, const float *mov
                   const c2d_capsule_soa *k, const float *kmx, const float *kmy,
                   c2d_circle_toi *out) {
     c2d_clear_tois(out, c->count);
+    const bool filter = filtered(c, k);
     for (size_t i = 0; i < c->count; i++)
         for (size_t j = 0; j < k->count; j++) {
             c2d_toi toi;
+            if (filter && !c2d_circle_meets_capsule(c, i, k, j)) continue;
             if (pair_sweep(c, move_x, move_y, k, kmx, kmy, i, j, &toi))
                 c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
         }

@@ -66,14 +66,20 @@ static bool ray_box_meets(const ray_box *b, double cx, double cy, double r) {
 }
 
 /* Ray i against every circle, in index order: a hit replaces the kept one when strictly
- * earlier. */
-static void ray_circles(const c2d_ray_soa *rays, size_t i, const c2d_circle_soa *c,
+ * earlier. `filtered`: the rays or circles carry filter words; the refused circles are
+ * skipped. */
+static void ray_circles(const c2d_ray_soa *rays, size_t i, const c2d_circle_soa *c, bool filtered,
                         c2d_ray_hit *hit) {
     const c2d_vec2 o = {rays->x[i], rays->y[i]}, d = {rays->dx[i], rays->dy[i]};
     ray_box box = {0.0, 0.0, 0.0, 0.0};
     const bool culled = ray_box_of(o.x, o.y, d.x, d.y, &box);
+    const uint32_t category = c2d_filter_word(rays->category, i);
+    const uint32_t mask = c2d_filter_word(rays->mask, i);
     for (size_t k = 0; k < c->count; k++) {
         if (culled && !ray_box_meets(&box, c->x[k], c->y[k], c->radius[k])) continue;
+        if (filtered && !c2d_filter_allows(category, mask, c2d_filter_word(c->category, k),
+                                           c2d_filter_word(c->mask, k)))
+            continue;
         const c2d_circle circle = {{c->x[k], c->y[k]}, c->radius[k]};
         c2d_toi toi;
         if (!c2d_ray_circle(o, d, circle, &toi)) continue;
@@ -89,13 +95,20 @@ void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass pass, const 
                       const c2d_circle_soa *circles, c2d_ray_hit *out) {
     const c2d_ray_hit none = {C2D_NONE, C2D_SHAPE_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     c2d_circle_toi part[C2D_RAY_CHUNK];
+    const bool circles_filtered =
+        circles && (rays->category || rays->mask || c2d_circle_soa_filtered(circles));
     for (size_t first = 0; first < rays->count; first += C2D_RAY_CHUNK) {
         const size_t rest = rays->count - first;
         const size_t n = rest < C2D_RAY_CHUNK ? rest : C2D_RAY_CHUNK;
         for (size_t j = 0; j < n; j++)
             out[first + j] = none;
         if (pass) {
-            const c2d_circle_soa points = {rays->x + first, rays->y + first, zero_radius, n, NULL, NULL};
+            const c2d_circle_soa points = {rays->x + first,
+                                           rays->y + first,
+                                           zero_radius,
+                                           n,
+                                           rays->category ? rays->category + first : NULL,
+                                           rays->mask ? rays->mask + first : NULL};
             pass(ctx, &points, rays->dx + first, rays->dy + first, part);
             for (size_t j = 0; j < n; j++)
                 if (part[j].capsule != C2D_NONE) {
@@ -106,7 +119,7 @@ void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass pass, const 
         }
         if (circles && circles->count > 0)
             for (size_t j = 0; j < n; j++)
-                ray_circles(rays, first + j, circles, &out[first + j]);
+                ray_circles(rays, first + j, circles, circles_filtered, &out[first + j]);
     }
 }
 
@@ -192,7 +205,8 @@ static c2d_status query_all(c2d_regions regions, const void *set, bool circles, 
     c2d_capsule_soa k = {NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     if (set && circles) {
         const c2d_circle_soa *c = set;
-        k = (c2d_capsule_soa){c->x, c->y, c->x, c->y, c->radius, c->count, NULL, NULL, NULL};
+        k = (c2d_capsule_soa){c->x,     c->y,        c->x,    c->y, c->radius,
+                              c->count, c->category, c->mask, NULL};
     } else if (set) {
         k = *(const c2d_capsule_soa *)set;
     }
@@ -203,11 +217,16 @@ static c2d_status query_all(c2d_regions regions, const void *set, bool circles, 
         return st;
     }
     c2d_pair_sink sink = {out, capacity, 0};
+    /* filters: the pairs the rule refuses are skipped (sensors count as shapes here) */
+    const bool filtered = q->category || q->mask || k.category || k.mask;
     for (size_t i = 0; i < q->count; i++) {
         double b[4];
         const bool culled = c2d_region_bounds(q, i, b);
         for (size_t s = 0; s < k.count; s++) {
             if (culled && !region_meets(b, k.ax[s], k.ay[s], k.bx[s], k.by[s], k.radius[s]))
+                continue;
+            if (filtered && !c2d_region_allows(q, i, c2d_filter_word(k.category, s),
+                                               c2d_filter_word(k.mask, s)))
                 continue;
             if (c2d_region_overlap(q, i, k.ax[s], k.ay[s], k.bx[s], k.by[s], k.radius[s]))
                 c2d_sink_pair(&sink, i, s);

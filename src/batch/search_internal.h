@@ -6,6 +6,7 @@
 
 #include "collide2d/search.h"
 #include "batch/cull.h"
+#include "core/filter_words.h"
 #include "scalar/search.h"
 
 /* Rays per pass of a capsule sweep: the pass gets the origins as circles of radius 0. */
@@ -21,7 +22,9 @@ C2D_INTERNAL c2d_status c2d_ray_cast_check(const c2d_ray_soa *rays, const c2d_ci
                                            const c2d_ray_hit *out);
 
 /* The ray cast on checked arguments: the capsules through `pass` (NULL: no capsules), then
- * the circles (NULL: none), the earliest hit kept (ties to capsules, then the lowest index). */
+ * the circles (NULL: none), the earliest hit kept (ties to capsules, then the lowest index).
+ * The pass's points carry the rays' filter words (category, mask): it skips the capsules they
+ * do not meet and the sensors; the circle part skips the circles the filter refuses. */
 C2D_INTERNAL void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass pass,
                                    const void *ctx, const c2d_circle_soa *circles,
                                    c2d_ray_hit *out);
@@ -29,13 +32,22 @@ C2D_INTERNAL void c2d_ray_cast_run(const c2d_ray_soa *rays, c2d_ray_capsule_pass
 /* ---- region queries ----------------------------------------------------------------------- */
 
 /* A set of query regions: boxes (p = lo_x, lo_y, hi_x, hi_y), discs (p = x, y, radius) or
- * points (p = x, y: discs of radius 0). */
+ * points (p = x, y: discs of radius 0), with their optional filter words. */
 typedef struct c2d_regions {
     bool missing; /* the set's pointer was NULL */
     bool box, points;
     const float *p[4];
     size_t count;
+    const uint32_t *category, *mask; /* NULL: C2D_FILTER_ALL */
 } c2d_regions;
+
+/* Does region i meet a shape with these filter words (c2d_filter_allows(); region queries see
+ * sensors, so only the rule decides). */
+static inline bool c2d_region_allows(const c2d_regions *q, size_t i, uint32_t category,
+                                     uint32_t mask) {
+    return c2d_filter_allows(c2d_filter_word(q->category, i), c2d_filter_word(q->mask, i),
+                             category, mask);
+}
 
 /* Region i against the capsule (ax, ay)-(bx, by) of radius R (a circle is a capsule with a
  * zero-length axis): c2d_overlap_box_capsule() or c2d_overlap_circle_capsule(). */
@@ -79,16 +91,19 @@ C2D_INTERNAL c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out
 
 /* A query set from the public structs (NULL: a missing set, C2D_ERROR_NULL). */
 static inline c2d_regions c2d_regions_of_boxes(const c2d_box_soa *b) {
-    if (!b) return (c2d_regions){true, true, false, {NULL, NULL, NULL, NULL}, 0};
-    return (c2d_regions){false, true, false, {b->lo_x, b->lo_y, b->hi_x, b->hi_y}, b->count};
+    if (!b) return (c2d_regions){true, true, false, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
+    return (c2d_regions){false,    true,        false, {b->lo_x, b->lo_y, b->hi_x, b->hi_y},
+                         b->count, b->category, b->mask};
 }
 static inline c2d_regions c2d_regions_of_discs(const c2d_circle_soa *d) {
-    if (!d) return (c2d_regions){true, false, false, {NULL, NULL, NULL, NULL}, 0};
-    return (c2d_regions){false, false, false, {d->x, d->y, d->radius, NULL}, d->count};
+    if (!d) return (c2d_regions){true, false, false, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
+    return (c2d_regions){false,    false,       false, {d->x, d->y, d->radius, NULL},
+                         d->count, d->category, d->mask};
 }
 static inline c2d_regions c2d_regions_of_points(const c2d_point_soa *p) {
-    if (!p) return (c2d_regions){true, false, true, {NULL, NULL, NULL, NULL}, 0};
-    return (c2d_regions){false, false, true, {p->x, p->y, NULL, NULL}, p->count};
+    if (!p) return (c2d_regions){true, false, true, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
+    return (c2d_regions){false,    false,       true, {p->x, p->y, NULL, NULL},
+                         p->count, p->category, p->mask};
 }
 
 #endif

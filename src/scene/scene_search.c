@@ -44,6 +44,8 @@ static bool first_test(tested_cache *c, uint32_t k) {
 
 typedef struct ray_walk {
     const c2d_scene *s;
+    const c2d_circle_soa *filter; /* the ray's set when the call is filtered, else NULL */
+    size_t ray;                   /* the ray's index in it */
     float px, py, dx, dy;
     double grow;   /* the slack of the path (a swept box's, scene_sweep.c) */
     double inv[2]; /* 1 / dx, 1 / dy in double, 0 where the motion is 0 */
@@ -87,8 +89,10 @@ static bool path_meets(const ray_walk *w, uint32_t k) {
 
 static void walk_try(ray_walk *w, uint32_t k) {
     if (!first_test(&w->tested, k)) return;
-    if (w->s->index.kind[k] == C2D_KIND_GRID && !path_meets(w, k)) return;
     const c2d_capsule_soa *K = &w->s->capsules;
+    /* a refused capsule or a sensor is never tested: it hides nothing */
+    if (w->filter && !c2d_circle_meets_capsule(w->filter, w->ray, K, k)) return;
+    if (w->s->index.kind[k] == C2D_KIND_GRID && !path_meets(w, k)) return;
     c2d_toi toi;
     if (!c2d_capsule_sweep(w->px, w->py, 0.0f, w->dx, w->dy, K->ax[k], K->ay[k], K->bx[k], K->by[k],
                            K->radius[k], &toi))
@@ -128,9 +132,10 @@ static float up(double v) {
 
 /* Walks ray (px, py) + t (dx, dy) through the index into *out; false when the ray must take
  * the scene sweep (not tame, too long, or a NaN time). `listed` is the box of every listed
- * capsule's box (lo_x, hi_x, lo_y, hi_y): outside it there is nothing to visit. */
-static bool walk_ray(const c2d_scene *s, const double listed[4], float px, float py, float dx,
-                     float dy, c2d_circle_toi *out) {
+ * capsule's box (lo_x, hi_x, lo_y, hi_y): outside it there is nothing to visit. `filter`: the
+ * rays as points when the call is filtered (ray `ray` of it is this one), else NULL. */
+static bool walk_ray(const c2d_scene *s, const double listed[4], const c2d_circle_soa *filter,
+                     size_t ray, float px, float py, float dx, float dy, c2d_circle_toi *out) {
     const c2d_capsule_index *x = &s->index;
     const double L = C2D_TAME_LIMIT;
     if (!(fabs(px) <= L && fabs(py) <= L && fabs(dx) <= L && fabs(dy) <= L)) return false;
@@ -149,6 +154,8 @@ static bool walk_ray(const c2d_scene *s, const double listed[4], float px, float
     const double span = (reach / pieces) * 1.25 / cell + 2.0 * grow / cell + 1.0;
     if (!(pieces * span * span <= 64.0 + (double)s->capsule_count)) return false;
     ray_walk w = {s,
+                  filter,
+                  ray,
                   px,
                   py,
                   dx,
@@ -206,11 +213,17 @@ typedef struct scene_rays {
     double listed[4];
 } scene_rays;
 
+/* The points carry the rays' filter words; the scene sweep that answers the rays the walk
+ * cannot takes them as its circle set's (it skips the refused capsules and the sensors). */
 static void scene_pass(const void *ctx, const c2d_circle_soa *points, const float *dx,
                        const float *dy, c2d_circle_toi *out) {
     const scene_rays *r = ctx;
+    const c2d_circle_soa *filter =
+        c2d_circle_soa_filtered(points) || c2d_capsule_soa_filtered(&r->s->capsules) ? points
+                                                                                      : NULL;
     for (size_t j = 0; j < points->count; j++)
-        if (!walk_ray(r->s, r->listed, points->x[j], points->y[j], dx[j], dy[j], &out[j]))
+        if (!walk_ray(r->s, r->listed, filter, j, points->x[j], points->y[j], dx[j], dy[j],
+                      &out[j]))
             c2d_scene_sweep_circle_range(r->s, points, dx, dy, j, 1, &out[j]);
 }
 
@@ -239,9 +252,14 @@ static bool meets(const c2d_capsule_index *x, uint32_t k, const float b[4]) {
     return x->lo_x[k] <= b[1] && x->hi_x[k] >= b[0] && x->lo_y[k] <= b[3] && x->hi_y[k] >= b[2];
 }
 
+/* Region i against capsule k. `filtered`: the queries or the capsules carry filter words, and
+ * the pairs the rule refuses are skipped (sensors are seen, as by the batch call). */
 static void test_capsule(const c2d_scene *s, const c2d_regions *q, size_t i, uint32_t k,
-                         c2d_pair_sink *sink) {
+                         bool filtered, c2d_pair_sink *sink) {
     const c2d_capsule_soa *K = &s->capsules;
+    if (filtered && !c2d_region_allows(q, i, c2d_filter_word(K->category, k),
+                                       c2d_filter_word(K->mask, k)))
+        return;
     if (c2d_region_overlap(q, i, K->ax[k], K->ay[k], K->bx[k], K->by[k], K->radius[k]))
         c2d_sink_pair(sink, i, k);
 }
@@ -249,12 +267,12 @@ static void test_capsule(const c2d_scene *s, const c2d_regions *q, size_t i, uin
 /* Every capsule in index order: those the index holds everywhere, and the listed ones whose
  * box meets the query's (all of them when the query is not tame: b is NULL). */
 static void scan_in_order(const c2d_scene *s, const c2d_regions *q, size_t i, const float *b,
-                          c2d_pair_sink *sink) {
+                          bool filtered, c2d_pair_sink *sink) {
     const c2d_capsule_index *x = &s->index;
     for (uint32_t k = 0; k < s->capsule_count; k++) {
         if (x->kind[k] == C2D_KIND_NEVER) continue;
         if (b && x->kind[k] == C2D_KIND_GRID && !meets(x, k, b)) continue;
-        test_capsule(s, q, i, k, sink);
+        test_capsule(s, q, i, k, filtered, sink);
     }
 }
 
@@ -288,10 +306,11 @@ static size_t gather(const c2d_scene *s, const c2d_cell_span *sp, const float b[
  * the query's box grown by C2D_REGION_SLACK, rounded outward to float; the index lists it in
  * every cell its box touches, and a point of both boxes lies in a cell the query visits. Each
  * candidate gets the exact test, and the pairs leave in capsule order. */
-static void query_one(const c2d_scene *s, const c2d_regions *q, size_t i, c2d_pair_sink *sink) {
+static void query_one(const c2d_scene *s, const c2d_regions *q, size_t i, bool filtered,
+                      c2d_pair_sink *sink) {
     double db[4];
     if (!c2d_region_bounds(q, i, db)) {
-        scan_in_order(s, q, i, NULL, sink);
+        scan_in_order(s, q, i, NULL, filtered, sink);
         return;
     }
     /* outward to float: 2^-24 relative at most, inside the slack; nextafter is not needed */
@@ -304,12 +323,12 @@ static void query_one(const c2d_scene *s, const c2d_regions *q, size_t i, c2d_pa
     const size_t m =
         c2d_span_cells(&sp) > 64 + s->capsule_count / 4 ? SIZE_MAX : gather(s, &sp, b, cand);
     if (m == SIZE_MAX) {
-        scan_in_order(s, q, i, b, sink);
+        scan_in_order(s, q, i, b, filtered, sink);
         return;
     }
     qsort(cand, m, sizeof *cand, by_index);
     for (size_t j = 0; j < m; j++)
-        if (j == 0 || cand[j] != cand[j - 1]) test_capsule(s, q, i, cand[j], sink);
+        if (j == 0 || cand[j] != cand[j - 1]) test_capsule(s, q, i, cand[j], filtered, sink);
 }
 
 static c2d_status scene_query(const c2d_scene *s, c2d_regions regions, c2d_query_pair *out,
@@ -321,8 +340,9 @@ static c2d_status scene_query(const c2d_scene *s, c2d_regions regions, c2d_query
         return st;
     }
     c2d_pair_sink sink = {out, capacity, 0};
+    const bool filtered = q->category || q->mask || s->capsules.category || s->capsules.mask;
     for (size_t i = 0; i < q->count; i++)
-        query_one(s, q, i, &sink);
+        query_one(s, q, i, filtered, &sink);
     return c2d_query_finish(sink.total, out, capacity, count);
 }
 
