@@ -73,8 +73,8 @@ C2D_FORMULA void refine_vector(contact_sink *o, const c2d_circle_soa *c, size_t 
                                lane_t capsule_index, const c2d_capsule_soa *filter_k,
                                size_t capsule) {
     if (filter_k) { /* a filtered call: only the circles that meet the capsule */
-        valid &= meet_lanes(c, first, c->count - first < W ? c->count - first : W, filter_k,
-                            capsule);
+        valid &=
+            meet_lanes(c, first, c->count - first < W ? c->count - first : W, filter_k, capsule);
         if (!valid) return;
     }
     const lane_t r = valid == first_lanes(W) ? lane_load(c->radius + first)
@@ -109,8 +109,7 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
         const mask_t near0 = in_box(x0, y0, cx, cy, hx, hy);
         const mask_t near1 = in_box(x1, y1, cx, cy, hx, hy);
         if (mask_any(mask_or(near0, near1))) {
-            if (mask_any(near0))
-                refine_vector(o, c, i, x0, y0, all, &cap, kidx, filter_k, capsule);
+            if (mask_any(near0)) refine_vector(o, c, i, x0, y0, all, &cap, kidx, filter_k, capsule);
             if (mask_any(near1))
                 refine_vector(o, c, i + W, x1, y1, all, &cap, kidx, filter_k, capsule);
         }
@@ -141,8 +140,7 @@ static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
                         valid, lane_add_u32(lane_load_u32(lane_iota), i), kidx);
     }
     if (i < n) { /* NaN padding never overlaps */
-        const uint32_t valid =
-            filter_k ? meet_lanes(c, i, n - i, k, capsule) : first_lanes(n - i);
+        const uint32_t valid = filter_k ? meet_lanes(c, i, n - i, k, capsule) : first_lanes(n - i);
         contacts_vector(o, load_tail(c->x + i, n - i, NAN), load_tail(c->y + i, n - i, NAN),
                         load_tail(c->radius + i, n - i, NAN), &cap, valid,
                         lane_add_u32(lane_load_u32(lane_iota), i), kidx);
@@ -421,7 +419,8 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
         if (!mask_any(touch)) continue;
         const uint32_t capsule = (uint32_t)(chunk_first + j);
         uint32_t join = mask_bits(touch) & valid;
-        if (filtered) join &= meet_lanes(c, first, lanes, k, capsule); /* refused pairs never join */
+        if (filtered)
+            join &= meet_lanes(c, first, lanes, k, capsule); /* refused pairs never join */
         for (uint32_t bits = join; bits; bits &= bits - 1) {
             q->circle[q->n] = (uint32_t)(first + lowest_bit(bits));
             q->capsule[q->n] = capsule;
@@ -458,8 +457,8 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
  * pair. */
 static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                         const c2d_capsule_soa *k, const float *kmx, const float *kmy,
-                        const uint32_t *ci, const uint32_t *ki,
-                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
+                        const uint32_t *ci, const uint32_t *ki, size_t pair_count, size_t base,
+                        c2d_circle_toi *out, unsigned char *nan) {
     for (size_t p = 0; p < pair_count; p += W) {
         const size_t n = pair_count - p < W ? pair_count - p : W;
         uint32_t circle[W], capsule[W];

@@ -45,8 +45,8 @@ typedef struct c2d_regions {
  * sensors, so only the rule decides). */
 static inline bool c2d_region_allows(const c2d_regions *q, size_t i, uint32_t category,
                                      uint32_t mask) {
-    return c2d_filter_allows(c2d_filter_word(q->category, i), c2d_filter_word(q->mask, i),
-                             category, mask);
+    return c2d_filter_allows(c2d_filter_word(q->category, i), c2d_filter_word(q->mask, i), category,
+                             mask);
 }
 
 /* Region i against the capsule (ax, ay)-(bx, by) of radius R (a circle is a capsule with a
@@ -92,17 +92,17 @@ C2D_INTERNAL c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out
 /* A query set from the public structs (NULL: a missing set, C2D_ERROR_NULL). */
 static inline c2d_regions c2d_regions_of_boxes(const c2d_box_soa *b) {
     if (!b) return (c2d_regions){true, true, false, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
-    return (c2d_regions){false,    true,        false, {b->lo_x, b->lo_y, b->hi_x, b->hi_y},
+    return (c2d_regions){false,    true,        false,  {b->lo_x, b->lo_y, b->hi_x, b->hi_y},
                          b->count, b->category, b->mask};
 }
 static inline c2d_regions c2d_regions_of_discs(const c2d_circle_soa *d) {
     if (!d) return (c2d_regions){true, false, false, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
-    return (c2d_regions){false,    false,       false, {d->x, d->y, d->radius, NULL},
+    return (c2d_regions){false,    false,       false,  {d->x, d->y, d->radius, NULL},
                          d->count, d->category, d->mask};
 }
 static inline c2d_regions c2d_regions_of_points(const c2d_point_soa *p) {
     if (!p) return (c2d_regions){true, false, true, {NULL, NULL, NULL, NULL}, 0, NULL, NULL};
-    return (c2d_regions){false,    false,       true, {p->x, p->y, NULL, NULL},
+    return (c2d_regions){false,    false,       true,   {p->x, p->y, NULL, NULL},
                          p->count, p->category, p->mask};
 }
 

@@ -220,7 +220,7 @@ static void scene_pass(const void *ctx, const c2d_circle_soa *points, const floa
     const scene_rays *r = ctx;
     const c2d_circle_soa *filter =
         c2d_circle_soa_filtered(points) || c2d_capsule_soa_filtered(&r->s->capsules) ? points
-                                                                                      : NULL;
+                                                                                     : NULL;
     for (size_t j = 0; j < points->count; j++)
         if (!walk_ray(r->s, r->listed, filter, j, points->x[j], points->y[j], dx[j], dy[j],
                       &out[j]))
@@ -257,8 +257,8 @@ static bool meets(const c2d_capsule_index *x, uint32_t k, const float b[4]) {
 static void test_capsule(const c2d_scene *s, const c2d_regions *q, size_t i, uint32_t k,
                          bool filtered, c2d_pair_sink *sink) {
     const c2d_capsule_soa *K = &s->capsules;
-    if (filtered && !c2d_region_allows(q, i, c2d_filter_word(K->category, k),
-                                       c2d_filter_word(K->mask, k)))
+    if (filtered &&
+        !c2d_region_allows(q, i, c2d_filter_word(K->category, k), c2d_filter_word(K->mask, k)))
         return;
     if (c2d_region_overlap(q, i, K->ax[k], K->ay[k], K->bx[k], K->by[k], K->radius[k]))
         c2d_sink_pair(sink, i, k);
