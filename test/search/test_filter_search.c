@@ -1,0 +1,523 @@
+/* Collision filters and sensors (collide2d/filter.h) in the search calls: c2d_batch_ray_cast
+ * (capsules and circles), c2d_scene_ray_cast, the six batch region queries and the three scene
+ * region queries, on every available backend, against the scalar loops with the rule:
+ * - a ray skips the capsules and circles the filter refuses and every sensor; its earliest hit
+ *   is taken over the rest (ties to capsules, then the lowest index), so a refused shape in
+ *   front never hides one behind it;
+ * - a region query reports the unfiltered pairs less the refused ones (sensors are seen), with
+ *   the count, truncation and size-query rules on the filtered total.
+ * Words that are all C2D_FILTER_ALL give the bytes of NULL arrays.
+ *
+ * c2d_scene_ray_cast answers some rays (long ones, NaN times, huge values) with the scene sweep
+ * (scene_sweep.c), which honours the circle set's filter words only once the scene filter work
+ * is merged: the test of those rays probes c2d_scene_sweep first and skips the scene part,
+ * saying so in the log, while it does not. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "batch_check.h"
+#include "filter_check.h"
+
+/* ---- ray casts -------------------------------------------------------------------------- */
+
+/* Rays from a scene's circles (origins), moves (translations) and circle words (the rays'
+ * words); capsules from its capsules (with their words and sensors); target circles from a
+ * second scene's circles (with their words), or NULL. */
+typedef struct ray_case {
+    const scene *rays;
+    const scene *targets;
+} ray_case;
+
+static c2d_ray_soa rays_of(const scene *s) {
+    return (c2d_ray_soa){s->x, s->y, s->mx, s->my, s->n, s->circles.category, s->circles.mask};
+}
+
+static void ref_ray_cast(const ray_case *c, c2d_ray_hit *out) {
+    const scene *s = c->rays;
+    const c2d_circle_soa *t = c->targets ? &c->targets->circles : NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        c2d_ray_hit h = {C2D_NONE, C2D_SHAPE_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
+        const c2d_vec2 o = {s->x[i], s->y[i]}, d = {s->mx[i], s->my[i]};
+        for (size_t k = 0; k < s->m; k++) {
+            if (!meets(s, i, k)) continue; /* refused, or a sensor */
+            const c2d_capsule cap = {{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+            c2d_toi toi;
+            if (c2d_ray_capsule(o, d, cap, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
+                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CAPSULE, toi};
+        }
+        for (size_t k = 0; t && k < t->count; k++) {
+            if (!allows(word(s->circles.category, i), word(s->circles.mask, i),
+                        word(t->category, k), word(t->mask, k)))
+                continue;
+            const c2d_circle circle = {{t->x[k], t->y[k]}, t->radius[k]};
+            c2d_toi toi;
+            if (c2d_ray_circle(o, d, circle, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
+                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CIRCLE, toi};
+        }
+        out[i] = h;
+    }
+}
+
+static bool same_hit(const c2d_ray_hit *a, const c2d_ray_hit *b) {
+    return a->shape == b->shape && a->kind == b->kind && same_float(a->toi.t, b->toi.t) &&
+           same_float(a->toi.normal.x, b->toi.normal.x) &&
+           same_float(a->toi.normal.y, b->toi.normal.y) &&
+           same_float(a->toi.point.x, b->toi.point.x) && same_float(a->toi.point.y, b->toi.point.y);
+}
+
+static bool compare_hits(const scene *s, const c2d_ray_hit *want, const c2d_ray_hit *got,
+                         const char *label, const char *who) {
+    for (size_t i = 0; i < s->n; i++)
+        if (!same_hit(&want[i], &got[i])) {
+            printf("# %s (%s): ray %zu: want shape %u kind %u t %a, got shape %u kind %u t %a\n",
+                   label, who, i, want[i].shape, want[i].kind, (double)want[i].toi.t, got[i].shape,
+                   got[i].kind, (double)got[i].toi.t);
+            print_circle(s, i, true);
+            return false;
+        }
+    return true;
+}
+
+/* Does c2d_scene_sweep honour filters and sensors yet (the scene filter work, merged from
+ * another branch)? One circle moving through a sensor, then through a refused capsule. */
+static bool scene_sweep_filters(void) {
+    const float ax[2] = {1.0f, 1.0f}, ay[2] = {-1.0f, -1.0f}, by[2] = {1.0f, 1.0f};
+    const float R[2] = {0.1f, 0.1f};
+    const uint32_t kcat[2] = {1u, 2u};
+    const uint8_t sensor[2] = {1, 0};
+    const c2d_capsule_soa caps = {ax, ay, ax, by, R, 2, kcat, NULL, sensor};
+    const float x[1] = {0.0f}, y[1] = {0.0f}, r[1] = {0.1f}, mx[1] = {3.0f}, my[1] = {0.0f};
+    const uint32_t ccat[1] = {1u}, cmask[1] = {1u};
+    const c2d_circle_soa circles = {x, y, r, 1, ccat, cmask};
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&caps, NULL, &sc), C2D_OK);
+    c2d_circle_toi out[1];
+    assert_int_equal(c2d_scene_sweep(sc, &circles, mx, my, out), C2D_OK);
+    c2d_scene_destroy(sc);
+    return out[0].capsule == C2D_NONE;
+}
+
+/* The batch call on every backend and the scene call against the filtered scalar loop. */
+static void check_rays(const ray_case *c, bool with_scene, const char *label) {
+    const scene *s = c->rays;
+    c2d_ray_hit *want = xmalloc((s->n + 1) * sizeof *want);
+    ref_ray_cast(c, want);
+    const c2d_ray_soa rays = rays_of(s);
+    const c2d_circle_soa *circles = c->targets ? &c->targets->circles : NULL;
+    c2d_scene *sc = NULL;
+    assert_int_equal(c2d_scene_create(&s->capsules, NULL, &sc), C2D_OK);
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    bool ok = true;
+    c2d_ray_hit *buf = xmalloc((s->n + 2) * sizeof *buf);
+    for (size_t b = 0; b < nb; b++) {
+        use_backend(list[b]);
+        memset(buf, CANARY_BYTE, (s->n + 2) * sizeof *buf);
+        assert_int_equal(c2d_batch_ray_cast(&rays, &s->capsules, circles, buf + 1), C2D_OK);
+        ok &= bytes_are(buf, sizeof *buf, CANARY_BYTE) &&
+              bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
+        ok &= compare_hits(s, want, buf + 1, label, c2d_backend_name(list[b]));
+        if (!with_scene) continue;
+        memset(buf, CANARY_BYTE, (s->n + 2) * sizeof *buf);
+        assert_int_equal(c2d_scene_ray_cast(sc, &rays, circles, buf + 1), C2D_OK);
+        ok &= bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
+        ok &= compare_hits(s, want, buf + 1, label, "scene");
+    }
+    free(buf);
+    c2d_scene_destroy(sc);
+    free(want);
+    assert_true(ok);
+}
+
+static const random_spec board = {40.0f, 0.1f, 1.0f, 6.0f, 0.0f, 6.0f, 0.0f, 1.0f};
+
+/* Random boards with short rays (the scene walks them through its index), words in every
+ * arrangement, every ray count 0..40 and a large set. Both kinds of outcome are common. */
+static void rays_short(void **state) {
+    (void)state;
+    c2d_rng rng = {0x5a7};
+    size_t hits = 0, rays = 0;
+    for (size_t n = 0; n <= 41; n++) {
+        const bool large = n == 41;
+        scene s, t;
+        scene_init(&s, large ? 900 : n, large ? 300 : 3 + n % 17,
+                   n % 2 ? LAYOUT_GUARDED : LAYOUT_OFFSET);
+        fill_random(&s, &rng, &board);
+        scene_init(&t, large ? 120 : n % 13, 0, LAYOUT_ALIGNED);
+        fill_random(&t, &rng, &board);
+        words ws, wt;
+        words_attach(&ws, &s, &rng, 3, n % 4 == 1);
+        words_attach(&wt, &t, &rng, 0, n % 4 == 2);
+        const ray_case c = {&s, n % 5 == 4 ? NULL : &t};
+        char label[64];
+        snprintf(label, sizeof label, "%zu short rays, %zu capsules", s.n, s.m);
+        check_rays(&c, true, label);
+        c2d_ray_hit *want = xmalloc((s.n + 1) * sizeof *want);
+        ref_ray_cast(&c, want);
+        for (size_t i = 0; i < s.n; i++)
+            hits += want[i].kind != C2D_SHAPE_NONE;
+        rays += s.n;
+        free(want);
+        words_free(&ws), words_free(&wt);
+        scene_free(&s), scene_free(&t);
+    }
+    assert_true(hits > rays / 10 && hits < rays * 9 / 10);
+}
+
+/* Long rays, NaN and huge values: the scene answers these with the scene sweep, which
+ * honours the rays' words once the scene filter work is merged; until then the scene part is
+ * skipped with a note in the log (the probe scene_sweep_filters() decides). The batch call is
+ * checked in full either way. */
+static void rays_long_and_special(void **state) {
+    (void)state;
+    const bool scene_ready = scene_sweep_filters();
+    c2d_rng rng = {0x10e6};
+    for (int round = 0; round < 4; round++) {
+        scene s, t;
+        scene_init(&s, 300, 40, LAYOUT_OFFSET);
+        const random_spec spec = {40.0f, 0.1f, 1.0f, round % 2 ? 400.0f : 90.0f,
+                                  0.0f,  6.0f, 0.0f, 1.0f};
+        fill_random(&s, &rng, &spec);
+        scene_init(&t, 60, 0, LAYOUT_GUARDED);
+        fill_random(&t, &rng, &board);
+        if (round >= 2) {
+            sprinkle_special(&s, &rng, 5, true, true, true);
+            sprinkle_special(&t, &rng, 5, true, false, false);
+        }
+        words ws, wt;
+        words_attach(&ws, &s, &rng, 4, round == 3);
+        words_attach(&wt, &t, &rng, 0, round == 3);
+        const ray_case c = {&s, &t};
+        check_rays(&c, scene_ready, round >= 2 ? "long rays, special values" : "long rays");
+        words_free(&ws), words_free(&wt);
+        scene_free(&s), scene_free(&t);
+    }
+    if (!scene_ready)
+        printf("# rays_long_and_special: scene part NOT checked: c2d_scene_sweep does not honour "
+               "filters yet (waits for the filters-scene branch, scene_sweep.c)\n");
+}
+
+/* A refused capsule, a sensor and a refused circle in front of allowed shapes: the ray hits
+ * the allowed capsule behind them (batch on every backend, and the scene). */
+static void rays_front_hides_nothing(void **state) {
+    (void)state;
+    enum { N = 21 };
+    scene s, t;
+    scene_init(&s, N, 4, LAYOUT_GUARDED);
+    const float wall_x[4] = {2.0f, 3.0f, 6.0f, 6.0f}; /* refused, sensor, allowed, allowed */
+    for (size_t j = 0; j < 4; j++) {
+        s.ax[j] = s.bx[j] = wall_x[j];
+        s.ay[j] = -100.0f, s.by[j] = 100.0f, s.R[j] = 0.25f;
+    }
+    for (size_t i = 0; i < N; i++)
+        s.x[i] = 0.0f, s.y[i] = (float)i - 10.0f, s.mx[i] = 10.0f, s.my[i] = 0.0f;
+    scene_init(&t, N, 0, LAYOUT_ALIGNED); /* a refused circle at x = 4 on every ray */
+    for (size_t i = 0; i < N; i++)
+        t.x[i] = 4.0f, t.y[i] = s.y[i], t.r[i] = 0.5f;
+    uint32_t rcat[N], rmask[N], tcat[N];
+    for (size_t i = 0; i < N; i++)
+        rcat[i] = 1u, rmask[i] = 1u, tcat[i] = 4u;
+    const uint32_t kcat[4] = {2u, 1u, 1u, 1u};
+    const uint8_t sensor[4] = {0, 1, 0, 0};
+    s.circles.category = rcat, s.circles.mask = rmask;
+    s.capsules.category = kcat, s.capsules.sensor = sensor;
+    t.circles.category = tcat;
+    const ray_case c = {&s, &t};
+    c2d_ray_hit want[N];
+    ref_ray_cast(&c, want);
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(want[i].kind, C2D_SHAPE_CAPSULE);
+        assert_int_equal(want[i].shape, 2);
+    }
+    check_rays(&c, true, "refused shapes in front");
+    scene_free(&s), scene_free(&t);
+}
+
+/* ---- region queries --------------------------------------------------------------------- */
+
+typedef enum query_kind { Q_BOX, Q_DISC, Q_POINT } query_kind;
+
+/* Queries: boxes from (x, y) to (hx, hy), discs (x, y, r), points (x, y), with words. */
+typedef struct queries {
+    size_t n;
+    float *x, *y, *hx, *hy, *r;
+    uint32_t *cat, *mask; /* NULL or words */
+} queries;
+
+static void queries_init(queries *q, size_t n, c2d_rng *rng, float span, float size,
+                         bool some_null) {
+    q->n = n;
+    q->x = xmalloc((n + 1) * sizeof(float));
+    q->y = xmalloc((n + 1) * sizeof(float));
+    q->hx = xmalloc((n + 1) * sizeof(float));
+    q->hy = xmalloc((n + 1) * sizeof(float));
+    q->r = xmalloc((n + 1) * sizeof(float));
+    q->cat = xmalloc((n + 1) * sizeof(uint32_t));
+    q->mask = xmalloc((n + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        q->x[i] = c2d_rng_range(rng, -2.0f, span);
+        q->y[i] = c2d_rng_range(rng, -2.0f, span);
+        q->hx[i] = q->x[i] + c2d_rng_range(rng, 0.0f, size);
+        q->hy[i] = q->y[i] + c2d_rng_range(rng, 0.0f, size);
+        q->r[i] = c2d_rng_range(rng, 0.0f, size);
+        q->cat[i] = random_category(rng);
+        q->mask[i] = random_mask(rng);
+    }
+    if (some_null && c2d_rng_next(rng) % 2) free(q->cat), q->cat = NULL;
+    if (some_null && c2d_rng_next(rng) % 2) free(q->mask), q->mask = NULL;
+}
+
+static void queries_free(queries *q) {
+    free(q->x), free(q->y), free(q->hx), free(q->hy), free(q->r), free(q->cat), free(q->mask);
+}
+
+static bool ref_overlap(query_kind kind, const queries *q, size_t i, const c2d_capsule *k,
+                        bool circle) {
+    const c2d_box b = {{q->x[i], q->y[i]}, {q->hx[i], q->hy[i]}};
+    const c2d_circle c = {k->a, k->radius};
+    const c2d_circle d = {{q->x[i], q->y[i]}, kind == Q_POINT ? 0.0f : q->r[i]};
+    if (kind == Q_BOX)
+        return circle ? c2d_overlap_box_circle(b, c) : c2d_overlap_box_capsule(b, *k);
+    return circle ? c2d_overlap_circles(d, c) : c2d_overlap_circle_capsule(d, *k);
+}
+
+/* The scalar loop: query-major, then shape index, the pairs the rule refuses left out
+ * (sensors are seen). */
+static size_t ref_query(query_kind kind, const queries *q, const scene *s, bool circles,
+                        c2d_query_pair **out) {
+    size_t n = 0, cap = 16;
+    *out = xmalloc(cap * sizeof **out);
+    const size_t m = circles ? s->n : s->m;
+    const uint32_t *scat = circles ? s->circles.category : s->capsules.category;
+    const uint32_t *smask = circles ? s->circles.mask : s->capsules.mask;
+    for (size_t i = 0; i < q->n; i++)
+        for (size_t k = 0; k < m; k++) {
+            if (!allows(word(q->cat, i), word(q->mask, i), word(scat, k), word(smask, k))) continue;
+            const c2d_capsule ck =
+                circles ? (c2d_capsule){{s->x[k], s->y[k]}, {s->x[k], s->y[k]}, s->r[k]}
+                        : (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+            if (!ref_overlap(kind, q, i, &ck, circles)) continue;
+            if (n == cap) *out = realloc(*out, (cap *= 2) * sizeof **out);
+            assert_non_null(*out);
+            (*out)[n++] = (c2d_query_pair){(uint32_t)i, (uint32_t)k};
+        }
+    return n;
+}
+
+/* Runs one query: batch (scene NULL) or scene. */
+static c2d_status run_query(const c2d_scene *sc, query_kind kind, const queries *q, const scene *s,
+                            bool circles, c2d_query_pair *out, size_t capacity, size_t *count) {
+    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n, q->cat, q->mask};
+    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n, q->cat, q->mask};
+    const c2d_point_soa points = {q->x, q->y, q->n, q->cat, q->mask};
+    if (sc) {
+        if (kind == Q_BOX) return c2d_scene_query_box(sc, &boxes, out, capacity, count);
+        if (kind == Q_DISC) return c2d_scene_query_disc(sc, &discs, out, capacity, count);
+        return c2d_scene_query_point(sc, &points, out, capacity, count);
+    }
+    if (kind == Q_BOX)
+        return circles ? c2d_batch_query_box_circles(&boxes, &s->circles, out, capacity, count)
+                       : c2d_batch_query_box_capsules(&boxes, &s->capsules, out, capacity, count);
+    if (kind == Q_DISC)
+        return circles ? c2d_batch_query_disc_circles(&discs, &s->circles, out, capacity, count)
+                       : c2d_batch_query_disc_capsules(&discs, &s->capsules, out, capacity, count);
+    return circles ? c2d_batch_query_point_circles(&points, &s->circles, out, capacity, count)
+                   : c2d_batch_query_point_capsules(&points, &s->capsules, out, capacity, count);
+}
+
+/* One call against the expected pairs: ample capacity (canaries around), truncated to half,
+ * and the size query, on the filtered total. */
+static bool check_query(const c2d_scene *sc, query_kind kind, const queries *q, const scene *s,
+                        bool circles, const c2d_query_pair *want, size_t total, const char *label) {
+    const size_t bytes = (total + 3) * sizeof(c2d_query_pair);
+    c2d_query_pair *buf = xmalloc(bytes);
+    memset(buf, CANARY_BYTE, bytes);
+    size_t count = 7;
+    bool ok = run_query(sc, kind, q, s, circles, buf + 1, total + 1, &count) == C2D_OK &&
+              count == total && bytes_are(buf, sizeof *buf, CANARY_BYTE) &&
+              bytes_are(buf + 1 + total, 2 * sizeof *buf, CANARY_BYTE) &&
+              memcmp(buf + 1, want, total * sizeof *buf) == 0;
+    const size_t half = total / 2;
+    memset(buf, CANARY_BYTE, bytes);
+    ok &= run_query(sc, kind, q, s, circles, buf, half, &count) ==
+              (total > half ? C2D_ERROR_TRUNCATED : C2D_OK) &&
+          count == total && memcmp(buf, want, half * sizeof *buf) == 0 &&
+          bytes_are(buf + half, (total + 3 - half) * sizeof *buf, CANARY_BYTE);
+    count = 7;
+    ok &= run_query(sc, kind, q, s, circles, NULL, 0, &count) == C2D_OK && count == total;
+    free(buf);
+    if (!ok) printf("# %s: failed (count %zu, want %zu)\n", label, count, total);
+    return ok;
+}
+
+/* Every kind of query against the scene's capsules and circles: batch on every backend, and
+ * the scene of the capsules. Returns the pairs found. */
+static size_t check_queries(const queries *q, const scene *s, const char *label) {
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&s->capsules, NULL, &sc), C2D_OK);
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    static const char *const names[] = {"box", "disc", "point"};
+    bool ok = true;
+    size_t found = 0;
+    for (int kind = Q_BOX; kind <= Q_POINT; kind++)
+        for (int circles = 0; circles < 2; circles++) {
+            c2d_query_pair *want;
+            const size_t total = ref_query((query_kind)kind, q, s, circles, &want);
+            found += total;
+            char what[160];
+            for (size_t b = 0; b < nb; b++) {
+                use_backend(list[b]);
+                snprintf(what, sizeof what, "%s: %s/%s (%s)", label, names[kind],
+                         circles ? "circles" : "capsules", c2d_backend_name(list[b]));
+                ok &= check_query(NULL, (query_kind)kind, q, s, circles, want, total, what);
+            }
+            if (!circles) {
+                snprintf(what, sizeof what, "%s: %s (scene)", label, names[kind]);
+                ok &= check_query(sc, (query_kind)kind, q, s, false, want, total, what);
+            }
+            free(want);
+        }
+    c2d_scene_destroy(sc);
+    assert_true(ok);
+    return found;
+}
+
+/* Every query count 0..40 with shape counts around it, and a large set with big queries (the
+ * scene's ordered scan); sensors are seen; both kinds of pair are common. */
+static void queries_filtered(void **state) {
+    (void)state;
+    c2d_rng rng = {0x9f17};
+    size_t found = 0;
+    for (size_t n = 0; n <= 42; n++) {
+        const bool large = n > 40;
+        scene s;
+        scene_init(&s, large ? 300 : (n * 7) % 41, large ? 250 : n, LAYOUT_GUARDED);
+        fill_random(&s, &rng, &board);
+        words w;
+        words_attach(&w, &s, &rng, 4, n % 3 == 2);
+        queries q;
+        queries_init(&q, large ? 200 : n, &rng, 40.0f, n == 42 ? 150.0f : 8.0f, n % 4 == 1);
+        if (n % 9 == 4) sprinkle_special(&s, &rng, 5, true, true, false);
+        char label[48];
+        snprintf(label, sizeof label, "%zu queries", q.n);
+        found += check_queries(&q, &s, label);
+        queries_free(&q);
+        words_free(&w);
+        scene_free(&s);
+    }
+    assert_true(found > 2000);
+}
+
+/* A sensor capsule is seen by the region queries (a disc over it with a matching mask), and
+ * a disc whose mask misses its category is not. */
+static void queries_see_sensors(void **state) {
+    (void)state;
+    const float ax[1] = {0.0f}, ay[1] = {0.0f}, bx[1] = {4.0f}, by[1] = {0.0f}, R[1] = {1.0f};
+    const uint32_t kcat[1] = {8u};
+    const uint8_t sensor[1] = {1};
+    const c2d_capsule_soa caps = {ax, ay, bx, by, R, 1, kcat, NULL, sensor};
+    const float x[2] = {2.0f, 2.0f}, y[2] = {0.5f, 0.5f}, r[2] = {0.1f, 0.1f};
+    const uint32_t dmask[2] = {8u, 7u};
+    const c2d_circle_soa discs = {x, y, r, 2, NULL, dmask};
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&caps, NULL, &sc), C2D_OK);
+    c2d_query_pair out[2];
+    size_t count = 0;
+    assert_int_equal(c2d_batch_query_disc_capsules(&discs, &caps, out, 2, &count), C2D_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(out[0].query, 0);
+    assert_int_equal(out[0].shape, 0);
+    assert_int_equal(c2d_scene_query_disc(sc, &discs, out, 2, &count), C2D_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(out[0].query, 0);
+    c2d_scene_destroy(sc);
+}
+
+/* Words that are all C2D_FILTER_ALL (and no sensor): the bytes of NULL arrays, for the ray
+ * casts and every region query. */
+static void all_is_null(void **state) {
+    (void)state;
+    c2d_rng rng = {0xa11a};
+    scene s, t;
+    scene_init(&s, 200, 60, LAYOUT_OFFSET);
+    fill_random(&s, &rng, &board);
+    scene_init(&t, 50, 0, LAYOUT_ALIGNED);
+    fill_random(&t, &rng, &board);
+    words w;
+    words_init(&w, s.n, s.m);
+    for (size_t i = 0; i < s.n; i++)
+        w.ccat[i] = w.cmask[i] = C2D_FILTER_ALL;
+    for (size_t j = 0; j < s.m; j++)
+        w.kcat[j] = w.kmask[j] = C2D_FILTER_ALL, w.sensor[j] = 0;
+    const c2d_ray_soa plain = {s.x, s.y, s.mx, s.my, s.n, NULL, NULL};
+    const c2d_ray_soa worded = {s.x, s.y, s.mx, s.my, s.n, w.ccat, w.cmask};
+    c2d_capsule_soa kw = s.capsules;
+    kw.category = w.kcat, kw.mask = w.kmask, kw.sensor = w.sensor;
+    c2d_circle_soa tw = t.circles;
+    tw.category = tw.mask = w.ccat; /* t.n <= s.n */
+    c2d_scene *sc_plain, *sc_worded;
+    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc_plain), C2D_OK);
+    assert_int_equal(c2d_scene_create(&kw, NULL, &sc_worded), C2D_OK);
+    c2d_ray_hit *a = xmalloc(s.n * sizeof *a), *b = xmalloc(s.n * sizeof *b);
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    for (size_t bk = 0; bk < nb; bk++) {
+        use_backend(list[bk]);
+        assert_int_equal(c2d_batch_ray_cast(&plain, &s.capsules, &t.circles, a), C2D_OK);
+        assert_int_equal(c2d_batch_ray_cast(&worded, &kw, &tw, b), C2D_OK);
+        assert_memory_equal(a, b, s.n * sizeof *a);
+        assert_int_equal(c2d_scene_ray_cast(sc_plain, &plain, &t.circles, a), C2D_OK);
+        assert_int_equal(c2d_scene_ray_cast(sc_worded, &worded, &tw, b), C2D_OK);
+        assert_memory_equal(a, b, s.n * sizeof *a);
+    }
+    queries q;
+    queries_init(&q, 100, &rng, 40.0f, 8.0f, false);
+    const size_t cap = q.n * (s.n + s.m);
+    c2d_query_pair *pa = xmalloc(cap * sizeof *pa), *pb = xmalloc(cap * sizeof *pb);
+    scene sw = s; /* the same shapes with the ALL words */
+    sw.capsules = kw, sw.circles.category = w.ccat, sw.circles.mask = w.cmask;
+    for (size_t i = 0; i < q.n; i++)
+        q.cat[i] = q.mask[i] = C2D_FILTER_ALL;
+    queries qn = q;
+    qn.cat = qn.mask = NULL;
+    for (int kind = Q_BOX; kind <= Q_POINT; kind++)
+        for (int circles = 0; circles < 3; circles++) { /* 2: the scene */
+            size_t na = 0, nbb = 0;
+            memset(pa, 0, cap * sizeof *pa), memset(pb, 0, cap * sizeof *pb);
+            assert_int_equal(run_query(circles == 2 ? sc_plain : NULL, (query_kind)kind, &qn, &s,
+                                       circles == 1, pa, cap, &na),
+                             C2D_OK);
+            assert_int_equal(run_query(circles == 2 ? sc_worded : NULL, (query_kind)kind, &q, &sw,
+                                       circles == 1, pb, cap, &nbb),
+                             C2D_OK);
+            assert_int_equal(na, nbb);
+            assert_memory_equal(pa, pb, cap * sizeof *pa);
+        }
+    queries_free(&q);
+    free(pa), free(pb), free(a), free(b);
+    c2d_scene_destroy(sc_plain), c2d_scene_destroy(sc_worded);
+    words_free(&w);
+    scene_free(&s), scene_free(&t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rays_short),
+        cmocka_unit_test(rays_long_and_special),
+        cmocka_unit_test(rays_front_hides_nothing),
+        cmocka_unit_test(queries_filtered),
+        cmocka_unit_test(queries_see_sensors),
+        cmocka_unit_test(all_is_null),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
