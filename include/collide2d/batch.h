@@ -85,7 +85,8 @@ C2D_API const char *c2d_status_string(c2d_status s);
 /// c2d_collide_circle_capsule() contact, ordered by capsule index, then circle index.
 /// `*count` receives the total found; the first min(total, capacity) are written to `out`
 /// and nothing past them. Returns C2D_ERROR_TRUNCATED when total > capacity and `out` is
-/// given. `count` must not be NULL.
+/// given. `count` must not be NULL. Honours the sets' filters (collide2d/filter.h): refused
+/// pairs and sensors are left out, and the total counts the pairs that remain.
 ///
 /// Size query: with `out == NULL` and `capacity == 0` nothing is written and the call returns
 /// C2D_OK with `*count` = the total, so a caller can size its buffer first:
@@ -101,7 +102,9 @@ C2D_API c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_ca
 /// Tests the listed pairs (circle_index[i], capsule_index[i]) for i < pair_count, e.g. from a
 /// broad phase, and reports the overlapping ones in input order, as c2d_batch_collide() does.
 /// Any index out of range gives C2D_ERROR_INDEX, writes nothing and sets `*count = 0`.
-/// The size query (`out == NULL`, `capacity == 0`) returns C2D_OK with the total.
+/// The size query (`out == NULL`, `capacity == 0`) returns C2D_OK with the total. Listed
+/// pairs that the filters refuse (collide2d/filter.h), or whose capsule is a sensor, are
+/// skipped and not counted.
 C2D_API c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles,
                                            const c2d_capsule_soa *capsules,
                                            const uint32_t *circle_index,
@@ -111,7 +114,8 @@ C2D_API c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles,
 /// For each circle i moving by (move_x[i], move_y[i]), its earliest
 /// c2d_sweep_circle_capsule() hit over all (static) capsules; ties go to the lowest capsule
 /// index. `out` has circles->count entries; a circle without a hit gets capsule = C2D_NONE
-/// and an all-zero toi.
+/// and an all-zero toi. Honours the filters (collide2d/filter.h): the earliest hit is taken
+/// over the allowed pairs only, so a refused capsule or a sensor never hides one behind it.
 C2D_API c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x,
                                    const float *move_y, const c2d_capsule_soa *capsules,
                                    c2d_circle_toi *out);
@@ -122,7 +126,8 @@ C2D_API c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *m
 /// capsules; ties go to the lowest capsule index; `toi.point` is in world space at time t
 /// (on the capsule where it then is). Both capsule move arrays NULL: the capsules are static
 /// and the answer is c2d_batch_sweep()'s, byte for byte; one NULL without the other (with
-/// capsules) gives C2D_ERROR_NULL. Every backend returns the scalar loop's bytes.
+/// capsules) gives C2D_ERROR_NULL. Every backend returns the scalar loop's bytes. Filters
+/// and sensors as in c2d_batch_sweep().
 C2D_API c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles,
                                                    const float *move_x, const float *move_y,
                                                    const c2d_capsule_soa *capsules,

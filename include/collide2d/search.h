@@ -25,6 +25,11 @@
 ///   on the shape's surface.
 ///
 /// Region queries report (query, shape) pairs ordered by query index, then shape index.
+///
+/// Filters (collide2d/filter.h): every call honours the category and mask words of its rays
+/// or query regions and of its shapes. A ray skips the shapes the rule refuses and every
+/// sensor capsule (its earliest hit is taken over the rest); a region query leaves out the
+/// pairs the rule refuses and sees sensors like any capsule.
 #ifndef COLLIDE2D_SEARCH_H
 #define COLLIDE2D_SEARCH_H
 

@@ -91,9 +91,9 @@ static inline mask_t in_box(lane_t x, lane_t y, lane_t cx, lane_t cy, lane_t hx,
     return mask_and(lane_le(lane_abs(lane_sub(x, cx)), hx), lane_le(lane_abs(lane_sub(y, cy)), hy));
 }
 
-static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          const c2d_collide_box *box, const c2d_capsule_soa *filter_k,
-                          contact_sink *o) {
+C2D_FORMULA void collide_boxed_run(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   size_t capsule, const c2d_collide_box *box,
+                                   const c2d_capsule_soa *filter_k, contact_sink *o) {
     const lane_t cx = lane_splat(box->cx), cy = lane_splat(box->cy);
     const lane_t hx = lane_splat(box->hx), hy = lane_splat(box->hy);
     const capsule_lanes cap = capsule_splat(k, capsule);
@@ -128,8 +128,9 @@ static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
 
 /* Exact pass of one capsule over every circle: the shared formulas on every lane (filter_k as
  * in refine_vector). */
-static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
-                          const c2d_capsule_soa *filter_k, contact_sink *o) {
+C2D_FORMULA void collide_exact_run(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   size_t capsule, const c2d_capsule_soa *filter_k,
+                                   contact_sink *o) {
     const capsule_lanes cap = capsule_splat(k, capsule);
     const lane_t kidx = lane_splat_u32((uint32_t)capsule);
     const size_t n = c->count;
@@ -145,6 +146,25 @@ static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, siz
                         load_tail(c->radius + i, n - i, NAN), &cap, valid,
                         lane_add_u32(lane_load_u32(lane_iota), i), kidx);
     }
+}
+
+/* The passes without filters (exactly the code from before filters existed: filter_k is a
+ * constant NULL) and with them. */
+static void collide_boxed(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
+                          const c2d_collide_box *box, contact_sink *o) {
+    collide_boxed_run(c, k, capsule, box, NULL, o);
+}
+static void collide_boxed_filtered(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   size_t capsule, const c2d_collide_box *box, contact_sink *o) {
+    collide_boxed_run(c, k, capsule, box, k, o);
+}
+static void collide_exact(const c2d_circle_soa *c, const c2d_capsule_soa *k, size_t capsule,
+                          contact_sink *o) {
+    collide_exact_run(c, k, capsule, NULL, o);
+}
+static void collide_exact_filtered(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                   size_t capsule, contact_sink *o) {
+    collide_exact_run(c, k, capsule, k, o);
 }
 
 /* The circle census of cull.h, a vector at a time: the largest magnitude of any coordinate or
@@ -175,25 +195,38 @@ static c2d_circle_census circle_census(const c2d_circle_soa *c) {
     return census;
 }
 
-static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
-                      c2d_pair_contact *out, size_t capacity) {
+/* `filtered`, a constant at each call site: a filtered call skips the sensors and drops the
+ * circles a capsule does not meet where the boxes find them. */
+C2D_FORMULA size_t collide_run(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
+                               c2d_pair_contact *out, size_t capacity, bool filtered) {
     contact_sink o = {out, capacity, 0};
     if (circles->count == 0) return 0;
     const c2d_circle_census census = circle_census(circles);
-    /* a filtered call drops the circles a capsule does not meet where the boxes find them */
-    const c2d_capsule_soa *filter_k =
-        c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules) ? capsules : NULL;
     for (size_t k = 0; k < capsules->count; k++) {
-        if (filter_k && capsules->sensor && capsules->sensor[k]) continue;
+        if (filtered && capsules->sensor && capsules->sensor[k]) continue;
         c2d_collide_box box;
         const c2d_capsule_plan plan =
             census.tame ? c2d_plan_capsule(capsules, k, census.max_radius, &box) : C2D_PLAN_EXACT;
-        if (plan == C2D_PLAN_BOX)
-            collide_boxed(circles, capsules, k, &box, filter_k, &o);
-        else if (plan == C2D_PLAN_EXACT)
-            collide_exact(circles, capsules, k, filter_k, &o);
+        if (plan == C2D_PLAN_BOX) {
+            if (filtered)
+                collide_boxed_filtered(circles, capsules, k, &box, &o);
+            else
+                collide_boxed(circles, capsules, k, &box, &o);
+        } else if (plan == C2D_PLAN_EXACT) {
+            if (filtered)
+                collide_exact_filtered(circles, capsules, k, &o);
+            else
+                collide_exact(circles, capsules, k, &o);
+        }
     }
     return o.total;
+}
+
+static size_t collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
+                      c2d_pair_contact *out, size_t capacity) {
+    if (c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules))
+        return collide_run(circles, capsules, out, capacity, true);
+    return collide_run(circles, capsules, out, capacity, false);
 }
 
 /* ---- c2d_batch_collide_pairs ------------------------------------------------------------ */
@@ -393,11 +426,11 @@ static void sweep_flush(sweep_queue *q, const c2d_circle_soa *c, const float *mo
 /* W circles from `first` against the capsules of one chunk: the pairs whose boxes touch join
  * the queue (in a filtered call, only those that meet: the earliest hit is then taken over the
  * allowed pairs, and a refused capsule hides nothing behind it). */
-static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                        size_t first, size_t lanes, const c2d_capsule_soa *k, const float *kmx,
-                        const float *kmy, size_t chunk_first, size_t chunk_n,
-                        const c2d_sweep_boxes *boxes, bool filtered, sweep_queue *q,
-                        c2d_circle_toi *out) {
+C2D_FORMULA void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                             size_t first, size_t lanes, const c2d_capsule_soa *k, const float *kmx,
+                             const float *kmy, size_t chunk_first, size_t chunk_n,
+                             const c2d_sweep_boxes *boxes, bool filtered, sweep_queue *q,
+                             c2d_circle_toi *out) {
     swept_lanes s;
     if (lanes == W) {
         s = swept_box(lane_load(c->x + first), lane_load(c->y + first),
@@ -429,14 +462,14 @@ static void sweep_lanes(const c2d_circle_soa *c, const float *move_x, const floa
     }
 }
 
-static void sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                  const c2d_capsule_soa *capsules, const float *kmx, const float *kmy,
-                  c2d_circle_toi *out) {
+/* `filtered`: a constant at each call site below. */
+C2D_FORMULA void sweep_run(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                           const c2d_capsule_soa *capsules, const float *kmx, const float *kmy,
+                           c2d_circle_toi *out, bool filtered) {
     c2d_clear_tois(out, circles->count);
     c2d_sweep_boxes boxes;
     sweep_queue q;
     q.n = 0;
-    const bool filtered = c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules);
     for (size_t first = 0; first < capsules->count; first += C2D_SWEEP_CHUNK) {
         const size_t rest = capsules->count - first;
         const size_t chunk_n = rest < C2D_SWEEP_CHUNK ? rest : C2D_SWEEP_CHUNK;
@@ -451,14 +484,23 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
     sweep_flush(&q, circles, move_x, move_y, capsules, kmx, kmy, out);
 }
 
+static void sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                  const c2d_capsule_soa *capsules, const float *kmx, const float *kmy,
+                  c2d_circle_toi *out) {
+    if (c2d_circle_soa_filtered(circles) || c2d_capsule_soa_filtered(capsules))
+        sweep_run(circles, move_x, move_y, capsules, kmx, kmy, out, true);
+    else
+        sweep_run(circles, move_x, move_y, capsules, kmx, kmy, out, false);
+}
+
 /* ---- listed sweeps (scene candidates) --------------------------------------------------- */
 
 /* W pairs at a time straight from the lists; the last vector's unused lanes repeat its first
  * pair. */
 static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                         const c2d_capsule_soa *k, const float *kmx, const float *kmy,
-                        const uint32_t *ci, const uint32_t *ki,
-                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
+                        const uint32_t *ci, const uint32_t *ki, size_t pair_count, size_t base,
+                        c2d_circle_toi *out, unsigned char *nan) {
     for (size_t p = 0; p < pair_count; p += W) {
         const size_t n = pair_count - p < W ? pair_count - p : W;
         uint32_t circle[W], capsule[W];

@@ -10,15 +10,16 @@
 #include "batch/kernels_balls.h"
 
 /* True when the call's sets carry filters or sensors (collide2d/filter.h): then each pair the
- * cheap tests keep is checked with c2d_circle_meets_capsule() before its exact answer. */
+ * cheap tests keep is checked with c2d_circle_meets_capsule() before its exact answer. Each
+ * loop below is written once with a `filter` flag and run by two instances, with the flag a
+ * constant, so the loop without filters is the one from before filters existed. */
 static bool filtered(const c2d_circle_soa *c, const c2d_capsule_soa *k) {
     return c2d_circle_soa_filtered(c) || c2d_capsule_soa_filtered(k);
 }
 
-static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pair_contact *out,
-                      size_t capacity) {
+C2D_FORMULA size_t collide_run(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                               c2d_pair_contact *out, size_t capacity, bool filter) {
     size_t total = 0;
-    const bool filter = filtered(c, k);
     for (size_t j = 0; j < k->count; j++) {
         const float ax = k->ax[j], ay = k->ay[j], bx = k->bx[j], by = k->by[j];
         const float R = k->radius[j];
@@ -34,11 +35,16 @@ static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pai
     return total;
 }
 
-static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
-                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
-                            size_t capacity) {
+static size_t collide(const c2d_circle_soa *c, const c2d_capsule_soa *k, c2d_pair_contact *out,
+                      size_t capacity) {
+    return filtered(c, k) ? collide_run(c, k, out, capacity, true)
+                          : collide_run(c, k, out, capacity, false);
+}
+
+C2D_FORMULA size_t collide_pairs_run(const c2d_circle_soa *c, const c2d_capsule_soa *k,
+                                     const uint32_t *ci, const uint32_t *ki, size_t pair_count,
+                                     c2d_pair_contact *out, size_t capacity, bool filter) {
     size_t total = 0;
-    const bool filter = filtered(c, k);
     for (size_t p = 0; p < pair_count; p++) {
         const uint32_t i = ci[p], j = ki[p];
         if (filter && !c2d_circle_meets_capsule(c, i, k, j)) continue;
@@ -48,6 +54,13 @@ static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, c
             c2d_emit(out, capacity, &total, i, j, &contact);
     }
     return total;
+}
+
+static size_t collide_pairs(const c2d_circle_soa *c, const c2d_capsule_soa *k, const uint32_t *ci,
+                            const uint32_t *ki, size_t pair_count, c2d_pair_contact *out,
+                            size_t capacity) {
+    return filtered(c, k) ? collide_pairs_run(c, k, ci, ki, pair_count, out, capacity, true)
+                          : collide_pairs_run(c, k, ci, ki, pair_count, out, capacity, false);
 }
 
 /* Circle i's sweep against capsule j, static (kmx NULL) or moving. */
@@ -65,11 +78,19 @@ static void sweep(const c2d_circle_soa *c, const float *move_x, const float *mov
                   const c2d_capsule_soa *k, const float *kmx, const float *kmy,
                   c2d_circle_toi *out) {
     c2d_clear_tois(out, c->count);
-    const bool filter = filtered(c, k);
+    if (filtered(c, k)) {
+        for (size_t i = 0; i < c->count; i++)
+            for (size_t j = 0; j < k->count; j++) {
+                c2d_toi toi;
+                if (c2d_circle_meets_capsule(c, i, k, j) &&
+                    pair_sweep(c, move_x, move_y, k, kmx, kmy, i, j, &toi))
+                    c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
+            }
+        return;
+    }
     for (size_t i = 0; i < c->count; i++)
         for (size_t j = 0; j < k->count; j++) {
             c2d_toi toi;
-            if (filter && !c2d_circle_meets_capsule(c, i, k, j)) continue;
             if (pair_sweep(c, move_x, move_y, k, kmx, kmy, i, j, &toi))
                 c2d_keep_earliest(&out[i], (uint32_t)j, &toi);
         }
