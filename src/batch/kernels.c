@@ -499,8 +499,8 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
  * pair. */
 static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                         const c2d_capsule_soa *k, const float *kmx, const float *kmy,
-                        const uint32_t *ci, const uint32_t *ki, size_t pair_count, size_t base,
-                        c2d_circle_toi *out, unsigned char *nan) {
+                        const uint32_t *ci, const uint32_t *ki,
+                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
     for (size_t p = 0; p < pair_count; p += W) {
         const size_t n = pair_count - p < W ? pair_count - p : W;
         uint32_t circle[W], capsule[W];
