@@ -135,6 +135,19 @@ void check_scene_expect(c2d_scene *sc, const scene *s, const c2d_pair_contact *r
     check_sweeps(sc, s, sweep, label);
 }
 
+void on_every_backend(c2d_scene *sc, const scene *s, scene_check_fn *check, void *ctx,
+                      const char *label) {
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    for (size_t b = 0; b < nb; b++) {
+        use_backend(list[b]);
+        char full[160];
+        snprintf(full, sizeof full, "%s [%s]", label, c2d_backend_name(list[b]));
+        check(sc, s, ctx, full);
+    }
+    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
+}
+
 void check_scene(const scene *s, const char *label) {
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);

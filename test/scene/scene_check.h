@@ -16,6 +16,14 @@ void check_scene_once(c2d_scene *sc, const scene *s, const char *label);
 void check_scene_expect(c2d_scene *sc, const scene *s, const c2d_pair_contact *ref, size_t total,
                         const c2d_circle_toi *sweep, const char *label);
 
+/* A check of scene sc over s on the active backend (ctx: the caller's). */
+typedef void scene_check_fn(c2d_scene *sc, const scene *s, void *ctx, const char *label);
+
+/* check on every available backend, with the label "LABEL [backend]", then the automatic
+ * choice again. */
+void on_every_backend(c2d_scene *sc, const scene *s, scene_check_fn *check, void *ctx,
+                      const char *label);
+
 /* check_scene_once on every available backend, with a scene created from s's capsules. */
 void check_scene(const scene *s, const char *label);
 

@@ -197,17 +197,13 @@ static void check_once(c2d_scene *sc, const scene *s, c2d_rng *rng, const char *
     free(ref);
 }
 
+static void check_with_rng(c2d_scene *sc, const scene *s, void *rng, const char *label) {
+    check_once(sc, s, rng, label);
+}
+
 /* check_once on every backend with one scene (kept across them). */
 static void check_all_backends(c2d_scene *sc, const scene *s, c2d_rng *rng, const char *label) {
-    c2d_backend list[C2D_BACKEND_COUNT];
-    const size_t nb = available_backends(list);
-    for (size_t b = 0; b < nb; b++) {
-        use_backend(list[b]);
-        char full[160];
-        snprintf(full, sizeof full, "%s [%s]", label, c2d_backend_name(list[b]));
-        check_once(sc, s, rng, full);
-    }
-    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
+    on_every_backend(sc, s, check_with_rng, rng, label);
 }
 
 /* A scene over s's capsules (and their filters), checked on every backend. */
