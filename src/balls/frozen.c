@@ -19,6 +19,7 @@
 #include "balls/frozen_internal.h"
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
+#include "core/filter_words.h"
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
 #include "scene/scene_internal.h"
@@ -53,6 +54,8 @@ struct c2d_frozen {
     float r_max;             /* the largest radius of a grid slot (stays until a rebuild) */
     uint32_t special_head;
     uint64_t *hits; /* collide: one awake ball's frozen partners (capacity entries) */
+    uint32_t *words; /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
+                      * brings a filter, and then kept (capacity pairs) */
 };
 
 static inline bool tame(float v) {
@@ -173,6 +176,7 @@ void c2d_frozen_free(const c2d_scene *scene, c2d_frozen *f) {
     c2d_scene_free(scene, f->slot_of);
     c2d_scene_free(scene, f->bucket);
     c2d_scene_free(scene, f->hits);
+    c2d_scene_free(scene, f->words);
     c2d_scene_free(scene, f);
 }
 
@@ -208,12 +212,26 @@ static c2d_status reserve(c2d_scene *scene, c2d_frozen *f, const c2d_circle_soa 
                 slot_of[i] = NIL;
     }
     if (bucket_cap != f->buckets) bucket = c2d_scene_alloc(scene, bucket_cap * sizeof *bucket);
-    if (!slots || !slot_of || !bucket || !hits) {
+    /* filter words: from the first freeze that brings a filter on (the balls held before it
+     * get every layer), growing with the slots */
+    const bool want_words = f->words || c2d_circle_soa_filtered(c);
+    uint32_t *words = f->words;
+    if (want_words && (!f->words || slot_cap != f->capacity)) {
+        words = c2d_scene_alloc(scene, 2 * slot_cap * sizeof *words);
+        for (size_t k = 0; words && k < 2 * f->used; k++)
+            words[k] = f->words ? f->words[k] : C2D_FILTER_ALL;
+    }
+    if (!slots || !slot_of || !bucket || !hits || (want_words && !words)) {
+        if (words != f->words) c2d_scene_free(scene, words);
         if (slots != f->slots) c2d_scene_free(scene, slots);
         if (hits != f->hits) c2d_scene_free(scene, hits);
         if (slot_of != f->slot_of) c2d_scene_free(scene, slot_of);
         if (bucket != f->bucket) c2d_scene_free(scene, bucket);
         return C2D_ERROR_ALLOC;
+    }
+    if (words != f->words) {
+        c2d_scene_free(scene, f->words);
+        f->words = words;
     }
     if (slots != f->slots) {
         c2d_scene_free(scene, f->slots);
@@ -282,6 +300,10 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
         p->r = circles->radius[k];
         p->id = id;
         p->key = 0;
+        if (f->words) {
+            f->words[2 * (size_t)s] = c2d_filter_word(circles->category, k);
+            f->words[2 * (size_t)s + 1] = c2d_filter_word(circles->mask, k);
+        }
         place(f, s);
     }
     return C2D_OK;
@@ -354,6 +376,27 @@ static void visit_box(const c2d_frozen *f, double lo_x, double hi_x, double lo_y
         visit(ctx, &f->slots[s]);
 }
 
+/* The filter words of one awake ball, and the frozen ones (collide2d/filter.h). */
+typedef struct filter_ctx {
+    uint32_t category, mask;
+    const uint32_t *words; /* per slot (c2d_frozen.words), or NULL: every layer */
+    const frozen_slot *slots;
+} filter_ctx;
+
+/* Filter words for awake ball k of `circles`. */
+static filter_ctx filter_of(const c2d_frozen *f, const c2d_circle_soa *circles, size_t k) {
+    const filter_ctx w = {c2d_filter_word(circles->category, k),
+                          c2d_filter_word(circles->mask, k), f->words, f->slots};
+    return w;
+}
+
+/* Whether the awake ball meets frozen slot p. */
+static inline bool meets_frozen(const filter_ctx *w, const frozen_slot *p) {
+    const size_t s = (size_t)(p - w->slots);
+    return c2d_filter_allows(w->category, w->mask, w->words ? w->words[2 * s] : C2D_FILTER_ALL,
+                             w->words ? w->words[2 * s + 1] : C2D_FILTER_ALL);
+}
+
 /* contacts of one awake ball */
 typedef struct collide_ctx {
     float x, y, r;
@@ -361,6 +404,7 @@ typedef struct collide_ctx {
     uint64_t *hits;
     size_t count;
     const frozen_slot *slots;
+    filter_ctx filter; /* read by collide_visit_filtered only */
 } collide_ctx;
 
 static void collide_visit(void *vctx, const frozen_slot *p) {
@@ -368,6 +412,21 @@ static void collide_visit(void *vctx, const frozen_slot *p) {
     const float qx = c->x - p->x, qy = c->y - p->y;
     if (p->id == c->id || !radii_overlap(qx * qx + qy * qy, c->r, p->r)) return;
     c->hits[c->count++] = (uint64_t)p->id << 32 | (uint64_t)(p - c->slots);
+}
+
+static void collide_visit_filtered(void *vctx, const frozen_slot *p) {
+    const collide_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) collide_visit(vctx, p);
+}
+
+/* Visits the frozen balls near awake ball c (every one when its values are wild). */
+static void visit_near(const c2d_frozen *f, collide_ctx *c, visit_fn visit) {
+    if (tame(c->x) && tame(c->y) && tame(c->r)) {
+        const double reach = ((double)c->r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+        visit_box(f, c->x - reach, c->x + reach, c->y - reach, c->y + reach, visit, c);
+    } else {
+        visit_all(f, visit, c);
+    }
 }
 
 static void sort_u64(uint64_t *v, size_t n) {
@@ -421,16 +480,17 @@ c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_s
     if (st != C2D_OK) return st;
     c2d_frozen *f = scene->frozen;
     if (!f || f->count == 0) return C2D_OK;
+    const bool filtered = f->words || c2d_circle_soa_filtered(circles);
     size_t total = 0;
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         if (x != x || y != y || !(r >= 0.0f)) continue;
-        collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots};
-        if (tame(x) && tame(y) && tame(r)) {
-            const double reach = ((double)r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-            visit_box(f, x - reach, x + reach, y - reach, y + reach, collide_visit, &c);
+        collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots, {0}};
+        if (filtered) {
+            c.filter = filter_of(f, circles, k);
+            visit_near(f, &c, collide_visit_filtered);
         } else {
-            visit_all(f, collide_visit, &c);
+            visit_near(f, &c, collide_visit);
         }
         if (c.count == 0) continue;
         sort_u64(c.hits, c.count);
@@ -456,6 +516,7 @@ typedef struct sweep_ctx {
     c2d_vec2 move;
     uint32_t id;
     c2d_circle_hit best;
+    filter_ctx filter; /* read by sweep_visit_filtered only */
 } sweep_ctx;
 
 static void sweep_visit(void *vctx, const frozen_slot *p) {
@@ -468,6 +529,32 @@ static void sweep_visit(void *vctx, const frozen_slot *p) {
         c2d_keep_earliest_ball(&c->best, p->id, &toi);
 }
 
+static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
+    const sweep_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) sweep_visit(vctx, p);
+}
+
+/* Visits the frozen balls near the path of awake ball c (every one when its values are
+ * wild). */
+static void sweep_near(const c2d_frozen *f, sweep_ctx *c, visit_fn visit) {
+    const float x = c->ball.center.x, y = c->ball.center.y, r = c->ball.radius;
+    const float mx = c->move.x, my = c->move.y;
+    if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
+        /* everything within r + r_max of the path, with the kernels' sweep slack (sizes
+         * 2^-8, positions 2^-16) taken four times over */
+        const double ex = (double)x + mx, ey = (double)y + my;
+        const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
+        const double grow =
+            (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+            4.0 * C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+            C2D_ABSOLUTE_SLACK;
+        visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow, (y < ey ? y : ey) - grow,
+                  (y > ey ? y : ey) + grow, visit, c);
+    } else {
+        visit_all(f, visit, c);
+    }
+}
+
 c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circle_soa *circles,
                                           const uint32_t *ids, const float *move_x,
                                           const float *move_y, c2d_circle_hit *out) {
@@ -477,24 +564,17 @@ c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circ
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     if (st != C2D_OK) return st;
     const c2d_frozen *f = scene->frozen;
+    const bool filtered = f && (f->words || c2d_circle_soa_filtered(circles));
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         const float mx = move_x[k], my = move_y[k];
-        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
+        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit(), {0}};
         if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
-            if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
-                /* everything within r + r_max of the path, with the kernels' sweep slack
-                 * (sizes 2^-8, positions 2^-16) taken four times over */
-                const double ex = (double)x + mx, ey = (double)y + my;
-                const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
-                const double grow = (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-                                    4.0 * C2D_SWEEP_POSITION_SLACK *
-                                        (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-                                    C2D_ABSOLUTE_SLACK;
-                visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow,
-                          (y < ey ? y : ey) - grow, (y > ey ? y : ey) + grow, sweep_visit, &c);
+            if (filtered) {
+                c.filter = filter_of(f, circles, k);
+                sweep_near(f, &c, sweep_visit_filtered);
             } else {
-                visit_all(f, sweep_visit, &c);
+                sweep_near(f, &c, sweep_visit);
             }
         }
         out[k] = c.best;

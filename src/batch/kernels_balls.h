@@ -4,6 +4,7 @@
 #define C2D_BATCH_KERNELS_BALLS_H
 
 #include "batch/kernels.h"
+#include "core/filter_words.h"
 
 /* One pair of balls, a < b. */
 typedef struct c2d_ball_pair {
@@ -177,14 +178,16 @@ typedef struct c2d_sweep_walk {
     c2d_circle_hit *out;
 } c2d_sweep_walk;
 
-/* Every grid ball against every special ball (the special balls' own rows run the all-pairs
- * kernel). */
+/* Every grid ball against every special ball the filter lets it meet (the special balls' own
+ * rows run the all-pairs kernel). */
 static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w) {
     const c2d_ball_sweep_cells *g = w->g;
     const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
+    const bool filtered = c2d_circle_soa_filtered(w->c);
     for (size_t s = 0; s < g->special_count; s++)
         for (size_t p = 0; p < grid_balls; p++)
-            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
+            if (!filtered || c2d_circles_meet(w->c, g->id[p], g->special[s]))
+                c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
 }
 
 #endif
