@@ -309,8 +309,9 @@ static inline bool may_touch(float xa, float ya, float ra, float xb, float yb, f
 }
 
 /* Filters (collide2d/filter.h): keeps the pairs whose balls meet, in their order; returns
- * how many. The refused pairs are gone before the sort, the contacts and the count. */
-static size_t keep_meeting(const c2d_circle_soa *c, c2d_ball_pair *pairs, size_t count) {
+ * how many. The refused pairs are gone before the sort, the contacts and the count. Out of
+ * line (C2D_COLD), so the unfiltered path compiles as it did before filters. */
+C2D_COLD size_t keep_meeting(const c2d_circle_soa *c, c2d_ball_pair *pairs, size_t count) {
     size_t kept = 0;
     for (size_t k = 0; k < count; k++)
         if (c2d_circles_meet(c, pairs[k].a, pairs[k].b)) pairs[kept++] = pairs[k];

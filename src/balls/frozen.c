@@ -22,6 +22,7 @@
 #include "core/filter_words.h"
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
+#include "core/contact_formula.h"
 #include "scene/scene_internal.h"
 
 #define NIL UINT32_MAX
@@ -53,7 +54,7 @@ struct c2d_frozen {
     double cell, inv_cell;   /* grid cell side */
     float r_max;             /* the largest radius of a grid slot (stays until a rebuild) */
     uint32_t special_head;
-    uint64_t *hits; /* collide: one awake ball's frozen partners (capacity entries) */
+    uint64_t *hits;  /* collide: one awake ball's frozen partners (capacity entries) */
     uint32_t *words; /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
                       * brings a filter, and then kept (capacity pairs) */
 };
@@ -300,12 +301,14 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
         p->r = circles->radius[k];
         p->id = id;
         p->key = 0;
-        if (f->words) {
-            f->words[2 * (size_t)s] = c2d_filter_word(circles->category, k);
-            f->words[2 * (size_t)s + 1] = c2d_filter_word(circles->mask, k);
-        }
         place(f, s);
     }
+    if (f->words) /* the filter words, in a pass of their own (the last of a repeated id wins) */
+        for (size_t k = 0; k < n; k++) {
+            const size_t s = f->slot_of[ids ? ids[k] : (uint32_t)k];
+            f->words[2 * s] = c2d_filter_word(circles->category, k);
+            f->words[2 * s + 1] = c2d_filter_word(circles->mask, k);
+        }
     return C2D_OK;
 }
 
@@ -385,8 +388,8 @@ typedef struct filter_ctx {
 
 /* Filter words for awake ball k of `circles`. */
 static filter_ctx filter_of(const c2d_frozen *f, const c2d_circle_soa *circles, size_t k) {
-    const filter_ctx w = {c2d_filter_word(circles->category, k),
-                          c2d_filter_word(circles->mask, k), f->words, f->slots};
+    const filter_ctx w = {c2d_filter_word(circles->category, k), c2d_filter_word(circles->mask, k),
+                          f->words, f->slots};
     return w;
 }
 
@@ -404,8 +407,13 @@ typedef struct collide_ctx {
     uint64_t *hits;
     size_t count;
     const frozen_slot *slots;
-    filter_ctx filter; /* read by collide_visit_filtered only */
 } collide_ctx;
+
+/* The same with the awake ball's filter words (collide_visit_filtered). */
+typedef struct filtered_collide_ctx {
+    collide_ctx c;
+    filter_ctx filter;
+} filtered_collide_ctx;
 
 static void collide_visit(void *vctx, const frozen_slot *p) {
     collide_ctx *c = vctx;
@@ -415,18 +423,8 @@ static void collide_visit(void *vctx, const frozen_slot *p) {
 }
 
 static void collide_visit_filtered(void *vctx, const frozen_slot *p) {
-    const collide_ctx *c = vctx;
-    if (meets_frozen(&c->filter, p)) collide_visit(vctx, p);
-}
-
-/* Visits the frozen balls near awake ball c (every one when its values are wild). */
-static void visit_near(const c2d_frozen *f, collide_ctx *c, visit_fn visit) {
-    if (tame(c->x) && tame(c->y) && tame(c->r)) {
-        const double reach = ((double)c->r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-        visit_box(f, c->x - reach, c->x + reach, c->y - reach, c->y + reach, visit, c);
-    } else {
-        visit_all(f, visit, c);
-    }
+    filtered_collide_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) collide_visit(&c->c, p);
 }
 
 static void sort_u64(uint64_t *v, size_t n) {
@@ -470,28 +468,33 @@ static void sort_u64(uint64_t *v, size_t n) {
     }
 }
 
-c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
-                                            const uint32_t *ids, c2d_circle_pair_contact *out,
-                                            size_t capacity, size_t *count) {
-    if (!count) return C2D_ERROR_NULL;
-    *count = 0;
-    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st != C2D_OK) return st;
-    c2d_frozen *f = scene->frozen;
-    if (!f || f->count == 0) return C2D_OK;
-    const bool filtered = f->words || c2d_circle_soa_filtered(circles);
+/* The awake-vs-frozen pairs of c2d_scene_collide_frozen_circles; returns their total.
+ * `filtered` (a constant in both callers): the awake balls' and frozen balls' filter words
+ * refuse pairs before the overlap test. */
+C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
+                                  const uint32_t *ids, c2d_circle_pair_contact *out,
+                                  size_t capacity, bool filtered) {
     size_t total = 0;
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         if (x != x || y != y || !(r >= 0.0f)) continue;
-        collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots, {0}};
+        collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots};
+        filtered_collide_ctx fc;
+        void *ctx = &c;
+        visit_fn visit = collide_visit;
         if (filtered) {
-            c.filter = filter_of(f, circles, k);
-            visit_near(f, &c, collide_visit_filtered);
-        } else {
-            visit_near(f, &c, collide_visit);
+            fc.c = c;
+            fc.filter = filter_of(f, circles, k);
+            ctx = &fc;
+            visit = collide_visit_filtered;
         }
+        if (tame(x) && tame(y) && tame(r)) {
+            const double reach = ((double)r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+            visit_box(f, x - reach, x + reach, y - reach, y + reach, visit, ctx);
+        } else {
+            visit_all(f, visit, ctx);
+        }
+        if (filtered) c.count = fc.c.count;
         if (c.count == 0) continue;
         sort_u64(c.hits, c.count);
         for (size_t h = 0; h < c.count; h++) {
@@ -507,6 +510,22 @@ c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_s
                                    awake_first ? p->id : c.id, &contact);
         }
     }
+    return total;
+}
+
+c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
+                                            const uint32_t *ids, c2d_circle_pair_contact *out,
+                                            size_t capacity, size_t *count) {
+    if (!count) return C2D_ERROR_NULL;
+    *count = 0;
+    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_balls_check(circles);
+    if (st != C2D_OK) return st;
+    c2d_frozen *f = scene->frozen;
+    if (!f || f->count == 0) return C2D_OK;
+    const size_t total = f->words || c2d_circle_soa_filtered(circles)
+                             ? collide_frozen(f, circles, ids, out, capacity, true)
+                             : collide_frozen(f, circles, ids, out, capacity, false);
     return c2d_balls_finish(total, out, capacity, count);
 }
 
@@ -516,8 +535,13 @@ typedef struct sweep_ctx {
     c2d_vec2 move;
     uint32_t id;
     c2d_circle_hit best;
-    filter_ctx filter; /* read by sweep_visit_filtered only */
 } sweep_ctx;
+
+/* The same with the awake ball's filter words (sweep_visit_filtered). */
+typedef struct filtered_sweep_ctx {
+    sweep_ctx c;
+    filter_ctx filter;
+} filtered_sweep_ctx;
 
 static void sweep_visit(void *vctx, const frozen_slot *p) {
     sweep_ctx *c = vctx;
@@ -530,28 +554,45 @@ static void sweep_visit(void *vctx, const frozen_slot *p) {
 }
 
 static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
-    const sweep_ctx *c = vctx;
-    if (meets_frozen(&c->filter, p)) sweep_visit(vctx, p);
+    filtered_sweep_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) sweep_visit(&c->c, p);
 }
 
-/* Visits the frozen balls near the path of awake ball c (every one when its values are
- * wild). */
-static void sweep_near(const c2d_frozen *f, sweep_ctx *c, visit_fn visit) {
-    const float x = c->ball.center.x, y = c->ball.center.y, r = c->ball.radius;
-    const float mx = c->move.x, my = c->move.y;
-    if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
-        /* everything within r + r_max of the path, with the kernels' sweep slack (sizes
-         * 2^-8, positions 2^-16) taken four times over */
-        const double ex = (double)x + mx, ey = (double)y + my;
-        const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
-        const double grow =
-            (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-            4.0 * C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-            C2D_ABSOLUTE_SLACK;
-        visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow, (y < ey ? y : ey) - grow,
-                  (y > ey ? y : ey) + grow, visit, c);
-    } else {
-        visit_all(f, visit, c);
+/* The hits of c2d_scene_sweep_frozen_circles into out; `filtered` as in collide_frozen. */
+C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
+                              const uint32_t *ids, const float *move_x, const float *move_y,
+                              c2d_circle_hit *out, bool filtered) {
+    for (size_t k = 0; k < circles->count; k++) {
+        const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
+        const float mx = move_x[k], my = move_y[k];
+        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
+        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
+            filtered_sweep_ctx fc;
+            void *ctx = &c;
+            visit_fn visit = sweep_visit;
+            if (filtered) {
+                fc.c = c;
+                fc.filter = filter_of(f, circles, k);
+                ctx = &fc;
+                visit = sweep_visit_filtered;
+            }
+            if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
+                /* everything within r + r_max of the path, with the kernels' sweep slack
+                 * (sizes 2^-8, positions 2^-16) taken four times over */
+                const double ex = (double)x + mx, ey = (double)y + my;
+                const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
+                const double grow = (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+                                    4.0 * C2D_SWEEP_POSITION_SLACK *
+                                        (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+                                    C2D_ABSOLUTE_SLACK;
+                visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow,
+                          (y < ey ? y : ey) - grow, (y > ey ? y : ey) + grow, visit, ctx);
+            } else {
+                visit_all(f, visit, ctx);
+            }
+            if (filtered) c.best = fc.c.best;
+        }
+        out[k] = c.best;
     }
 }
 
@@ -564,20 +605,9 @@ c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circ
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     if (st != C2D_OK) return st;
     const c2d_frozen *f = scene->frozen;
-    const bool filtered = f && (f->words || c2d_circle_soa_filtered(circles));
-    for (size_t k = 0; k < circles->count; k++) {
-        const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
-        const float mx = move_x[k], my = move_y[k];
-        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit(), {0}};
-        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
-            if (filtered) {
-                c.filter = filter_of(f, circles, k);
-                sweep_near(f, &c, sweep_visit_filtered);
-            } else {
-                sweep_near(f, &c, sweep_visit);
-            }
-        }
-        out[k] = c.best;
-    }
+    if (f && (f->words || c2d_circle_soa_filtered(circles)))
+        sweep_frozen(f, circles, ids, move_x, move_y, out, true);
+    else
+        sweep_frozen(f, circles, ids, move_x, move_y, out, false);
     return C2D_OK;
 }

@@ -113,15 +113,19 @@ C2D_FORMULA size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pai
     return total;
 }
 
+C2D_COLD size_t collide_rows_filtered(const c2d_circle_soa *circles, size_t first, size_t end,
+                                      c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (size_t a = first; a < end; a++)
+        total = collide_row(circles, a, out, capacity, total, true);
+    return total;
+}
+
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles)(const c2d_circle_soa *circles,
                                                            size_t first, size_t end,
                                                            c2d_circle_pair_contact *out,
                                                            size_t capacity, size_t total) {
-    if (c2d_circle_soa_filtered(circles)) {
-        for (size_t a = first; a < end; a++)
-            total = collide_row(circles, a, out, capacity, total, true);
-        return total;
-    }
+    if (c2d_circle_soa_filtered(circles))
+        return collide_rows_filtered(circles, first, end, out, capacity, total);
     for (size_t a = first; a < end; a++)
         total = collide_row(circles, a, out, capacity, total, false);
     return total;
@@ -159,9 +163,9 @@ static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *
 
 /* Ball i against balls [from, to), in increasing index order; with `filtered`, only the
  * balls the filter lets ball i meet. */
-C2D_FORMULA void sweep_range(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
-                             const float *move_y, size_t i, size_t from, size_t to,
-                             c2d_circle_hit *slot, bool filtered) {
+C2D_FORMULA void sweep_range_of(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                                const float *move_y, size_t i, size_t from, size_t to,
+                                c2d_circle_hit *slot, bool filtered) {
     for (size_t j = from; j < to; j += W) {
         uint32_t bits = sweep_candidates(s, c, move_x, move_y, j, to - j);
         if (filtered) bits = meeting_lanes(c, i, j, bits);
@@ -172,6 +176,18 @@ C2D_FORMULA void sweep_range(const sweeper *s, const c2d_circle_soa *c, const fl
                 c2d_keep_earliest_ball(slot, (uint32_t)k, &toi);
         }
     }
+}
+
+static void sweep_range(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                        const float *move_y, size_t i, size_t from, size_t to,
+                        c2d_circle_hit *slot) {
+    sweep_range_of(s, c, move_x, move_y, i, from, to, slot, false);
+}
+
+static void sweep_range_filtered(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                                 const float *move_y, size_t i, size_t from, size_t to,
+                                 c2d_circle_hit *slot) {
+    sweep_range_of(s, c, move_x, move_y, i, from, to, slot, true);
 }
 
 static bool tame(float v) {
@@ -193,16 +209,26 @@ C2D_FORMULA void sweep_rows(const c2d_circle_soa *c, const float *move_x, const 
                      lane_splat(my),
                      lane_splat(fabsf(x) + fabsf(y)),
                      !(tame(x) && tame(y) && tame(r) && tame(mx) && tame(my))};
-        sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i], filtered);
-        sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i], filtered);
+        if (filtered) {
+            sweep_range_filtered(&s, c, move_x, move_y, i, 0, i, &out[i]);
+            sweep_range_filtered(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
+        } else {
+            sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i]);
+            sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
+        }
     }
+}
+
+C2D_COLD void sweep_rows_filtered(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                                  size_t first, size_t end, c2d_circle_hit *out) {
+    sweep_rows(c, move_x, move_y, first, end, out, true);
 }
 
 void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, const float *move_x,
                                                        const float *move_y, size_t first,
                                                        size_t end, c2d_circle_hit *out) {
     if (c2d_circle_soa_filtered(c))
-        sweep_rows(c, move_x, move_y, first, end, out, true);
+        sweep_rows_filtered(c, move_x, move_y, first, end, out);
     else
         sweep_rows(c, move_x, move_y, first, end, out, false);
 }
@@ -346,7 +372,7 @@ static void sweep_flush(sweep_queue *q, bool finish) {
                 slot->toi = toi;
             else /* never: the pair was sure to touch at 0; the exact row all the same */
                 C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
-                (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
+            (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
         } else if ((bits >> j) & 1u && beats(slot, ib, toi.t)) {
             slot->other = ib;
             slot->toi = toi;
@@ -436,17 +462,15 @@ C2D_FORMULA void span_sweeps_filtered(void *ctx, size_t p, size_t lo, size_t hi)
     span_sweeps_of(ctx, p, lo, hi, true);
 }
 
-void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
-                                                          const c2d_circle_soa *circles,
-                                                          const float *move_x, const float *move_y,
-                                                          c2d_circle_hit *out) {
+/* The grid sweeps; `filtered` as in collide_row. */
+C2D_FORMULA void cell_sweeps(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,
+                             const float *move_x, const float *move_y, c2d_circle_hit *out,
+                             bool filtered) {
     sweep_queue q;
     q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
     q.n = 0;
-    if (c2d_circle_soa_filtered(circles))
-        c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps_filtered);
-    else
-        c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps);
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q,
+                       filtered ? span_sweeps_filtered : span_sweeps);
     sweep_flush(&q, false);
     /* the bytes of the hits at t = 0 that were sure */
     const size_t grid_balls = cells->start[(size_t)cells->nx * cells->ny];
@@ -458,5 +482,20 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_c
         if (++q.n == W) sweep_flush(&q, true);
     }
     sweep_flush(&q, true);
-    c2d_ball_sweep_specials(&q.w);
+    c2d_ball_sweep_specials(&q.w, filtered);
+}
+
+C2D_COLD void cell_sweeps_filtered(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,
+                                   const float *move_x, const float *move_y, c2d_circle_hit *out) {
+    cell_sweeps(cells, circles, move_x, move_y, out, true);
+}
+
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
+                                                          const c2d_circle_soa *circles,
+                                                          const float *move_x, const float *move_y,
+                                                          c2d_circle_hit *out) {
+    if (c2d_circle_soa_filtered(circles))
+        cell_sweeps_filtered(cells, circles, move_x, move_y, out);
+    else
+        cell_sweeps(cells, circles, move_x, move_y, out, false);
 }

@@ -6,6 +6,14 @@
 #include "batch/kernels.h"
 #include "core/filter_words.h"
 
+/* A function of the filtered paths, kept out of line so that the unfiltered path around its
+ * call compiles (and runs) as it did before filters existed. */
+#if defined(__GNUC__) || defined(__clang__)
+#define C2D_COLD static __attribute__((noinline))
+#else
+#define C2D_COLD static
+#endif
+
 /* One pair of balls, a < b. */
 typedef struct c2d_ball_pair {
     uint32_t a, b;
@@ -178,12 +186,11 @@ typedef struct c2d_sweep_walk {
     c2d_circle_hit *out;
 } c2d_sweep_walk;
 
-/* Every grid ball against every special ball the filter lets it meet (the special balls' own
- * rows run the all-pairs kernel). */
-static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w) {
+/* Every grid ball against every special ball (the special balls' own rows run the all-pairs
+ * kernel); with `filtered` (the set has a filter), only the pairs the filter allows. */
+static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w, bool filtered) {
     const c2d_ball_sweep_cells *g = w->g;
     const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
-    const bool filtered = c2d_circle_soa_filtered(w->c);
     for (size_t s = 0; s < g->special_count; s++)
         for (size_t p = 0; p < grid_balls; p++)
             if (!filtered || c2d_circles_meet(w->c, g->id[p], g->special[s]))

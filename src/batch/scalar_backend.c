@@ -76,9 +76,9 @@ static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const floa
 
 /* Balls against balls: the overlap formula inline (b as a zero-length capsule: its closest
  * point is its centre), the contact for the hits. */
-static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
-                              c2d_circle_pair_contact *out, size_t capacity, size_t total) {
-    const bool filtered = c2d_circle_soa_filtered(c); /* tested on overlapping pairs only */
+C2D_FORMULA size_t collide_rows(const c2d_circle_soa *c, size_t first, size_t end,
+                                c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                bool filtered) {
     for (size_t a = first; a < end; a++) {
         const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
         if (!(ra >= 0.0f)) continue; /* NaN or negative: overlaps nothing */
@@ -92,6 +92,19 @@ static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
         }
     }
     return total;
+}
+
+/* With a filter (collide2d/filter.h): the refused pairs are left out after the overlap test. */
+C2D_COLD size_t collide_rows_filtered(const c2d_circle_soa *c, size_t first, size_t end,
+                                      c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    return collide_rows(c, first, end, out, capacity, total, true);
+}
+
+static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
+                              c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    if (c2d_circle_soa_filtered(c))
+        return collide_rows_filtered(c, first, end, out, capacity, total);
+    return collide_rows(c, first, end, out, capacity, total, false);
 }
 
 /* The rows [first, end) of sweep_circles; with `filtered` (a constant in both callers), only
@@ -109,10 +122,15 @@ C2D_FORMULA void sweep_rows(const c2d_circle_soa *c, const float *move_x, const 
     }
 }
 
+C2D_COLD void sweep_rows_filtered(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                                  size_t first, size_t end, c2d_circle_hit *out) {
+    sweep_rows(c, move_x, move_y, first, end, out, true);
+}
+
 static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                           size_t first, size_t end, c2d_circle_hit *out) {
     if (c2d_circle_soa_filtered(c))
-        sweep_rows(c, move_x, move_y, first, end, out, true);
+        sweep_rows_filtered(c, move_x, move_y, first, end, out);
     else
         sweep_rows(c, move_x, move_y, first, end, out, false);
 }
@@ -176,7 +194,7 @@ static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa
         c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps_filtered);
     else
         c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
-    c2d_ball_sweep_specials(&w);
+    c2d_ball_sweep_specials(&w, c2d_circle_soa_filtered(c));
 }
 
 const c2d_kernels c2d_kernels_scalar = {collide,         collide_pairs,      sweep,
