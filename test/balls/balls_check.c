@@ -22,6 +22,15 @@ void balls_init(ball_set *s, size_t n) {
     s->soa = (c2d_circle_soa){s->x, s->y, s->r, n, NULL, NULL};
 }
 
+void balls_hostile(ball_set *s, c2d_rng *rng, unsigned k, unsigned percent, size_t big_every) {
+    balls_random(s, rng, k % 2 ? 10.0f : 100.0f, 0.1f, 2.0f, 2.0f);
+    balls_sprinkle(s, rng, percent, k % 2 == 1);
+    for (size_t i = 0; i < s->n; i += 11)
+        s->r[i] = -s->r[i];
+    for (size_t i = 5; i < s->n; i += big_every)
+        s->r[i] = 40.0f;
+}
+
 void balls_filter(ball_set *s, c2d_rng *rng, unsigned bits) {
     const uint32_t layers = bits >= 32 ? UINT32_MAX : (UINT32_C(1) << bits) - 1;
     uint32_t *words[2];

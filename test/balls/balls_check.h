@@ -25,6 +25,11 @@ void balls_hex(ball_set *s, size_t per_row, float d, float r, float move, c2d_rn
 /* About `percent` % of all values replaced by special ones (NaN, infinities, huge, ...). */
 void balls_sprinkle(ball_set *s, c2d_rng *rng, unsigned percent, bool tame);
 
+/* Hostile set number k (of 0..3): random balls (span 10 or 100), `percent` % special values
+ * (tame ones for odd k), every 11th radius negated, every `big_every`-th from the 5th a radius
+ * of 40 (the grids' special balls). */
+void balls_hostile(ball_set *s, c2d_rng *rng, unsigned k, unsigned percent, size_t big_every);
+
 /* Random filter words on every ball (soa.category and soa.mask point at them): `bits` layers
  * (1..32), each word a random subset of them, with 0 and C2D_FILTER_ALL mixed in. */
 void balls_filter(ball_set *s, c2d_rng *rng, unsigned bits);

@@ -128,12 +128,7 @@ static void hostile(void **state) {
         c2d_rng rng = {0xbaf + k};
         ball_set s;
         balls_init(&s, 200 + 37 * k);
-        balls_random(&s, &rng, k % 2 ? 10.0f : 100.0f, 0.1f, 2.0f, 2.0f);
-        balls_sprinkle(&s, &rng, 2 + 3 * k, k % 2 == 1);
-        for (size_t i = 0; i < s.n; i += 11)
-            s.r[i] = -s.r[i];
-        for (size_t i = 5; i < s.n; i += 41)
-            s.r[i] = 40.0f;
+        balls_hostile(&s, &rng, k, 2 + 3 * k, 41);
         balls_filter(&s, &rng, 1 + k);
         char label[64];
         snprintf(label, sizeof label, "hostile %u", k);
