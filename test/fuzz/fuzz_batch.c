@@ -862,6 +862,7 @@ static void check_valid_results(const scene *s, const reference *ref) {
 #include "fuzz_filter_scene.h"
 #include "fuzz_search.h"
 #include "fuzz_frozen.h"
+#include "fuzz_filter_balls.h"
 
 static bool initialised;
 static c2d_backend backends[C2D_BACKEND_COUNT];
@@ -951,6 +952,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_filter_scene(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_search(&s, &cs, &ks, backends, n_backends);
     fuzz_frozen(&s, backends, n_backends);
+    fuzz_filter_balls(&s, backends, n_backends);
 
     free(ref.collide);
     free(ref.pairs);
