@@ -52,6 +52,8 @@ typedef struct c2d_circle_hit {
 /// by a, then b, with its c2d_collide_circles(a, b) contact, byte for byte on every backend.
 /// Tests all n(n-1)/2 pairs with the active SIMD backend. NaN coordinates and negative radii
 /// never overlap anything. `out` may be NULL when `capacity` is 0; `count` must not be NULL.
+/// Honours the set's filter words (collide2d/filter.h): a pair the filter refuses is neither
+/// written nor counted.
 C2D_API c2d_status c2d_batch_collide_circles(const c2d_circle_soa *circles,
                                              c2d_circle_pair_contact *out, size_t capacity,
                                              size_t *count);
@@ -59,7 +61,9 @@ C2D_API c2d_status c2d_batch_collide_circles(const c2d_circle_soa *circles,
 /// For each ball i moving by (move_x[i], move_y[i]) over the frame, its earliest
 /// c2d_sweep_circles(ball i, move i, ball j, move j) hit over every j != i; ties go to the
 /// lowest j. `out` has circles->count entries; a ball without a hit gets other = C2D_NONE and
-/// an all-zero toi. Tests all pairs with the active SIMD backend.
+/// an all-zero toi. Tests all pairs with the active SIMD backend. With filter words
+/// (collide2d/filter.h) only the balls j that ball i meets count: a refused ball never hides
+/// an allowed one behind it.
 C2D_API c2d_status c2d_batch_sweep_circles(const c2d_circle_soa *circles, const float *move_x,
                                            const float *move_y, c2d_circle_hit *out);
 

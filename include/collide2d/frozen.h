@@ -52,7 +52,8 @@ extern "C" {
 /// C2D_ERROR_NULL (scene, circles, or a needed array NULL), C2D_ERROR_TOO_LARGE (count above
 /// UINT32_MAX), C2D_ERROR_INDEX (an id equal to C2D_NONE), C2D_ERROR_ALLOC (the index could not
 /// grow) leave the frozen balls as they were. Allocates only when the index outgrows its
-/// memory. Needs the scene to itself.
+/// memory. Needs the scene to itself. The balls' filter words (collide2d/filter.h; NULL arrays:
+/// every layer) are copied with them, and replaced when an id is frozen again.
 C2D_API c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                             const uint32_t *ids);
 
@@ -73,7 +74,8 @@ C2D_API bool c2d_scene_frozen_circle(const c2d_scene *scene, uint32_t id, c2d_ci
 /// Ordered by k (the awake ball's place in `circles`), then by the frozen id. A frozen ball
 /// whose id equals the awake ball's is skipped. Counts, truncation and statuses as in
 /// c2d_batch_collide_circles (`out` may be NULL when `capacity` is 0); C2D_ERROR_NULL also for
-/// a NULL scene. Never allocates. Needs the scene to itself.
+/// a NULL scene. Never allocates. Needs the scene to itself. A pair whose words (the awake
+/// ball's against the frozen copy's, c2d_filter_allows) refuse it is neither written nor counted.
 C2D_API c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                                     const uint32_t *ids,
                                                     c2d_circle_pair_contact *out, size_t capacity,
@@ -84,7 +86,8 @@ C2D_API c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_
 /// hit over the frozen balls: out[k].other is the frozen ball's id (ties: the lowest), or
 /// C2D_NONE with an all-zero toi. A frozen ball with the awake ball's own id is skipped.
 /// `out` has circles->count entries. C2D_ERROR_NULL / C2D_ERROR_TOO_LARGE as in
-/// c2d_batch_sweep_circles (nothing written). Never allocates.
+/// c2d_batch_sweep_circles (nothing written). Never allocates. Frozen balls the filter words
+/// refuse are skipped (they never hide an allowed one).
 C2D_API c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene,
                                                   const c2d_circle_soa *circles,
                                                   const uint32_t *ids, const float *move_x,

@@ -4,7 +4,9 @@
 ///
 /// A scene's answers are exactly the batch layer's over the scene's capsules: the same
 /// contacts in the same order with the same bytes, the same counts and truncation, on every
-/// backend. c2d_batch_collide() and c2d_batch_sweep() are its oracle.
+/// backend. c2d_batch_collide() and c2d_batch_sweep() are its oracle, filters included: a
+/// scene call honours the circles' filter words and the scene's copy of the capsules' words
+/// and sensors (collide2d/filter.h) as the batch call does for the two sets.
 ///
 /// Usage:
 /// @code
@@ -114,13 +116,15 @@ C2D_API c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
 /// the total; the first min(total, capacity) are written and nothing past them;
 /// C2D_ERROR_TRUNCATED when total > capacity. A size query (`out` NULL and `capacity` 0)
 /// returns C2D_OK with the total. On any other error `*count` is 0 (when `count` is not NULL).
+/// Pairs the filter refuses, and sensors, are left out before counting (collide2d/filter.h).
 /// Bins `circles` as c2d_scene_bin() does (it replaces a binned frame).
 C2D_API c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles,
                                      c2d_pair_contact *out, size_t capacity, size_t *count);
 
 /// Exactly c2d_batch_sweep(circles, move_x, move_y, scene's capsules, out): each circle's
 /// earliest hit (ties to the lowest capsule index); `out` has circles->count entries. Uses
-/// only the scene's capsule index: it allocates nothing.
+/// only the scene's capsule index: it allocates nothing. The earliest hit is taken over the
+/// capsules the filter allows, sensors skipped (a refused capsule never hides one behind it).
 C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles,
                                    const float *move_x, const float *move_y, c2d_circle_toi *out);
 
@@ -161,7 +165,8 @@ C2D_API c2d_status c2d_scene_bin_end(c2d_scene *scene);
 /// truncation and size-query rules for this range. Reads the scene only: calls on separate
 /// outputs may run on several threads at once. Outputs of consecutive ranges concatenated in
 /// range order are c2d_scene_collide()'s output. A range outside the scene: C2D_ERROR_INDEX.
-/// `circles` must be the binned set (the same pointers and count); otherwise, or when no
+/// `circles` must be the binned set (the same pointers, filter arrays included, and count;
+/// the filter words must stay unchanged too); otherwise, or when no
 /// frame is binned completely, or capsules moved since it was begun, or (with frame checks)
 /// the circles' values changed since binning: C2D_ERROR_STATE.
 C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
@@ -172,7 +177,8 @@ C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_cir
 /// capsule_move_x, capsule_move_y, out): the sweep against capsules that move by
 /// (capsule_move_x[k], capsule_move_y[k]) over the frame, a paddle or a platform (arrays of
 /// c2d_scene_capsule_count() entries; most entries may be 0). Each circle's earliest hit, ties
-/// to the lowest capsule index, the point in world space at time t. Both move arrays NULL:
+/// to the lowest capsule index, the point in world space at time t, over the capsules the
+/// filter allows (sensors skipped), as c2d_scene_sweep(). Both move arrays NULL:
 /// c2d_scene_sweep(); one NULL without the other (with capsules): C2D_ERROR_NULL.
 ///
 /// The index holds the capsules where they are; a capsule whose move is not zero is also

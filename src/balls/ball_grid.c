@@ -19,6 +19,7 @@
 #include "balls/ball_grid.h"
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
+#include "core/filter_words.h"
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
 
@@ -307,6 +308,16 @@ static inline bool may_touch(float xa, float ya, float ra, float xb, float yb, f
     return radii_overlap(qx * qx + qy * qy, ra, rb);
 }
 
+/* Filters (collide2d/filter.h): keeps the pairs whose balls meet, in their order; returns
+ * how many. The refused pairs are gone before the sort, the contacts and the count. Out of
+ * line (C2D_COLD), so the unfiltered path compiles as it did before filters. */
+C2D_COLD size_t keep_meeting(const c2d_circle_soa *c, c2d_ball_pair *pairs, size_t count) {
+    size_t kept = 0;
+    for (size_t k = 0; k < count; k++)
+        if (c2d_circles_meet(c, pairs[k].a, pairs[k].b)) pairs[kept++] = pairs[k];
+    return kept;
+}
+
 size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
                              size_t scratch_bytes, c2d_circle_pair_contact *out, size_t capacity,
                              size_t *total_out) {
@@ -332,6 +343,7 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
         return 0;
     }
     if (count > m.pair_capacity) return c2d_ball_grid_scratch_bytes(n, count);
+    if (c2d_circle_soa_filtered(c)) count = keep_meeting(c, m.pairs, count);
     /* the pairs grouped by a (a counting sort), then each group sorted by b */
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < count; k++)

@@ -19,8 +19,10 @@
 #include "balls/frozen_internal.h"
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
+#include "core/filter_words.h"
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
+#include "core/contact_formula.h"
 #include "scene/scene_internal.h"
 
 #define NIL UINT32_MAX
@@ -52,7 +54,9 @@ struct c2d_frozen {
     double cell, inv_cell;   /* grid cell side */
     float r_max;             /* the largest radius of a grid slot (stays until a rebuild) */
     uint32_t special_head;
-    uint64_t *hits; /* collide: one awake ball's frozen partners (capacity entries) */
+    uint64_t *hits;  /* collide: one awake ball's frozen partners (capacity entries) */
+    uint32_t *words; /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
+                      * brings a filter, and then kept (capacity pairs) */
 };
 
 static inline bool tame(float v) {
@@ -173,6 +177,7 @@ void c2d_frozen_free(const c2d_scene *scene, c2d_frozen *f) {
     c2d_scene_free(scene, f->slot_of);
     c2d_scene_free(scene, f->bucket);
     c2d_scene_free(scene, f->hits);
+    c2d_scene_free(scene, f->words);
     c2d_scene_free(scene, f);
 }
 
@@ -208,12 +213,26 @@ static c2d_status reserve(c2d_scene *scene, c2d_frozen *f, const c2d_circle_soa 
                 slot_of[i] = NIL;
     }
     if (bucket_cap != f->buckets) bucket = c2d_scene_alloc(scene, bucket_cap * sizeof *bucket);
-    if (!slots || !slot_of || !bucket || !hits) {
+    /* filter words: from the first freeze that brings a filter on (the balls held before it
+     * get every layer), growing with the slots */
+    const bool want_words = f->words || c2d_circle_soa_filtered(c);
+    uint32_t *words = f->words;
+    if (want_words && (!f->words || slot_cap != f->capacity)) {
+        words = c2d_scene_alloc(scene, 2 * slot_cap * sizeof *words);
+        for (size_t k = 0; words && k < 2 * f->used; k++)
+            words[k] = f->words ? f->words[k] : C2D_FILTER_ALL;
+    }
+    if (!slots || !slot_of || !bucket || !hits || (want_words && !words)) {
+        if (words != f->words) c2d_scene_free(scene, words);
         if (slots != f->slots) c2d_scene_free(scene, slots);
         if (hits != f->hits) c2d_scene_free(scene, hits);
         if (slot_of != f->slot_of) c2d_scene_free(scene, slot_of);
         if (bucket != f->bucket) c2d_scene_free(scene, bucket);
         return C2D_ERROR_ALLOC;
+    }
+    if (words != f->words) {
+        c2d_scene_free(scene, f->words);
+        f->words = words;
     }
     if (slots != f->slots) {
         c2d_scene_free(scene, f->slots);
@@ -284,6 +303,12 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
         p->key = 0;
         place(f, s);
     }
+    if (f->words) /* the filter words, in a pass of their own (the last of a repeated id wins) */
+        for (size_t k = 0; k < n; k++) {
+            const size_t s = f->slot_of[ids ? ids[k] : (uint32_t)k];
+            f->words[2 * s] = c2d_filter_word(circles->category, k);
+            f->words[2 * s + 1] = c2d_filter_word(circles->mask, k);
+        }
     return C2D_OK;
 }
 
@@ -354,6 +379,27 @@ static void visit_box(const c2d_frozen *f, double lo_x, double hi_x, double lo_y
         visit(ctx, &f->slots[s]);
 }
 
+/* The filter words of one awake ball, and the frozen ones (collide2d/filter.h). */
+typedef struct filter_ctx {
+    uint32_t category, mask;
+    const uint32_t *words; /* per slot (c2d_frozen.words), or NULL: every layer */
+    const frozen_slot *slots;
+} filter_ctx;
+
+/* Filter words for awake ball k of `circles`. */
+static filter_ctx filter_of(const c2d_frozen *f, const c2d_circle_soa *circles, size_t k) {
+    const filter_ctx w = {c2d_filter_word(circles->category, k), c2d_filter_word(circles->mask, k),
+                          f->words, f->slots};
+    return w;
+}
+
+/* Whether the awake ball meets frozen slot p. */
+static inline bool meets_frozen(const filter_ctx *w, const frozen_slot *p) {
+    const size_t s = (size_t)(p - w->slots);
+    return c2d_filter_allows(w->category, w->mask, w->words ? w->words[2 * s] : C2D_FILTER_ALL,
+                             w->words ? w->words[2 * s + 1] : C2D_FILTER_ALL);
+}
+
 /* contacts of one awake ball */
 typedef struct collide_ctx {
     float x, y, r;
@@ -363,11 +409,22 @@ typedef struct collide_ctx {
     const frozen_slot *slots;
 } collide_ctx;
 
+/* The same with the awake ball's filter words (collide_visit_filtered). */
+typedef struct filtered_collide_ctx {
+    collide_ctx c;
+    filter_ctx filter;
+} filtered_collide_ctx;
+
 static void collide_visit(void *vctx, const frozen_slot *p) {
     collide_ctx *c = vctx;
     const float qx = c->x - p->x, qy = c->y - p->y;
     if (p->id == c->id || !radii_overlap(qx * qx + qy * qy, c->r, p->r)) return;
     c->hits[c->count++] = (uint64_t)p->id << 32 | (uint64_t)(p - c->slots);
+}
+
+static void collide_visit_filtered(void *vctx, const frozen_slot *p) {
+    filtered_collide_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) collide_visit(&c->c, p);
 }
 
 static void sort_u64(uint64_t *v, size_t n) {
@@ -411,27 +468,33 @@ static void sort_u64(uint64_t *v, size_t n) {
     }
 }
 
-c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
-                                            const uint32_t *ids, c2d_circle_pair_contact *out,
-                                            size_t capacity, size_t *count) {
-    if (!count) return C2D_ERROR_NULL;
-    *count = 0;
-    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st != C2D_OK) return st;
-    c2d_frozen *f = scene->frozen;
-    if (!f || f->count == 0) return C2D_OK;
+/* The awake-vs-frozen pairs of c2d_scene_collide_frozen_circles; returns their total.
+ * `filtered` (a constant in both callers): the awake balls' and frozen balls' filter words
+ * refuse pairs before the overlap test. */
+C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
+                                  const uint32_t *ids, c2d_circle_pair_contact *out,
+                                  size_t capacity, bool filtered) {
     size_t total = 0;
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         if (x != x || y != y || !(r >= 0.0f)) continue;
         collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots};
+        filtered_collide_ctx fc;
+        void *ctx = &c;
+        visit_fn visit = collide_visit;
+        if (filtered) {
+            fc.c = c;
+            fc.filter = filter_of(f, circles, k);
+            ctx = &fc;
+            visit = collide_visit_filtered;
+        }
         if (tame(x) && tame(y) && tame(r)) {
             const double reach = ((double)r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-            visit_box(f, x - reach, x + reach, y - reach, y + reach, collide_visit, &c);
+            visit_box(f, x - reach, x + reach, y - reach, y + reach, visit, ctx);
         } else {
-            visit_all(f, collide_visit, &c);
+            visit_all(f, visit, ctx);
         }
+        if (filtered) c.count = fc.c.count;
         if (c.count == 0) continue;
         sort_u64(c.hits, c.count);
         for (size_t h = 0; h < c.count; h++) {
@@ -447,6 +510,22 @@ c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_s
                                    awake_first ? p->id : c.id, &contact);
         }
     }
+    return total;
+}
+
+c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
+                                            const uint32_t *ids, c2d_circle_pair_contact *out,
+                                            size_t capacity, size_t *count) {
+    if (!count) return C2D_ERROR_NULL;
+    *count = 0;
+    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
+    const c2d_status st = c2d_balls_check(circles);
+    if (st != C2D_OK) return st;
+    c2d_frozen *f = scene->frozen;
+    if (!f || f->count == 0) return C2D_OK;
+    const size_t total = f->words || c2d_circle_soa_filtered(circles)
+                             ? collide_frozen(f, circles, ids, out, capacity, true)
+                             : collide_frozen(f, circles, ids, out, capacity, false);
     return c2d_balls_finish(total, out, capacity, count);
 }
 
@@ -458,6 +537,12 @@ typedef struct sweep_ctx {
     c2d_circle_hit best;
 } sweep_ctx;
 
+/* The same with the awake ball's filter words (sweep_visit_filtered). */
+typedef struct filtered_sweep_ctx {
+    sweep_ctx c;
+    filter_ctx filter;
+} filtered_sweep_ctx;
+
 static void sweep_visit(void *vctx, const frozen_slot *p) {
     sweep_ctx *c = vctx;
     if (p->id == c->id) return;
@@ -466,6 +551,49 @@ static void sweep_visit(void *vctx, const frozen_slot *p) {
     c2d_toi toi;
     if (c2d_sweep_circles(c->ball, c->move, other, still, &toi))
         c2d_keep_earliest_ball(&c->best, p->id, &toi);
+}
+
+static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
+    filtered_sweep_ctx *c = vctx;
+    if (meets_frozen(&c->filter, p)) sweep_visit(&c->c, p);
+}
+
+/* The hits of c2d_scene_sweep_frozen_circles into out; `filtered` as in collide_frozen. */
+C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
+                              const uint32_t *ids, const float *move_x, const float *move_y,
+                              c2d_circle_hit *out, bool filtered) {
+    for (size_t k = 0; k < circles->count; k++) {
+        const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
+        const float mx = move_x[k], my = move_y[k];
+        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
+        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
+            filtered_sweep_ctx fc;
+            void *ctx = &c;
+            visit_fn visit = sweep_visit;
+            if (filtered) {
+                fc.c = c;
+                fc.filter = filter_of(f, circles, k);
+                ctx = &fc;
+                visit = sweep_visit_filtered;
+            }
+            if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
+                /* everything within r + r_max of the path, with the kernels' sweep slack
+                 * (sizes 2^-8, positions 2^-16) taken four times over */
+                const double ex = (double)x + mx, ey = (double)y + my;
+                const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
+                const double grow = (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+                                    4.0 * C2D_SWEEP_POSITION_SLACK *
+                                        (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+                                    C2D_ABSOLUTE_SLACK;
+                visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow,
+                          (y < ey ? y : ey) - grow, (y > ey ? y : ey) + grow, visit, ctx);
+            } else {
+                visit_all(f, visit, ctx);
+            }
+            if (filtered) c.best = fc.c.best;
+        }
+        out[k] = c.best;
+    }
 }
 
 c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circle_soa *circles,
@@ -477,27 +605,9 @@ c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circ
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     if (st != C2D_OK) return st;
     const c2d_frozen *f = scene->frozen;
-    for (size_t k = 0; k < circles->count; k++) {
-        const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
-        const float mx = move_x[k], my = move_y[k];
-        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
-        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
-            if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
-                /* everything within r + r_max of the path, with the kernels' sweep slack
-                 * (sizes 2^-8, positions 2^-16) taken four times over */
-                const double ex = (double)x + mx, ey = (double)y + my;
-                const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
-                const double grow = (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-                                    4.0 * C2D_SWEEP_POSITION_SLACK *
-                                        (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-                                    C2D_ABSOLUTE_SLACK;
-                visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow,
-                          (y < ey ? y : ey) - grow, (y > ey ? y : ey) + grow, sweep_visit, &c);
-            } else {
-                visit_all(f, sweep_visit, &c);
-            }
-        }
-        out[k] = c.best;
-    }
+    if (f && (f->words || c2d_circle_soa_filtered(circles)))
+        sweep_frozen(f, circles, ids, move_x, move_y, out, true);
+    else
+        sweep_frozen(f, circles, ids, move_x, move_y, out, false);
     return C2D_OK;
 }

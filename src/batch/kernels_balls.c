@@ -18,6 +18,7 @@
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
 #include "core/ball_sweep_formula.h"
+#include "core/filter_words.h"
 
 enum { W = C2D_LANES };
 
@@ -60,10 +61,36 @@ static size_t refine_row(const c2d_circle_soa *c, size_t a, size_t b, uint32_t b
     return total;
 }
 
+/* Filters (collide2d/filter.h): the lanes `bits` of the balls from b that ball a meets. Only
+ * sets with a filter come here, and only with lanes that passed the geometric test. */
+static inline uint32_t meeting_lanes(const c2d_circle_soa *c, size_t a, size_t b, uint32_t bits) {
+    for (uint32_t m = bits; m; m &= m - 1)
+        if (!c2d_circles_meet(c, a, b + (size_t)__builtin_ctz(m))) bits &= ~(m & (0u - m));
+    return bits;
+}
+
+/* The same over sorted grid entries: the lanes `bits` of the entries from q whose balls ball
+ * id[p] meets. */
+static inline uint32_t meeting_entries(const c2d_circle_soa *c, const uint32_t *id, size_t p,
+                                       size_t q, uint32_t bits) {
+    for (uint32_t m = bits; m; m &= m - 1)
+        if (!c2d_circles_meet(c, id[p], id[q + (size_t)__builtin_ctz(m)])) bits &= ~(m & (0u - m));
+    return bits;
+}
+
+/* refine_row, on the lanes the filter allows when `filtered` (a constant in every caller). */
+C2D_FORMULA size_t refine(const c2d_circle_soa *c, size_t a, size_t b, uint32_t bits,
+                          c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                          bool filtered) {
+    if (filtered) bits = meeting_lanes(c, a, b, bits);
+    return refine_row(c, a, b, bits, out, capacity, total);
+}
+
 /* Ball a against balls b in [a+1, n), two vectors a step with one branch for both (hits are
- * rare), then the rest a vector at a time. */
-static size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pair_contact *out,
-                          size_t capacity, size_t total) {
+ * rare), then the rest a vector at a time. `filtered` (a constant in each caller): the set has
+ * a filter, and the pairs it refuses are left out after the overlap test. */
+C2D_FORMULA size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pair_contact *out,
+                               size_t capacity, size_t total, bool filtered) {
     const float ra_s = c->radius[a];
     if (!(ra_s >= 0.0f)) /* NaN or negative: ball a overlaps nothing */
         return total;
@@ -74,14 +101,22 @@ static size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pair_con
         const mask_t hit0 = overlap_lanes(c, xa, ya, ra, b, W);
         const mask_t hit1 = overlap_lanes(c, xa, ya, ra, b + W, W);
         if (!mask_any(mask_or(hit0, hit1))) continue;
-        total = refine_row(c, a, b, mask_bits(hit0), out, capacity, total);
-        total = refine_row(c, a, b + W, mask_bits(hit1), out, capacity, total);
+        total = refine(c, a, b, mask_bits(hit0), out, capacity, total, filtered);
+        total = refine(c, a, b + W, mask_bits(hit1), out, capacity, total, filtered);
     }
     for (; b < n; b += W) {
         const mask_t hit = overlap_lanes(c, xa, ya, ra, b, n - b);
         if (mask_any(hit))
-            total = refine_row(c, a, b, mask_bits(hit) & valid_lanes(n - b), out, capacity, total);
+            total = refine(c, a, b, mask_bits(hit) & valid_lanes(n - b), out, capacity, total,
+                           filtered);
     }
+    return total;
+}
+
+C2D_COLD size_t collide_rows_filtered(const c2d_circle_soa *circles, size_t first, size_t end,
+                                      c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    for (size_t a = first; a < end; a++)
+        total = collide_row(circles, a, out, capacity, total, true);
     return total;
 }
 
@@ -89,8 +124,10 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles)(const c2d_circle_soa 
                                                            size_t first, size_t end,
                                                            c2d_circle_pair_contact *out,
                                                            size_t capacity, size_t total) {
+    if (c2d_circle_soa_filtered(circles))
+        return collide_rows_filtered(circles, first, end, out, capacity, total);
     for (size_t a = first; a < end; a++)
-        total = collide_row(circles, a, out, capacity, total);
+        total = collide_row(circles, a, out, capacity, total, false);
     return total;
 }
 
@@ -124,12 +161,14 @@ static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *
     return mask_bits(mask_or(near, wild)) & valid;
 }
 
-/* Ball i against balls [from, to), in increasing index order. */
-static void sweep_range(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
-                        const float *move_y, size_t i, size_t from, size_t to,
-                        c2d_circle_hit *slot) {
+/* Ball i against balls [from, to), in increasing index order; with `filtered`, only the
+ * balls the filter lets ball i meet. */
+C2D_FORMULA void sweep_range_of(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                                const float *move_y, size_t i, size_t from, size_t to,
+                                c2d_circle_hit *slot, bool filtered) {
     for (size_t j = from; j < to; j += W) {
         uint32_t bits = sweep_candidates(s, c, move_x, move_y, j, to - j);
+        if (filtered) bits = meeting_lanes(c, i, j, bits);
         for (; bits; bits &= bits - 1) {
             const size_t k = j + (size_t)__builtin_ctz(bits);
             c2d_toi toi;
@@ -139,13 +178,25 @@ static void sweep_range(const sweeper *s, const c2d_circle_soa *c, const float *
     }
 }
 
+static void sweep_range(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                        const float *move_y, size_t i, size_t from, size_t to,
+                        c2d_circle_hit *slot) {
+    sweep_range_of(s, c, move_x, move_y, i, from, to, slot, false);
+}
+
+static void sweep_range_filtered(const sweeper *s, const c2d_circle_soa *c, const float *move_x,
+                                 const float *move_y, size_t i, size_t from, size_t to,
+                                 c2d_circle_hit *slot) {
+    sweep_range_of(s, c, move_x, move_y, i, from, to, slot, true);
+}
+
 static bool tame(float v) {
     return fabsf(v) <= C2D_TAME_LIMIT;
 }
 
-void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, const float *move_x,
-                                                       const float *move_y, size_t first,
-                                                       size_t end, c2d_circle_hit *out) {
+/* The rows [first, end) of the sweep kernel; `filtered` as in collide_row. */
+C2D_FORMULA void sweep_rows(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                            size_t first, size_t end, c2d_circle_hit *out, bool filtered) {
     for (size_t i = first; i < end; i++) {
         out[i] = c2d_no_ball_hit();
         const float x = c->x[i], y = c->y[i], r = c->radius[i], mx = move_x[i], my = move_y[i];
@@ -158,9 +209,28 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
                      lane_splat(my),
                      lane_splat(fabsf(x) + fabsf(y)),
                      !(tame(x) && tame(y) && tame(r) && tame(mx) && tame(my))};
-        sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i]);
-        sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
+        if (filtered) {
+            sweep_range_filtered(&s, c, move_x, move_y, i, 0, i, &out[i]);
+            sweep_range_filtered(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
+        } else {
+            sweep_range(&s, c, move_x, move_y, i, 0, i, &out[i]);
+            sweep_range(&s, c, move_x, move_y, i, i + 1, c->count, &out[i]);
+        }
     }
+}
+
+C2D_COLD void sweep_rows_filtered(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                                  size_t first, size_t end, c2d_circle_hit *out) {
+    sweep_rows(c, move_x, move_y, first, end, out, true);
+}
+
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, const float *move_x,
+                                                       const float *move_y, size_t first,
+                                                       size_t end, c2d_circle_hit *out) {
+    if (c2d_circle_soa_filtered(c))
+        sweep_rows_filtered(c, move_x, move_y, first, end, out);
+    else
+        sweep_rows(c, move_x, move_y, first, end, out, false);
 }
 
 /* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
@@ -302,7 +372,7 @@ static void sweep_flush(sweep_queue *q, bool finish) {
                 slot->toi = toi;
             else /* never: the pair was sure to touch at 0; the exact row all the same */
                 C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
-                (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
+            (q->w.c, q->w.mx, q->w.my, ia, ia + 1, q->w.out);
         } else if ((bits >> j) & 1u && beats(slot, ib, toi.t)) {
             slot->other = ib;
             slot->toi = toi;
@@ -341,7 +411,7 @@ static inline void sweep_claim(sweep_queue *q, uint32_t a, uint32_t b) {
  * symmetric in the two balls (a - b rounds to -(b - a)), so such a pair is left out both ways;
  * every other pair goes to the queue both ways, and the exact formula decides it. In a
  * resting pile most neighbours are in contact and moving apart. */
-C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+C2D_FORMULA void span_sweeps_of(void *ctx, size_t p, size_t lo, size_t hi, bool filtered) {
     sweep_queue *qu = ctx;
     const c2d_ball_sweep_cells *g = qu->w.g;
     const float xs = g->x[p], ys = g->y[p];
@@ -354,6 +424,7 @@ C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
         const mask_t near = ball_path_near(x, y, r, mx, my, size, xj, yj, rj, mxj, myj);
         if (!mask_any(near)) continue;
         uint32_t bits = mask_bits(near) & valid_lanes(hi - q);
+        if (filtered) bits = meeting_entries(qu->w.c, g->id, p, q, bits);
         if (!bits) continue;
         const lane_t sx = lane_sub(x, xj), sy = lane_sub(y, yj);
         const lane_t vx = lane_sub(mx, mxj), vy = lane_sub(my, myj);
@@ -381,14 +452,25 @@ C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
     }
 }
 
-void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
-                                                          const c2d_circle_soa *circles,
-                                                          const float *move_x, const float *move_y,
-                                                          c2d_circle_hit *out) {
+/* The span of the walk without filters, and with them (the refused pairs left out both ways:
+ * the rule is symmetric). */
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    span_sweeps_of(ctx, p, lo, hi, false);
+}
+
+C2D_FORMULA void span_sweeps_filtered(void *ctx, size_t p, size_t lo, size_t hi) {
+    span_sweeps_of(ctx, p, lo, hi, true);
+}
+
+/* The grid sweeps; `filtered` as in collide_row. */
+C2D_FORMULA void cell_sweeps(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,
+                             const float *move_x, const float *move_y, c2d_circle_hit *out,
+                             bool filtered) {
     sweep_queue q;
     q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
     q.n = 0;
-    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q, span_sweeps);
+    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &q,
+                       filtered ? span_sweeps_filtered : span_sweeps);
     sweep_flush(&q, false);
     /* the bytes of the hits at t = 0 that were sure */
     const size_t grid_balls = cells->start[(size_t)cells->nx * cells->ny];
@@ -400,5 +482,20 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_c
         if (++q.n == W) sweep_flush(&q, true);
     }
     sweep_flush(&q, true);
-    c2d_ball_sweep_specials(&q.w);
+    c2d_ball_sweep_specials(&q.w, filtered);
+}
+
+C2D_COLD void cell_sweeps_filtered(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,
+                                   const float *move_x, const float *move_y, c2d_circle_hit *out) {
+    cell_sweeps(cells, circles, move_x, move_y, out, true);
+}
+
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)(const c2d_ball_sweep_cells *cells,
+                                                          const c2d_circle_soa *circles,
+                                                          const float *move_x, const float *move_y,
+                                                          c2d_circle_hit *out) {
+    if (c2d_circle_soa_filtered(circles))
+        cell_sweeps_filtered(cells, circles, move_x, move_y, out);
+    else
+        cell_sweeps(cells, circles, move_x, move_y, out, false);
 }

@@ -4,6 +4,15 @@
 #define C2D_BATCH_KERNELS_BALLS_H
 
 #include "batch/kernels.h"
+#include "core/filter_words.h"
+
+/* A function of the filtered paths, kept out of line so that the unfiltered path around its
+ * call compiles (and runs) as it did before filters existed. */
+#if defined(__GNUC__) || defined(__clang__)
+#define C2D_COLD static __attribute__((noinline))
+#else
+#define C2D_COLD static
+#endif
 
 /* One pair of balls, a < b. */
 typedef struct c2d_ball_pair {
@@ -178,13 +187,14 @@ typedef struct c2d_sweep_walk {
 } c2d_sweep_walk;
 
 /* Every grid ball against every special ball (the special balls' own rows run the all-pairs
- * kernel). */
-static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w) {
+ * kernel); with `filtered` (the set has a filter), only the pairs the filter allows. */
+static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w, bool filtered) {
     const c2d_ball_sweep_cells *g = w->g;
     const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
     for (size_t s = 0; s < g->special_count; s++)
         for (size_t p = 0; p < grid_balls; p++)
-            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
+            if (!filtered || c2d_circles_meet(w->c, g->id[p], g->special[s]))
+                c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
 }
 
 #endif

@@ -110,14 +110,16 @@ static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const floa
 
 /* Balls against balls: the overlap formula inline (b as a zero-length capsule: its closest
  * point is its centre), the contact for the hits. */
-static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
-                              c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+C2D_FORMULA size_t collide_rows(const c2d_circle_soa *c, size_t first, size_t end,
+                                c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                bool filtered) {
     for (size_t a = first; a < end; a++) {
         const float xa = c->x[a], ya = c->y[a], ra = c->radius[a];
         if (!(ra >= 0.0f)) continue; /* NaN or negative: overlaps nothing */
         for (size_t b = a + 1; b < c->count; b++) {
             const float qx = xa - c->x[b], qy = ya - c->y[b];
             if (!radii_overlap(qx * qx + qy * qy, ra, c->radius[b])) continue;
+            if (filtered && !c2d_circles_meet(c, a, b)) continue;
             c2d_contact contact;
             if (c2d_ball_contact(c, a, b, &contact))
                 c2d_emit_ball_pair(out, capacity, &total, (uint32_t)a, (uint32_t)b, &contact);
@@ -126,16 +128,45 @@ static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
     return total;
 }
 
-static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const float *move_y,
-                          size_t first, size_t end, c2d_circle_hit *out) {
+/* With a filter (collide2d/filter.h): the refused pairs are left out after the overlap test. */
+C2D_COLD size_t collide_rows_filtered(const c2d_circle_soa *c, size_t first, size_t end,
+                                      c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    return collide_rows(c, first, end, out, capacity, total, true);
+}
+
+static size_t collide_circles(const c2d_circle_soa *c, size_t first, size_t end,
+                              c2d_circle_pair_contact *out, size_t capacity, size_t total) {
+    if (c2d_circle_soa_filtered(c))
+        return collide_rows_filtered(c, first, end, out, capacity, total);
+    return collide_rows(c, first, end, out, capacity, total, false);
+}
+
+/* The rows [first, end) of sweep_circles; with `filtered` (a constant in both callers), only
+ * the pairs the filter allows. */
+C2D_FORMULA void sweep_rows(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                            size_t first, size_t end, c2d_circle_hit *out, bool filtered) {
     for (size_t i = first; i < end; i++) {
         out[i] = c2d_no_ball_hit();
         for (size_t j = 0; j < c->count; j++) {
             c2d_toi toi;
-            if (j != i && c2d_ball_sweep(c, move_x, move_y, i, j, &toi))
+            if (j != i && (!filtered || c2d_circles_meet(c, i, j)) &&
+                c2d_ball_sweep(c, move_x, move_y, i, j, &toi))
                 c2d_keep_earliest_ball(&out[i], (uint32_t)j, &toi);
         }
     }
+}
+
+C2D_COLD void sweep_rows_filtered(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                                  size_t first, size_t end, c2d_circle_hit *out) {
+    sweep_rows(c, move_x, move_y, first, end, out, true);
+}
+
+static void sweep_circles(const c2d_circle_soa *c, const float *move_x, const float *move_y,
+                          size_t first, size_t end, c2d_circle_hit *out) {
+    if (c2d_circle_soa_filtered(c))
+        sweep_rows_filtered(c, move_x, move_y, first, end, out);
+    else
+        sweep_rows(c, move_x, move_y, first, end, out, false);
 }
 
 /* The ball grid's span test: ball p against entries [lo, hi), one at a time. */
@@ -167,24 +198,37 @@ static size_t ball_pair_contacts(const c2d_circle_soa *c, const c2d_ball_pair *p
 }
 
 /* The sweep's span: ball p against entries [lo, hi), one at a time; pairs the relative-path
- * test (batch/ball_cull.h) keeps get the exact sweep both ways. */
-C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+ * test (batch/ball_cull.h) keeps, and with `filtered` the filter allows, get the exact sweep
+ * both ways. */
+C2D_FORMULA void span_sweeps_of(void *ctx, size_t p, size_t lo, size_t hi, bool filtered) {
     const c2d_sweep_walk *w = ctx;
     const c2d_ball_sweep_cells *g = w->g;
     const float x = g->x[p], y = g->y[p], size = fabsf(x) + fabsf(y);
     for (size_t q = lo; q < hi; q++)
         if (ball_path_near(x, y, g->r[p], g->mx[p], g->my[p], size, g->x[q], g->y[q], g->r[q],
-                           g->mx[q], g->my[q])) {
+                           g->mx[q], g->my[q]) &&
+            (!filtered || c2d_circles_meet(w->c, g->id[p], g->id[q]))) {
             c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->id[q], w->out);
             c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[q], g->id[p], w->out);
         }
 }
 
+C2D_FORMULA void span_sweeps(void *ctx, size_t p, size_t lo, size_t hi) {
+    span_sweeps_of(ctx, p, lo, hi, false);
+}
+
+C2D_FORMULA void span_sweeps_filtered(void *ctx, size_t p, size_t lo, size_t hi) {
+    span_sweeps_of(ctx, p, lo, hi, true);
+}
+
 static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa *c,
                              const float *mx, const float *my, c2d_circle_hit *out) {
     c2d_sweep_walk w = {g, c, mx, my, out};
-    c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
-    c2d_ball_sweep_specials(&w);
+    if (c2d_circle_soa_filtered(c))
+        c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps_filtered);
+    else
+        c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
+    c2d_ball_sweep_specials(&w, c2d_circle_soa_filtered(c));
 }
 
 const c2d_kernels c2d_kernels_scalar = {collide,         collide_pairs,      sweep,

@@ -275,12 +275,12 @@ c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2
 }
 
 /* C2D_OK when `c` may use the binned frame: binned completely, no capsule moved since, the
- * same pointers and count as the binned set and, with C2D_FRAME_CHECKS, the same values (a
- * read of every circle: O(n) a call). */
+ * same pointers (filter words included) and count as the binned set and, with
+ * C2D_FRAME_CHECKS, the same values (a read of every circle: O(n) a call). */
 static c2d_status check_frame(const c2d_scene *s, const c2d_circle_soa *c) {
     const c2d_circle_soa *b = &s->frame.circles;
     if (!c2d_scene_frame_current(s, C2D_FRAME_BINNED) || b->count != c->count || b->x != c->x ||
-        b->y != c->y || b->radius != c->radius)
+        b->y != c->y || b->radius != c->radius || b->category != c->category || b->mask != c->mask)
         return C2D_ERROR_STATE;
     if (C2D_FRAME_CHECKS && c2d_circle_checksum(c, 0, c->count) != s->frame.checksum)
         return C2D_ERROR_STATE;

@@ -10,6 +10,7 @@
 #include <simde/x86/sse.h>
 
 #include "collide2d/scene.h"
+#include "core/filter_words.h"
 #include "scalar/reference.h"
 
 /* Frame checks (meson option frame_checks): range calls compare a checksum of the binned
@@ -132,7 +133,8 @@ typedef struct c2d_scene_frame {
     uint64_t generation;    /* the scene's generation at c2d_scene_frame_begin */
     uint32_t checksum;      /* the circles' checksum when binned (C2D_FRAME_CHECKS) */
     c2d_frame_state state;
-    bool fine; /* binned with the fine index: its long capsules are binned too */
+    bool fine;     /* binned with the fine index: its long capsules are binned too */
+    bool filtered; /* the circles or the capsules carry filters: refused pairs are dropped */
 } c2d_scene_frame;
 
 /* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
@@ -212,6 +214,13 @@ struct c2d_scene {
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
     struct c2d_frozen *frozen; /* frozen balls (src/balls/frozen.c), NULL until the first */
 };
+
+/* Does a call of `circles` against the scene's capsules need the filter (collide2d/filter.h):
+ * the circles carry filter words, or the scene has a filter block. Checked once a call; when
+ * false, the calls take their unfiltered paths. */
+static inline bool c2d_scene_filtered(const c2d_scene *s, const c2d_circle_soa *circles) {
+    return s->filter != NULL || c2d_circle_soa_filtered(circles);
+}
 
 /* The scene's allocator hooks. */
 C2D_INTERNAL void *c2d_scene_alloc(const c2d_scene *s, size_t bytes);

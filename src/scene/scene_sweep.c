@@ -12,7 +12,13 @@
  * strictly earlier one: the earliest time, ties to the lowest index. Keeping the hit with the
  * smallest (t, capsule) in any order (c2d_keep_smallest) is the same, as long as no t is NaN;
  * a NaN time (which the exact sweep does not produce today) sends the circle to the ordered
- * scan. */
+ * scan.
+ *
+ * Filters (collide2d/filter.h): when the circles or the scene's capsules carry them, the refused
+ * candidates (and sensors) are dropped before the lanes run (drop_refused) and skipped by the
+ * ordered scan, so the earliest hit is taken over the allowed capsules only: a refused capsule
+ * never hides one behind it. Ray casts (scene_search.c) come here with the rays' words as the
+ * circles'. Without filters nothing of this runs. */
 #include <math.h>
 #include <string.h>
 
@@ -43,11 +49,30 @@ typedef struct candidates {
     size_t base;                    /* the circle of out[0] and nan[0] */
     c2d_circle_toi *out;            /* the range's output */
     unsigned char *nan;             /* per circle of the block: some hit had a NaN time */
+    bool filtered;                  /* the circles or capsules carry filters */
     uint32_t circle[LIST], capsule[LIST];
     size_t n;
 } candidates;
 
+/* Does circle i meet capsule k in a sweep (the filter allows the pair, k is no sensor). */
+static inline bool allowed(const candidates *q, size_t i, size_t k) {
+    return c2d_circle_meets_capsule(q->circles, i, &q->s->capsules, k);
+}
+
+/* Drops the candidates whose pair the filter refuses. */
+static void drop_refused(candidates *q) {
+    size_t kept = 0;
+    for (size_t j = 0; j < q->n; j++) {
+        const uint32_t i = q->circle[j], k = q->capsule[j];
+        q->circle[kept] = i;
+        q->capsule[kept] = k;
+        kept += allowed(q, i, k);
+    }
+    q->n = kept;
+}
+
 static void run_candidates(candidates *q) {
+    if (q->filtered) drop_refused(q);
     if (q->n == 0) return;
     const c2d_scene_movers *m = q->movers;
     c2d_active_kernels()->sweep_pairs(q->circles, q->move_x, q->move_y, &q->s->capsules,
@@ -71,12 +96,15 @@ static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t 
     return boxes_meet(c, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k]);
 }
 
-/* The batch kernels' order: every capsule, first hit kept unless a strictly earlier follows. */
-static void scan_in_order(const c2d_scene *s, const c2d_scene_movers *m, const moving *c,
-                          c2d_circle_toi *out) {
+/* The batch kernels' order: every capsule (the filter allows), first hit kept unless a strictly
+ * earlier follows. */
+static void scan_in_order(const candidates *q, const moving *c, size_t i, c2d_circle_toi *out) {
+    const c2d_scene *s = q->s;
+    const c2d_scene_movers *m = q->movers;
     const c2d_capsule_soa *K = &s->capsules;
     *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
     for (size_t k = 0; k < s->capsule_count; k++) {
+        if (q->filtered && !allowed(q, i, k)) continue;
         c2d_toi toi;
         const bool hit = m ? c2d_moving_capsule_sweep(c->px, c->py, c->r, c->mx, c->my, K->ax[k],
                                                       K->ay[k], K->bx[k], K->by[k], K->radius[k],
@@ -261,6 +289,7 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
     q.move_y = move_y;
     q.movers = movers;
     q.nan = nan;
+    q.filtered = c2d_scene_filtered(s, circles);
     q.n = 0;
     for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
         const size_t nb = n - b0 < BLOCK ? n - b0 : BLOCK;
@@ -277,6 +306,6 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
             if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
         run_candidates(&q);
         for (size_t j = 0; j < nb; j++)
-            if (b.ordered[j] || nan[j]) scan_in_order(s, movers, &b.c[j], &out[b0 + j]);
+            if (b.ordered[j] || nan[j]) scan_in_order(&q, &b.c[j], first + b0 + j, &out[b0 + j]);
     }
 }

@@ -18,7 +18,43 @@ void balls_init(ball_set *s, size_t n) {
         *arrays[k] = xmalloc((n ? n : 1) * sizeof(float));
         memset(*arrays[k], 0, (n ? n : 1) * sizeof(float));
     }
+    s->category = s->mask = NULL;
     s->soa = (c2d_circle_soa){s->x, s->y, s->r, n, NULL, NULL};
+}
+
+void balls_hostile(ball_set *s, c2d_rng *rng, unsigned k, unsigned percent, size_t big_every) {
+    balls_random(s, rng, k % 2 ? 10.0f : 100.0f, 0.1f, 2.0f, 2.0f);
+    balls_sprinkle(s, rng, percent, k % 2 == 1);
+    for (size_t i = 0; i < s->n; i += 11)
+        s->r[i] = -s->r[i];
+    for (size_t i = 5; i < s->n; i += big_every)
+        s->r[i] = 40.0f;
+}
+
+void balls_filter(ball_set *s, c2d_rng *rng, unsigned bits) {
+    const uint32_t layers = bits >= 32 ? UINT32_MAX : (UINT32_C(1) << bits) - 1;
+    uint32_t *words[2];
+    for (size_t k = 0; k < 2; k++) {
+        words[k] = xmalloc((s->n ? s->n : 1) * sizeof(uint32_t));
+        for (size_t i = 0; i < s->n; i++) {
+            const uint64_t roll = c2d_rng_next(rng);
+            words[k][i] = roll % 16 == 0   ? 0u
+                          : roll % 16 == 1 ? C2D_FILTER_ALL
+                                           : (uint32_t)(roll >> 32) & layers;
+        }
+    }
+    free(s->category);
+    free(s->mask);
+    s->soa.category = s->category = words[0];
+    s->soa.mask = s->mask = words[1];
+}
+
+bool balls_meet(const ball_set *s, size_t i, size_t j) {
+    const uint32_t ci = s->category ? s->category[i] : C2D_FILTER_ALL;
+    const uint32_t mi = s->mask ? s->mask[i] : C2D_FILTER_ALL;
+    const uint32_t cj = s->category ? s->category[j] : C2D_FILTER_ALL;
+    const uint32_t mj = s->mask ? s->mask[j] : C2D_FILTER_ALL;
+    return c2d_filter_allows(ci, mi, cj, mj);
 }
 
 void balls_free(ball_set *s) {
@@ -27,6 +63,8 @@ void balls_free(ball_set *s) {
     free(s->r);
     free(s->mx);
     free(s->my);
+    free(s->category);
+    free(s->mask);
 }
 
 void balls_random(ball_set *s, c2d_rng *rng, float span, float rlo, float rhi, float move) {
@@ -69,7 +107,8 @@ size_t balls_ref_collide(const ball_set *s, c2d_circle_pair_contact **out) {
     for (size_t a = 0; a < s->n; a++)
         for (size_t b = a + 1; b < s->n; b++) {
             c2d_contact c;
-            if (!c2d_collide_circles(ball(s, a), ball(s, b), &c)) continue;
+            if (!balls_meet(s, a, b) || !c2d_collide_circles(ball(s, a), ball(s, b), &c))
+                continue;
             if (total == cap) {
                 cap *= 2;
                 list = realloc(list, cap * sizeof *list);
@@ -91,7 +130,9 @@ void balls_ref_sweep(const ball_set *s, c2d_circle_hit *out) {
         for (size_t j = 0; j < s->n; j++) {
             const c2d_vec2 mj = {s->mx[j], s->my[j]};
             c2d_toi t;
-            if (j == i || !c2d_sweep_circles(ball(s, i), mi, ball(s, j), mj, &t)) continue;
+            if (j == i || !balls_meet(s, i, j) ||
+                !c2d_sweep_circles(ball(s, i), mi, ball(s, j), mj, &t))
+                continue;
             if (best.other == C2D_NONE || t.t < best.toi.t) {
                 best.other = (uint32_t)j;
                 best.toi = t;

@@ -6,10 +6,11 @@
 
 #include "batch_check.h"
 
-/* Balls with their moves. */
+/* Balls with their moves, and optional filter words (NULL until balls_filter). */
 typedef struct ball_set {
     size_t n;
     float *x, *y, *r, *mx, *my;
+    uint32_t *category, *mask;
     c2d_circle_soa soa;
 } ball_set;
 
@@ -24,8 +25,20 @@ void balls_hex(ball_set *s, size_t per_row, float d, float r, float move, c2d_rn
 /* About `percent` % of all values replaced by special ones (NaN, infinities, huge, ...). */
 void balls_sprinkle(ball_set *s, c2d_rng *rng, unsigned percent, bool tame);
 
-/* The reference: every overlapping pair a < b by a then b (*out malloc'd), and each ball's
- * earliest sweep hit (out has n entries). */
+/* Hostile set number k (of 0..3): random balls (span 10 or 100), `percent` % special values
+ * (tame ones for odd k), every 11th radius negated, every `big_every`-th from the 5th a radius
+ * of 40 (the grids' special balls). */
+void balls_hostile(ball_set *s, c2d_rng *rng, unsigned k, unsigned percent, size_t big_every);
+
+/* Random filter words on every ball (soa.category and soa.mask point at them): `bits` layers
+ * (1..32), each word a random subset of them, with 0 and C2D_FILTER_ALL mixed in. */
+void balls_filter(ball_set *s, c2d_rng *rng, unsigned bits);
+
+/* Whether balls i and j of the set meet (collide2d/filter.h; NULL words: every layer). */
+bool balls_meet(const ball_set *s, size_t i, size_t j);
+
+/* The reference: every overlapping pair a < b that the filter allows, by a then b (*out
+ * malloc'd), and each ball's earliest sweep hit over the balls it meets (out has n entries). */
 size_t balls_ref_collide(const ball_set *s, c2d_circle_pair_contact **out);
 void balls_ref_sweep(const ball_set *s, c2d_circle_hit *out);
 

@@ -14,6 +14,13 @@ static bool same_ball_hit(const c2d_circle_hit *a, const c2d_circle_hit *b) {
     return a->other == b->other && same_toi(&a->toi, &b->toi);
 }
 
+/* Whether balls i and j of the set meet (collide2d/filter.h; NULL words: every layer). */
+static bool ball_words_meet(const c2d_circle_soa *cs, size_t i, size_t j) {
+    const uint32_t all = C2D_FILTER_ALL;
+    return c2d_filter_allows(cs->category ? cs->category[i] : all, cs->mask ? cs->mask[i] : all,
+                             cs->category ? cs->category[j] : all, cs->mask ? cs->mask[j] : all);
+}
+
 /* One collide call, batch (scene NULL) or scene, against the reference. */
 static void check_ball_collide(const scene *s, c2d_scene *sc, const c2d_circle_soa *cs,
                                const c2d_circle_pair_contact *want, size_t total,
@@ -83,6 +90,7 @@ static void fuzz_balls(const scene *s, const c2d_circle_soa *cs, const c2d_backe
         c2d_circle_hit best = {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
         for (size_t b = 0; b < n; b++) {
             c2d_contact c;
+            if (!ball_words_meet(cs, a, b)) continue; /* refused: neither contact nor hit */
             if (b > a && c2d_collide_circles(circle_at(s, a), circle_at(s, b), &c)) {
                 pairs[total].a = (uint32_t)a;
                 pairs[total].b = (uint32_t)b;

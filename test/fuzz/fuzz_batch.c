@@ -859,9 +859,11 @@ static void check_valid_results(const scene *s, const reference *ref) {
 #include "fuzz_balls.h"
 #include "fuzz_response.h"
 #include "fuzz_moving.h"
+#include "fuzz_filter_scene.h"
 #include "fuzz_search.h"
 #include "fuzz_frozen.h"
 #include "fuzz_filter_batch.h"
+#include "fuzz_filter_balls.h"
 
 static bool initialised;
 static c2d_backend backends[C2D_BACKEND_COUNT];
@@ -948,9 +950,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_balls(&s, &cs, backends, n_backends);
     fuzz_response(&s, &ref);
     fuzz_moving(&s, &cs, &ks, &ref, backends, n_backends);
+    fuzz_filter_scene(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_search(&s, &cs, &ks, backends, n_backends);
     fuzz_frozen(&s, backends, n_backends);
     fuzz_filter_batch(&s, &cs, &ks, &ref, backends, n_backends);
+    fuzz_filter_balls(&s, backends, n_backends);
 
     free(ref.collide);
     free(ref.pairs);

@@ -43,10 +43,18 @@ static void collide_with_capacity(c2d_scene *sc, const scene *s, const c2d_pair_
     free(out);
 }
 
-/* The frame split into `parts` capsule ranges (bin once): concatenated, the single answer. */
+/* The frame split into `parts` capsule ranges (binned once, by c2d_scene_bin, or in `parts`
+ * binning parts, run in reverse, when parts > 1): concatenated, the single answer. */
 static void collide_in_ranges(c2d_scene *sc, const scene *s, const c2d_pair_contact *ref,
                               size_t total, size_t parts, const char *label) {
-    assert_int_equal(c2d_scene_bin(sc, &s->circles), C2D_OK);
+    if (parts == 1) {
+        assert_int_equal(c2d_scene_bin(sc, &s->circles), C2D_OK);
+    } else {
+        assert_int_equal(c2d_scene_bin_begin(sc, &s->circles, parts), C2D_OK);
+        for (size_t p = parts; p-- > 0;)
+            assert_int_equal(c2d_scene_bin_part(sc, p), C2D_OK);
+        assert_int_equal(c2d_scene_bin_end(sc), C2D_OK);
+    }
     c2d_pair_contact *out = xmalloc((total + 1) * sizeof *out);
     size_t done = 0;
     const size_t m = s->m;
@@ -69,11 +77,10 @@ static void collide_in_ranges(c2d_scene *sc, const scene *s, const c2d_pair_cont
     free(out);
 }
 
-static void check_sweeps(c2d_scene *sc, const scene *s, const char *label) {
+static void check_sweeps(c2d_scene *sc, const scene *s, const c2d_circle_toi *ref,
+                         const char *label) {
     const size_t n = s->n;
-    c2d_circle_toi *ref = xmalloc((n + 1) * sizeof *ref);
     c2d_circle_toi *got = xmalloc((n + 1) * sizeof *got);
-    assert_int_equal(c2d_batch_sweep(&s->circles, s->mx, s->my, &s->capsules, ref), C2D_OK);
     memset(got, CANARY_BYTE, (n + 1) * sizeof *got);
     assert_int_equal(c2d_scene_sweep(sc, &s->circles, s->mx, s->my, got), C2D_OK);
     assert_true(compare_tois(s, ref, got, n, label));
@@ -88,13 +95,21 @@ static void check_sweeps(c2d_scene *sc, const scene *s, const char *label) {
     }
     assert_true(compare_tois(s, ref, got, n, label));
     assert_true(bytes_are(got + n, sizeof *got, CANARY_BYTE));
-    free(ref);
     free(got);
 }
 
 void check_scene_once(c2d_scene *sc, const scene *s, const char *label) {
     c2d_pair_contact *ref;
     const size_t total = oracle_collide(s, &ref);
+    c2d_circle_toi *sweep = xmalloc((s->n + 1) * sizeof *sweep);
+    assert_int_equal(c2d_batch_sweep(&s->circles, s->mx, s->my, &s->capsules, sweep), C2D_OK);
+    check_scene_expect(sc, s, ref, total, sweep, label);
+    free(sweep);
+    free(ref);
+}
+
+void check_scene_expect(c2d_scene *sc, const scene *s, const c2d_pair_contact *ref, size_t total,
+                        const c2d_circle_toi *sweep, const char *label) {
     /* the size query */
     size_t count = 12345;
     assert_int_equal(c2d_scene_collide(sc, &s->circles, NULL, 0, &count), C2D_OK);
@@ -117,8 +132,20 @@ void check_scene_once(c2d_scene *sc, const scene *s, const char *label) {
     const size_t parts[] = {1, 2, 3, 7};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++)
         collide_in_ranges(sc, s, ref, total, parts[p], label);
-    check_sweeps(sc, s, label);
-    free(ref);
+    check_sweeps(sc, s, sweep, label);
+}
+
+void on_every_backend(c2d_scene *sc, const scene *s, scene_check_fn *check, void *ctx,
+                      const char *label) {
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    for (size_t b = 0; b < nb; b++) {
+        use_backend(list[b]);
+        char full[160];
+        snprintf(full, sizeof full, "%s [%s]", label, c2d_backend_name(list[b]));
+        check(sc, s, ctx, full);
+    }
+    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
 }
 
 void check_scene(const scene *s, const char *label) {

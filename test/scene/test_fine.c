@@ -18,17 +18,14 @@
 #include "scene/scene_internal.h"
 #include "scene_check.h"
 
+static void check_one(c2d_scene *sc, const scene *s, void *ctx, const char *label) {
+    (void)ctx;
+    check_scene_once(sc, s, label);
+}
+
 /* check_scene_once on every backend with one scene (its fine index kept across them). */
 static void check_all_backends(c2d_scene *sc, const scene *s, const char *label) {
-    c2d_backend list[C2D_BACKEND_COUNT];
-    const size_t nb = available_backends(list);
-    for (size_t b = 0; b < nb; b++) {
-        use_backend(list[b]);
-        char full[160];
-        snprintf(full, sizeof full, "%s [%s]", label, c2d_backend_name(list[b]));
-        check_scene_once(sc, s, full);
-    }
-    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
+    on_every_backend(sc, s, check_one, NULL, label);
 }
 
 /* A uniform W5 board of n balls and m pins (seed), as a scene over s's capsules. */

@@ -1,6 +1,7 @@
 /* A scene frame split across threads equals the single call, byte for byte: binning in parts
  * on several threads at once (c2d_scene_bin_part), then collide ranges and sweep ranges on
- * several threads at once, each with its own output. Repeated over frames and workloads.
+ * several threads at once, each with its own output. Repeated over frames and workloads, every
+ * other one with collision filters and sensors (collide2d/filter.h).
  *
  * Built with -Db_sanitize=thread this is a ThreadSanitizer check (scripts/test runs suite
  * "threads"). Plain C with an exit status, no cmocka, so that cross builds can link it
@@ -104,6 +105,19 @@ int main(void) {
     for (int v = 0; v < C2D_W5_VARIANTS; v++) {
         c2d_workload w;
         if (c2d_workload_w5(&w, 6000, 400, (c2d_w5_variant)v, 40 + (uint64_t)v) != 0) return 2;
+        /* filters on every other workload: three layers, a sensor in seven capsules */
+        const size_t n = w.circles.count, m = w.capsules.count;
+        uint32_t *words = malloc((n + m) * sizeof *words);
+        uint8_t *sensor = malloc(m);
+        for (size_t i = 0; i < n + m; i++)
+            words[i] = (1u << (i % 3)) | (i % 4 == 0 ? 6u : 0u);
+        for (size_t k = 0; k < m; k++)
+            sensor[k] = k % 7 == 0;
+        if (v % 2) {
+            w.circles.category = w.circles.mask = words;
+            w.capsules.category = w.capsules.mask = words + n;
+            w.capsules.sensor = sensor;
+        }
         c2d_scene *scene;
         CHECK(c2d_scene_create(&w.capsules, NULL, &scene) == C2D_OK);
         for (int frame = 0; frame < 3; frame++) {
@@ -121,6 +135,8 @@ int main(void) {
         }
         c2d_scene_destroy(scene);
         c2d_workload_free(&w);
+        free(words);
+        free(sensor);
     }
     if (failures) fprintf(stderr, "%d checks failed\n", failures);
     return failures ? 1 : 0;
