@@ -11,9 +11,7 @@
  *   checks, on the filtered total;
  * - c2d_batch_sweep and c2d_batch_sweep_moving_capsules: the earliest allowed hit (sensors
  *   skipped);
- * - c2d_batch_ray_cast (both sets) and c2d_scene_ray_cast: the earliest allowed hit (the
- *   scene call only once c2d_scene_sweep honours filters, which answers its long rays: the
- *   scene filter work, merged separately; fbatch_scene_sweep_filters() probes it);
+ * - c2d_batch_ray_cast (both sets) and c2d_scene_ray_cast: the earliest allowed hit;
  * - the region queries, batch and scene (two backends: they use no kernel), with the capacity
  *   modes: the unfiltered pairs less the refused ones, sensors seen. */
 
@@ -84,25 +82,6 @@ static void fbatch_check_contacts(const scene *s, uint8_t mode, const c2d_pair_c
     if (!untouched(out + written, (cap + CANARY - written) * sizeof *out))
         fail("filtered contacts: wrote past min(total, capacity)", backend);
     free(out);
-}
-
-/* Does c2d_scene_sweep skip a sensor and a refused capsule (asked once)? */
-static bool fbatch_scene_sweep_filters(void) {
-    static int known = -1;
-    if (known >= 0) return known;
-    const float ax[2] = {1.0f, 1.0f}, ay[2] = {-1.0f, -1.0f}, by[2] = {1.0f, 1.0f};
-    const float R[2] = {0.1f, 0.1f}, x[1] = {0.0f}, r[1] = {0.1f}, mx[1] = {3.0f};
-    const uint32_t kc[2] = {1u, 2u}, one[1] = {1u};
-    const uint8_t sensor[2] = {1, 0};
-    const c2d_capsule_soa k = {ax, ay, ax, by, R, 2, kc, NULL, sensor};
-    const c2d_circle_soa c = {x, x, r, 1, one, one};
-    c2d_scene *sc;
-    c2d_circle_toi out[1];
-    if (c2d_scene_create(&k, NULL, &sc) != C2D_OK) fail("scene_create", "filter probe");
-    if (c2d_scene_sweep(sc, &c, mx, x, out) != C2D_OK) fail("scene_sweep", "filter probe");
-    c2d_scene_destroy(sc);
-    known = out[0].capsule == C2D_NONE;
-    return known;
 }
 
 static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c2d_capsule_soa *ks0,
@@ -221,7 +200,7 @@ static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c
             if (!untouched(tgot + nc, CANARY * sizeof *tgot))
                 fail("filtered sweep: wrote past circles->count", name);
         }
-        for (int scene_call = 0; scene_call < 1 + fbatch_scene_sweep_filters(); scene_call++) {
+        for (int scene_call = 0; scene_call < 2; scene_call++) {
             memset(rgot, CANARY_BYTE, (nc + CANARY) * sizeof *rgot);
             const c2d_status st = scene_call ? c2d_scene_ray_cast(sc, &rays, &cs, rgot)
                                              : c2d_batch_ray_cast(&rays, &ks, &cs, rgot);

@@ -6,12 +6,9 @@
  *   front never hides one behind it;
  * - a region query reports the unfiltered pairs less the refused ones (sensors are seen), with
  *   the count, truncation and size-query rules on the filtered total.
- * Words that are all C2D_FILTER_ALL give the bytes of NULL arrays.
- *
- * c2d_scene_ray_cast answers some rays (long ones, NaN times, huge values) with the scene sweep
- * (scene_sweep.c), which honours the circle set's filter words only once the scene filter work
- * is merged: the test of those rays probes c2d_scene_sweep first and skips the scene part,
- * saying so in the log, while it does not. */
+ * Words that are all C2D_FILTER_ALL give the bytes of NULL arrays. The scene ray cast answers
+ * some rays (long ones, NaN times, huge values) with the scene sweep, so those rays check its
+ * filters too. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -87,27 +84,8 @@ static bool compare_hits(const scene *s, const c2d_ray_hit *want, const c2d_ray_
     return true;
 }
 
-/* Does c2d_scene_sweep honour filters and sensors yet (the scene filter work, merged from
- * another branch)? One circle moving through a sensor, then through a refused capsule. */
-static bool scene_sweep_filters(void) {
-    const float ax[2] = {1.0f, 1.0f}, ay[2] = {-1.0f, -1.0f}, by[2] = {1.0f, 1.0f};
-    const float R[2] = {0.1f, 0.1f};
-    const uint32_t kcat[2] = {1u, 2u};
-    const uint8_t sensor[2] = {1, 0};
-    const c2d_capsule_soa caps = {ax, ay, ax, by, R, 2, kcat, NULL, sensor};
-    const float x[1] = {0.0f}, y[1] = {0.0f}, r[1] = {0.1f}, mx[1] = {3.0f}, my[1] = {0.0f};
-    const uint32_t ccat[1] = {1u}, cmask[1] = {1u};
-    const c2d_circle_soa circles = {x, y, r, 1, ccat, cmask};
-    c2d_scene *sc;
-    assert_int_equal(c2d_scene_create(&caps, NULL, &sc), C2D_OK);
-    c2d_circle_toi out[1];
-    assert_int_equal(c2d_scene_sweep(sc, &circles, mx, my, out), C2D_OK);
-    c2d_scene_destroy(sc);
-    return out[0].capsule == C2D_NONE;
-}
-
 /* The batch call on every backend and the scene call against the filtered scalar loop. */
-static void check_rays(const ray_case *c, bool with_scene, const char *label) {
+static void check_rays(const ray_case *c, const char *label) {
     const scene *s = c->rays;
     c2d_ray_hit *want = xmalloc((s->n + 1) * sizeof *want);
     ref_ray_cast(c, want);
@@ -126,7 +104,6 @@ static void check_rays(const ray_case *c, bool with_scene, const char *label) {
         ok &= bytes_are(buf, sizeof *buf, CANARY_BYTE) &&
               bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
         ok &= compare_hits(s, want, buf + 1, label, c2d_backend_name(list[b]));
-        if (!with_scene) continue;
         memset(buf, CANARY_BYTE, (s->n + 2) * sizeof *buf);
         assert_int_equal(c2d_scene_ray_cast(sc, &rays, circles, buf + 1), C2D_OK);
         ok &= bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
@@ -160,7 +137,7 @@ static void rays_short(void **state) {
         const ray_case c = {&s, n % 5 == 4 ? NULL : &t};
         char label[64];
         snprintf(label, sizeof label, "%zu short rays, %zu capsules", s.n, s.m);
-        check_rays(&c, true, label);
+        check_rays(&c, label);
         c2d_ray_hit *want = xmalloc((s.n + 1) * sizeof *want);
         ref_ray_cast(&c, want);
         for (size_t i = 0; i < s.n; i++)
@@ -173,13 +150,10 @@ static void rays_short(void **state) {
     assert_true(hits > rays / 10 && hits < rays * 9 / 10);
 }
 
-/* Long rays, NaN and huge values: the scene answers these with the scene sweep, which
- * honours the rays' words once the scene filter work is merged; until then the scene part is
- * skipped with a note in the log (the probe scene_sweep_filters() decides). The batch call is
- * checked in full either way. */
+/* Long rays, NaN and huge values: the scene answers these with the scene sweep, which takes the
+ * rays' words as its circle set's. */
 static void rays_long_and_special(void **state) {
     (void)state;
-    const bool scene_ready = scene_sweep_filters();
     c2d_rng rng = {0x10e6};
     for (int round = 0; round < 4; round++) {
         scene s, t;
@@ -197,13 +171,10 @@ static void rays_long_and_special(void **state) {
         words_attach(&ws, &s, &rng, 4, round == 3);
         words_attach(&wt, &t, &rng, 0, round == 3);
         const ray_case c = {&s, &t};
-        check_rays(&c, scene_ready, round >= 2 ? "long rays, special values" : "long rays");
+        check_rays(&c, round >= 2 ? "long rays, special values" : "long rays");
         words_free(&ws), words_free(&wt);
         scene_free(&s), scene_free(&t);
     }
-    if (!scene_ready)
-        printf("# rays_long_and_special: scene part NOT checked: c2d_scene_sweep does not honour "
-               "filters yet (waits for the filters-scene branch, scene_sweep.c)\n");
 }
 
 /* A refused capsule, a sensor and a refused circle in front of allowed shapes: the ray hits
@@ -238,7 +209,7 @@ static void rays_front_hides_nothing(void **state) {
         assert_int_equal(want[i].kind, C2D_SHAPE_CAPSULE);
         assert_int_equal(want[i].shape, 2);
     }
-    check_rays(&c, true, "refused shapes in front");
+    check_rays(&c, "refused shapes in front");
     scene_free(&s), scene_free(&t);
 }
 
