@@ -41,6 +41,15 @@ static inline void words_init(words *w, size_t n, size_t m) {
     w->sensor = xmalloc(m + 1);
 }
 
+/* Words that are all C2D_FILTER_ALL and a sensor array of zeros: NULL arrays in effect. */
+static inline void words_init_all(words *w, size_t n, size_t m) {
+    words_init(w, n, m);
+    for (size_t i = 0; i < n; i++)
+        w->ccat[i] = w->cmask[i] = C2D_FILTER_ALL;
+    for (size_t j = 0; j < m; j++)
+        w->kcat[j] = w->kmask[j] = C2D_FILTER_ALL, w->sensor[j] = 0;
+}
+
 static inline void words_free(words *w) {
     free(w->ccat), free(w->cmask), free(w->kcat), free(w->kmask), free(w->sensor);
 }

@@ -294,11 +294,7 @@ static void filter_all_is_null(void **state) {
     fill_random(&s, &rng, &dense);
     sprinkle_tame(&s, &rng, 3, true, true, true);
     words w;
-    words_init(&w, s.n, s.m);
-    for (size_t i = 0; i < s.n; i++)
-        w.ccat[i] = w.cmask[i] = C2D_FILTER_ALL;
-    for (size_t j = 0; j < s.m; j++)
-        w.kcat[j] = w.kmask[j] = C2D_FILTER_ALL, w.sensor[j] = 0;
+    words_init_all(&w, s.n, s.m);
     float *kmx, *kmy;
     random_capsule_moves(&rng, s.m, 1.0f, &kmx, &kmy);
     uint32_t *ci = xmalloc(s.n * s.m * sizeof *ci), *ki = xmalloc(s.n * s.m * sizeof *ki);

@@ -23,6 +23,7 @@
 
 #include "batch_check.h"
 #include "filter_check.h"
+#include "ray_check.h"
 
 /* ---- ray casts -------------------------------------------------------------------------- */
 
@@ -64,26 +65,6 @@ static void ref_ray_cast(const ray_case *c, c2d_ray_hit *out) {
     }
 }
 
-static bool same_hit(const c2d_ray_hit *a, const c2d_ray_hit *b) {
-    return a->shape == b->shape && a->kind == b->kind && same_float(a->toi.t, b->toi.t) &&
-           same_float(a->toi.normal.x, b->toi.normal.x) &&
-           same_float(a->toi.normal.y, b->toi.normal.y) &&
-           same_float(a->toi.point.x, b->toi.point.x) && same_float(a->toi.point.y, b->toi.point.y);
-}
-
-static bool compare_hits(const scene *s, const c2d_ray_hit *want, const c2d_ray_hit *got,
-                         const char *label, const char *who) {
-    for (size_t i = 0; i < s->n; i++)
-        if (!same_hit(&want[i], &got[i])) {
-            printf("# %s (%s): ray %zu: want shape %u kind %u t %a, got shape %u kind %u t %a\n",
-                   label, who, i, want[i].shape, want[i].kind, (double)want[i].toi.t, got[i].shape,
-                   got[i].kind, (double)got[i].toi.t);
-            print_circle(s, i, true);
-            return false;
-        }
-    return true;
-}
-
 /* The batch call on every backend and the scene call against the filtered scalar loop. */
 static void check_rays(const ray_case *c, const char *label) {
     const scene *s = c->rays;
@@ -103,11 +84,11 @@ static void check_rays(const ray_case *c, const char *label) {
         assert_int_equal(c2d_batch_ray_cast(&rays, &s->capsules, circles, buf + 1), C2D_OK);
         ok &= bytes_are(buf, sizeof *buf, CANARY_BYTE) &&
               bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
-        ok &= compare_hits(s, want, buf + 1, label, c2d_backend_name(list[b]));
+        ok &= compare_ray_hits(s, want, buf + 1, label, c2d_backend_name(list[b]));
         memset(buf, CANARY_BYTE, (s->n + 2) * sizeof *buf);
         assert_int_equal(c2d_scene_ray_cast(sc, &rays, circles, buf + 1), C2D_OK);
         ok &= bytes_are(buf + 1 + s->n, sizeof *buf, CANARY_BYTE);
-        ok &= compare_hits(s, want, buf + 1, label, "scene");
+        ok &= compare_ray_hits(s, want, buf + 1, label, "scene");
     }
     free(buf);
     c2d_scene_destroy(sc);
@@ -425,11 +406,7 @@ static void all_is_null(void **state) {
     scene_init(&t, 50, 0, LAYOUT_ALIGNED);
     fill_random(&t, &rng, &board);
     words w;
-    words_init(&w, s.n, s.m);
-    for (size_t i = 0; i < s.n; i++)
-        w.ccat[i] = w.cmask[i] = C2D_FILTER_ALL;
-    for (size_t j = 0; j < s.m; j++)
-        w.kcat[j] = w.kmask[j] = C2D_FILTER_ALL, w.sensor[j] = 0;
+    words_init_all(&w, s.n, s.m);
     const c2d_ray_soa plain = {s.x, s.y, s.mx, s.my, s.n, NULL, NULL};
     const c2d_ray_soa worded = {s.x, s.y, s.mx, s.my, s.n, w.ccat, w.cmask};
     c2d_capsule_soa kw = s.capsules;

@@ -18,6 +18,7 @@
 
 #include "batch_check.h"
 #include "dref.h"
+#include "ray_check.h"
 
 /* ---- worked examples -------------------------------------------------------------------- */
 
@@ -161,31 +162,6 @@ static void ref_ray_cast(const ray_case *c, c2d_ray_hit *out) {
     }
 }
 
-static bool same_hit(const c2d_ray_hit *a, const c2d_ray_hit *b) {
-    return a->shape == b->shape && a->kind == b->kind && same_float(a->toi.t, b->toi.t) &&
-           same_float(a->toi.normal.x, b->toi.normal.x) &&
-           same_float(a->toi.normal.y, b->toi.normal.y) &&
-           same_float(a->toi.point.x, b->toi.point.x) && same_float(a->toi.point.y, b->toi.point.y);
-}
-
-static bool compare_hits(const ray_case *c, const c2d_ray_hit *want, const c2d_ray_hit *got,
-                         const char *label, const char *who) {
-    for (size_t i = 0; i < c->rays->n; i++)
-        if (!same_hit(&want[i], &got[i])) {
-            printf("# %s (%s): ray %zu: want shape %u kind %u t %a n (%a, %a) p (%a, %a), got "
-                   "shape %u kind %u t %a n (%a, %a) p (%a, %a)\n",
-                   label, who, i, want[i].shape, want[i].kind, (double)want[i].toi.t,
-                   (double)want[i].toi.normal.x, (double)want[i].toi.normal.y,
-                   (double)want[i].toi.point.x, (double)want[i].toi.point.y, got[i].shape,
-                   got[i].kind, (double)got[i].toi.t, (double)got[i].toi.normal.x,
-                   (double)got[i].toi.normal.y, (double)got[i].toi.point.x,
-                   (double)got[i].toi.point.y);
-            print_circle(c->rays, i, true);
-            return false;
-        }
-    return true;
-}
-
 /* The batch call on every backend, and the scene call (a scene of the capsules), against the
  * scalar loop; outputs sit between a canary entry and a guard page. */
 static void check_rays(const ray_case *c, const char *label) {
@@ -210,11 +186,11 @@ static void check_rays(const ray_case *c, const char *label) {
         memset(buf, CANARY_BYTE, bytes);
         assert_int_equal(c2d_batch_ray_cast(&rays, caps, circles, buf + 1), C2D_OK);
         assert_true(bytes_are(buf, sizeof *buf, CANARY_BYTE));
-        all_same &= compare_hits(c, want, buf + 1, label, c2d_backend_name(list[b]));
+        all_same &= compare_ray_hits(c->rays, want, buf + 1, label, c2d_backend_name(list[b]));
         memset(buf, CANARY_BYTE, bytes);
         assert_int_equal(c2d_scene_ray_cast(sc, &rays, circles, buf + 1), C2D_OK);
         assert_true(bytes_are(buf, sizeof *buf, CANARY_BYTE));
-        all_same &= compare_hits(c, want, buf + 1, label, "scene");
+        all_same &= compare_ray_hits(c->rays, want, buf + 1, label, "scene");
         guarded_free(base, base_bytes);
     }
     c2d_scene_destroy(sc);
