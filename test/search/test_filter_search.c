@@ -24,6 +24,7 @@
 #include "batch_check.h"
 #include "filter_check.h"
 #include "ray_check.h"
+#include "region_check.h"
 
 /* ---- ray casts -------------------------------------------------------------------------- */
 
@@ -196,152 +197,15 @@ static void rays_front_hides_nothing(void **state) {
 
 /* ---- region queries --------------------------------------------------------------------- */
 
-typedef enum query_kind { Q_BOX, Q_DISC, Q_POINT } query_kind;
-
-/* Queries: boxes from (x, y) to (hx, hy), discs (x, y, r), points (x, y), with words. */
-typedef struct queries {
-    size_t n;
-    float *x, *y, *hx, *hy, *r;
-    uint32_t *cat, *mask; /* NULL or words */
-} queries;
-
-static void queries_init(queries *q, size_t n, c2d_rng *rng, float span, float size,
-                         bool some_null) {
-    q->n = n;
-    q->x = xmalloc((n + 1) * sizeof(float));
-    q->y = xmalloc((n + 1) * sizeof(float));
-    q->hx = xmalloc((n + 1) * sizeof(float));
-    q->hy = xmalloc((n + 1) * sizeof(float));
-    q->r = xmalloc((n + 1) * sizeof(float));
-    q->cat = xmalloc((n + 1) * sizeof(uint32_t));
-    q->mask = xmalloc((n + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        q->x[i] = c2d_rng_range(rng, -2.0f, span);
-        q->y[i] = c2d_rng_range(rng, -2.0f, span);
-        q->hx[i] = q->x[i] + c2d_rng_range(rng, 0.0f, size);
-        q->hy[i] = q->y[i] + c2d_rng_range(rng, 0.0f, size);
-        q->r[i] = c2d_rng_range(rng, 0.0f, size);
-        q->cat[i] = random_category(rng);
-        q->mask[i] = random_mask(rng);
-    }
+/* Random filter words for the queries (each array NULL with probability 1/2 when
+ * `some_null`). */
+static void queries_words(queries *q, c2d_rng *rng, bool some_null) {
+    q->cat = xmalloc((q->n + 1) * sizeof(uint32_t));
+    q->mask = xmalloc((q->n + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < q->n; i++)
+        q->cat[i] = random_category(rng), q->mask[i] = random_mask(rng);
     if (some_null && c2d_rng_next(rng) % 2) free(q->cat), q->cat = NULL;
     if (some_null && c2d_rng_next(rng) % 2) free(q->mask), q->mask = NULL;
-}
-
-static void queries_free(queries *q) {
-    free(q->x), free(q->y), free(q->hx), free(q->hy), free(q->r), free(q->cat), free(q->mask);
-}
-
-static bool ref_overlap(query_kind kind, const queries *q, size_t i, const c2d_capsule *k,
-                        bool circle) {
-    const c2d_box b = {{q->x[i], q->y[i]}, {q->hx[i], q->hy[i]}};
-    const c2d_circle c = {k->a, k->radius};
-    const c2d_circle d = {{q->x[i], q->y[i]}, kind == Q_POINT ? 0.0f : q->r[i]};
-    if (kind == Q_BOX)
-        return circle ? c2d_overlap_box_circle(b, c) : c2d_overlap_box_capsule(b, *k);
-    return circle ? c2d_overlap_circles(d, c) : c2d_overlap_circle_capsule(d, *k);
-}
-
-/* The scalar loop: query-major, then shape index, the pairs the rule refuses left out
- * (sensors are seen). */
-static size_t ref_query(query_kind kind, const queries *q, const scene *s, bool circles,
-                        c2d_query_pair **out) {
-    size_t n = 0, cap = 16;
-    *out = xmalloc(cap * sizeof **out);
-    const size_t m = circles ? s->n : s->m;
-    const uint32_t *scat = circles ? s->circles.category : s->capsules.category;
-    const uint32_t *smask = circles ? s->circles.mask : s->capsules.mask;
-    for (size_t i = 0; i < q->n; i++)
-        for (size_t k = 0; k < m; k++) {
-            if (!allows(word(q->cat, i), word(q->mask, i), word(scat, k), word(smask, k))) continue;
-            const c2d_capsule ck =
-                circles ? (c2d_capsule){{s->x[k], s->y[k]}, {s->x[k], s->y[k]}, s->r[k]}
-                        : (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
-            if (!ref_overlap(kind, q, i, &ck, circles)) continue;
-            if (n == cap) *out = realloc(*out, (cap *= 2) * sizeof **out);
-            assert_non_null(*out);
-            (*out)[n++] = (c2d_query_pair){(uint32_t)i, (uint32_t)k};
-        }
-    return n;
-}
-
-/* Runs one query: batch (scene NULL) or scene. */
-static c2d_status run_query(const c2d_scene *sc, query_kind kind, const queries *q, const scene *s,
-                            bool circles, c2d_query_pair *out, size_t capacity, size_t *count) {
-    const c2d_box_soa boxes = {q->x, q->y, q->hx, q->hy, q->n, q->cat, q->mask};
-    const c2d_circle_soa discs = {q->x, q->y, q->r, q->n, q->cat, q->mask};
-    const c2d_point_soa points = {q->x, q->y, q->n, q->cat, q->mask};
-    if (sc) {
-        if (kind == Q_BOX) return c2d_scene_query_box(sc, &boxes, out, capacity, count);
-        if (kind == Q_DISC) return c2d_scene_query_disc(sc, &discs, out, capacity, count);
-        return c2d_scene_query_point(sc, &points, out, capacity, count);
-    }
-    if (kind == Q_BOX)
-        return circles ? c2d_batch_query_box_circles(&boxes, &s->circles, out, capacity, count)
-                       : c2d_batch_query_box_capsules(&boxes, &s->capsules, out, capacity, count);
-    if (kind == Q_DISC)
-        return circles ? c2d_batch_query_disc_circles(&discs, &s->circles, out, capacity, count)
-                       : c2d_batch_query_disc_capsules(&discs, &s->capsules, out, capacity, count);
-    return circles ? c2d_batch_query_point_circles(&points, &s->circles, out, capacity, count)
-                   : c2d_batch_query_point_capsules(&points, &s->capsules, out, capacity, count);
-}
-
-/* One call against the expected pairs: ample capacity (canaries around), truncated to half,
- * and the size query, on the filtered total. */
-static bool check_query(const c2d_scene *sc, query_kind kind, const queries *q, const scene *s,
-                        bool circles, const c2d_query_pair *want, size_t total, const char *label) {
-    const size_t bytes = (total + 3) * sizeof(c2d_query_pair);
-    c2d_query_pair *buf = xmalloc(bytes);
-    memset(buf, CANARY_BYTE, bytes);
-    size_t count = 7;
-    bool ok = run_query(sc, kind, q, s, circles, buf + 1, total + 1, &count) == C2D_OK &&
-              count == total && bytes_are(buf, sizeof *buf, CANARY_BYTE) &&
-              bytes_are(buf + 1 + total, 2 * sizeof *buf, CANARY_BYTE) &&
-              memcmp(buf + 1, want, total * sizeof *buf) == 0;
-    const size_t half = total / 2;
-    memset(buf, CANARY_BYTE, bytes);
-    ok &= run_query(sc, kind, q, s, circles, buf, half, &count) ==
-              (total > half ? C2D_ERROR_TRUNCATED : C2D_OK) &&
-          count == total && memcmp(buf, want, half * sizeof *buf) == 0 &&
-          bytes_are(buf + half, (total + 3 - half) * sizeof *buf, CANARY_BYTE);
-    count = 7;
-    ok &= run_query(sc, kind, q, s, circles, NULL, 0, &count) == C2D_OK && count == total;
-    free(buf);
-    if (!ok) printf("# %s: failed (count %zu, want %zu)\n", label, count, total);
-    return ok;
-}
-
-/* Every kind of query against the scene's capsules and circles: batch on every backend, and
- * the scene of the capsules. Returns the pairs found. */
-static size_t check_queries(const queries *q, const scene *s, const char *label) {
-    c2d_scene *sc;
-    assert_int_equal(c2d_scene_create(&s->capsules, NULL, &sc), C2D_OK);
-    c2d_backend list[C2D_BACKEND_COUNT];
-    const size_t nb = available_backends(list);
-    static const char *const names[] = {"box", "disc", "point"};
-    bool ok = true;
-    size_t found = 0;
-    for (int kind = Q_BOX; kind <= Q_POINT; kind++)
-        for (int circles = 0; circles < 2; circles++) {
-            c2d_query_pair *want;
-            const size_t total = ref_query((query_kind)kind, q, s, circles, &want);
-            found += total;
-            char what[160];
-            for (size_t b = 0; b < nb; b++) {
-                use_backend(list[b]);
-                snprintf(what, sizeof what, "%s: %s/%s (%s)", label, names[kind],
-                         circles ? "circles" : "capsules", c2d_backend_name(list[b]));
-                ok &= check_query(NULL, (query_kind)kind, q, s, circles, want, total, what);
-            }
-            if (!circles) {
-                snprintf(what, sizeof what, "%s: %s (scene)", label, names[kind]);
-                ok &= check_query(sc, (query_kind)kind, q, s, false, want, total, what);
-            }
-            free(want);
-        }
-    c2d_scene_destroy(sc);
-    assert_true(ok);
-    return found;
 }
 
 /* Every query count 0..40 with shape counts around it, and a large set with big queries (the
@@ -358,7 +222,9 @@ static void queries_filtered(void **state) {
         words w;
         words_attach(&w, &s, &rng, 4, n % 3 == 2);
         queries q;
-        queries_init(&q, large ? 200 : n, &rng, 40.0f, n == 42 ? 150.0f : 8.0f, n % 4 == 1);
+        queries_init(&q, large ? 200 : n);
+        random_queries(&q, &rng, 40.0f, n == 42 ? 150.0f : 8.0f);
+        queries_words(&q, &rng, n % 4 == 1);
         if (n % 9 == 4) sprinkle_special(&s, &rng, 5, true, true, false);
         char label[48];
         snprintf(label, sizeof label, "%zu queries", q.n);
@@ -429,7 +295,9 @@ static void all_is_null(void **state) {
         assert_memory_equal(a, b, s.n * sizeof *a);
     }
     queries q;
-    queries_init(&q, 100, &rng, 40.0f, 8.0f, false);
+    queries_init(&q, 100);
+    random_queries(&q, &rng, 40.0f, 8.0f);
+    queries_words(&q, &rng, false);
     const size_t cap = q.n * (s.n + s.m);
     c2d_query_pair *pa = xmalloc(cap * sizeof *pa), *pb = xmalloc(cap * sizeof *pb);
     scene sw = s; /* the same shapes with the ALL words */
