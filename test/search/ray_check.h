@@ -1,11 +1,42 @@
-/* Comparing ray hits (collide2d/search.h), shared by the ray tests (test_ray.c,
- * test_filter_search.c). */
+/* The ray casts' scalar loop (collide2d/search.h, with the filter rule) and the comparison of
+ * ray hits, shared by the ray tests (test_ray.c, test_filter_search.c). */
 #ifndef C2D_TEST_RAY_CHECK_H
 #define C2D_TEST_RAY_CHECK_H
 
 #include <stdio.h>
 
 #include "batch_check.h"
+#include "filter_check.h"
+
+/* The scalar loop of a ray cast: rays from the circles (origins), moves (translations) and
+ * circle words (the rays' words) of `s`; its capsules when `with_capsules`, then the circles of
+ * `targets` (or none: NULL); the shapes the rule refuses and the sensors skipped, a later hit
+ * kept only when strictly earlier. */
+static inline void ref_ray_hits(const scene *s, bool with_capsules, const scene *targets,
+                                c2d_ray_hit *out) {
+    const c2d_circle_soa *t = targets ? &targets->circles : NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        c2d_ray_hit h = {C2D_NONE, C2D_SHAPE_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
+        const c2d_vec2 o = {s->x[i], s->y[i]}, d = {s->mx[i], s->my[i]};
+        for (size_t k = 0; with_capsules && k < s->m; k++) {
+            if (!meets(s, i, k)) continue; /* refused, or a sensor */
+            const c2d_capsule cap = {{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+            c2d_toi toi;
+            if (c2d_ray_capsule(o, d, cap, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
+                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CAPSULE, toi};
+        }
+        for (size_t k = 0; t && k < t->count; k++) {
+            if (!allows(word(s->circles.category, i), word(s->circles.mask, i),
+                        word(t->category, k), word(t->mask, k)))
+                continue;
+            const c2d_circle circle = {{t->x[k], t->y[k]}, t->radius[k]};
+            c2d_toi toi;
+            if (c2d_ray_circle(o, d, circle, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
+                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CIRCLE, toi};
+        }
+        out[i] = h;
+    }
+}
 
 /* Same shape, kind and toi bytes (any two NaNs equal). */
 static inline bool same_hit(const c2d_ray_hit *a, const c2d_ray_hit *b) {

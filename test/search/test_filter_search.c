@@ -41,29 +41,7 @@ static c2d_ray_soa rays_of(const scene *s) {
 }
 
 static void ref_ray_cast(const ray_case *c, c2d_ray_hit *out) {
-    const scene *s = c->rays;
-    const c2d_circle_soa *t = c->targets ? &c->targets->circles : NULL;
-    for (size_t i = 0; i < s->n; i++) {
-        c2d_ray_hit h = {C2D_NONE, C2D_SHAPE_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
-        const c2d_vec2 o = {s->x[i], s->y[i]}, d = {s->mx[i], s->my[i]};
-        for (size_t k = 0; k < s->m; k++) {
-            if (!meets(s, i, k)) continue; /* refused, or a sensor */
-            const c2d_capsule cap = {{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
-            c2d_toi toi;
-            if (c2d_ray_capsule(o, d, cap, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
-                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CAPSULE, toi};
-        }
-        for (size_t k = 0; t && k < t->count; k++) {
-            if (!allows(word(s->circles.category, i), word(s->circles.mask, i),
-                        word(t->category, k), word(t->mask, k)))
-                continue;
-            const c2d_circle circle = {{t->x[k], t->y[k]}, t->radius[k]};
-            c2d_toi toi;
-            if (c2d_ray_circle(o, d, circle, &toi) && (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
-                h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CIRCLE, toi};
-        }
-        out[i] = h;
-    }
+    ref_ray_hits(c->rays, true, c->targets, out);
 }
 
 /* The batch call on every backend and the scene call against the filtered scalar loop. */
