@@ -1,10 +1,11 @@
-/* Part of fuzz_batch.c (included after fuzz_search.h): collision filters and sensors in the
- * batch and search calls (collide2d/filter.h).
+/* Part of fuzz_batch.c (included after fuzz_search.h and fuzz_filter_scene.h, whose filter
+ * words and filtered references it uses): collision filters and sensors in the batch and search
+ * calls (collide2d/filter.h).
  *
- * The filter words come from the scene's values (a hash of each element's bits and index), so
- * the fuzzer steers them: no layer, every layer, or some of three layers; about one capsule in
- * eight is a sensor; a mode taken from the scene's sizes and capacity byte leaves each array
- * NULL or not. The rays, boxes, discs and points of fuzz_search.h carry the circles' words.
+ * The filter words come from the scene's values (fuzz_filter_word(), with salts of their own),
+ * so the fuzzer steers them: no layer, every layer, or some of three layers; some capsules are
+ * sensors; a mode taken from the scene's sizes and capacity byte leaves each array NULL or
+ * not. The rays, boxes, discs and points of fuzz_search.h carry the circles' words.
  * The references are fuzz_batch.c's per-pair scalar results (and the scalar ray and region
  * loops) over the pairs the rule allows. Checked on every backend:
  * - c2d_batch_collide and c2d_batch_collide_pairs with the capacity modes of the collide
@@ -15,36 +16,13 @@
  * - the region queries, batch and scene (two backends: they use no kernel), with the capacity
  *   modes: the unfiltered pairs less the refused ones, sensors seen. */
 
-typedef struct fbatch_words {
-    uint32_t *cc, *cm, *kc, *km;
-    uint8_t *sensor;
-    unsigned mode; /* bits: circle category, circle mask, capsule category, capsule mask, sensor */
-} fbatch_words;
-
-/* A word from a value's bits and its index: 0, every layer, or some of three layers. */
-static uint32_t fbatch_word(float v, size_t i, uint32_t salt) {
-    uint32_t h = bits_of(v) * 0x85ebca6bu ^ ((uint32_t)i * 0x27d4eb2fu) ^ salt;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    const uint32_t u = h % 10;
-    return u == 0 ? 0 : u == 1 ? C2D_FILTER_ALL : (h >> 8) % 8;
-}
-
 static uint32_t fbatch_at(const uint32_t *a, unsigned mode, unsigned bit, size_t i) {
     return mode & bit ? a[i] : C2D_FILTER_ALL;
 }
 
-/* Circle i and capsule k meet in a collide, sweep or ray call (the rule, no sensor). */
-static bool fbatch_meets(const fbatch_words *f, size_t i, size_t k) {
-    if (f->mode & 16 && f->sensor[k]) return false;
-    return c2d_filter_allows(fbatch_at(f->cc, f->mode, 1, i), fbatch_at(f->cm, f->mode, 2, i),
-                             fbatch_at(f->kc, f->mode, 4, k), fbatch_at(f->km, f->mode, 8, k));
-}
-
 /* Query (or ray) i, with the circles' words, and shape k of the circles or capsules meet in a
  * region query or ray cast (the rule only: sensors are handled by the caller). */
-static bool fbatch_allows(const fbatch_words *f, size_t i, size_t k, bool circles) {
+static bool fbatch_allows(const filter_words *f, size_t i, size_t k, bool circles) {
     return c2d_filter_allows(
         fbatch_at(f->cc, f->mode, 1, i), fbatch_at(f->cm, f->mode, 2, i),
         circles ? fbatch_at(f->cc, f->mode, 1, k) : fbatch_at(f->kc, f->mode, 4, k),
@@ -87,7 +65,7 @@ static void fbatch_check_contacts(const scene *s, uint8_t mode, const c2d_pair_c
 static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c2d_capsule_soa *ks0,
                               const reference *ref, const c2d_backend *list, size_t n_list) {
     const size_t nc = s->nc, nk = s->nk;
-    fbatch_words f;
+    filter_words f;
     f.cc = malloc((nc + 1) * sizeof(uint32_t)), f.cm = malloc((nc + 1) * sizeof(uint32_t));
     f.kc = malloc((nk + 1) * sizeof(uint32_t)), f.km = malloc((nk + 1) * sizeof(uint32_t));
     f.sensor = malloc(nk + 1);
@@ -105,34 +83,27 @@ static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c
     f.mode = (unsigned)(nc * 7 + nk * 3 + s->capacity_byte) % 32;
     if (f.mode == 0) f.mode = 31;
     for (size_t i = 0; i < nc; i++) {
-        f.cc[i] = fbatch_word(s->x[i], i, 0x11u);
-        f.cm[i] = fbatch_word(s->y[i], i, 0x22u);
+        f.cc[i] = fuzz_filter_word(s->x[i], i, 0x11u);
+        f.cm[i] = fuzz_filter_word(s->y[i], i, 0x22u);
     }
     for (size_t k = 0; k < nk; k++) {
-        f.kc[k] = fbatch_word(s->ax[k], k, 0x33u);
-        f.km[k] = fbatch_word(s->by[k], k, 0x44u);
-        f.sensor[k] = (uint8_t)(fbatch_word(s->R[k], k, 0x55u) % 8 == 3);
+        f.kc[k] = fuzz_filter_word(s->ax[k], k, 0x33u);
+        f.km[k] = fuzz_filter_word(s->by[k], k, 0x44u);
+        f.sensor[k] = (uint8_t)(fuzz_filter_word(s->R[k], k, 0x55u) % 8 == 3);
         kmx[k] = k % 2 && nc > 0 ? s->mx[k % nc] : s->bx[k] - s->ax[k];
         kmy[k] = k % 2 && nc > 0 ? s->my[k % nc] : s->ay[k];
     }
-    c2d_circle_soa cs = *cs0;
-    cs.category = f.mode & 1 ? f.cc : NULL, cs.mask = f.mode & 2 ? f.cm : NULL;
-    c2d_capsule_soa ks = *ks0;
-    ks.category = f.mode & 4 ? f.kc : NULL, ks.mask = f.mode & 8 ? f.km : NULL;
-    ks.sensor = f.mode & 16 ? f.sensor : NULL;
+    const c2d_circle_soa cs = filtered_circles(cs0, &f);
+    const c2d_capsule_soa ks = filtered_capsules(ks0, &f);
 
     /* references: contacts, listed pairs, sweeps */
-    size_t total = 0, ptotal = 0;
-    for (size_t k = 0; k < nk; k++)
-        for (size_t i = 0; i < nc; i++)
-            if (ref->hit[k * nc + i] && fbatch_meets(&f, i, k))
-                want[total++] =
-                    (c2d_pair_contact){(uint32_t)i, (uint32_t)k, ref->contact[k * nc + i]};
+    const size_t total = filtered_collide(s, ref, &f, want);
+    size_t ptotal = 0;
     c2d_pair_contact *pwant = want + total;
     if (ref->pairs_in_range)
         for (size_t p = 0; p < s->np; p++) {
             const size_t at = (size_t)s->ki[p] * nc + s->ci[p];
-            if (ref->hit[at] && fbatch_meets(&f, s->ci[p], s->ki[p]))
+            if (ref->hit[at] && fuzz_meets(&f, s->ci[p], s->ki[p]))
                 pwant[ptotal++] = (c2d_pair_contact){s->ci[p], s->ki[p], ref->contact[at]};
         }
     c2d_scene *sc;
@@ -143,7 +114,7 @@ static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c
         const c2d_vec2 o = {s->x[i], s->y[i]}, d = {s->mx[i], s->my[i]};
         c2d_toi toi;
         for (size_t k = 0; k < nk; k++)
-            if (fbatch_meets(&f, i, k) && c2d_ray_capsule(o, d, capsule_at(s, k), &toi) &&
+            if (fuzz_meets(&f, i, k) && c2d_ray_capsule(o, d, capsule_at(s, k), &toi) &&
                 (h.kind == C2D_SHAPE_NONE || toi.t < h.toi.t))
                 h = (c2d_ray_hit){(uint32_t)k, C2D_SHAPE_CAPSULE, toi};
         for (size_t k = 0; k < nc; k++)
@@ -171,21 +142,7 @@ static void fuzz_filter_batch(const scene *s, const c2d_circle_soa *cs0, const c
         if (ref->pairs_in_range)
             fbatch_check_contacts(s, s->pairs_capacity_mode, pwant, ptotal, &cs, &ks, true, name);
         for (int moving = 0; moving < 2; moving++) {
-            for (size_t i = 0; i < nc; i++) {
-                twant[i].capsule = C2D_NONE;
-                memset(&twant[i].toi, 0, sizeof twant[i].toi);
-                for (size_t k = 0; k < nk; k++) {
-                    if (!fbatch_meets(&f, i, k)) continue;
-                    c2d_toi t;
-                    const c2d_vec2 m = {s->mx[i], s->my[i]}, km = {kmx[k], kmy[k]};
-                    const bool hit = moving ? c2d_sweep_circle_moving_capsule(
-                                                  circle_at(s, i), m, capsule_at(s, k), km, &t)
-                                            : ref->swept[k * nc + i];
-                    if (!moving) t = ref->toi[k * nc + i];
-                    if (hit && (twant[i].capsule == C2D_NONE || t.t < twant[i].toi.t))
-                        twant[i] = (c2d_circle_toi){(uint32_t)k, t};
-                }
-            }
+            filtered_sweep(s, ref, &f, moving ? kmx : NULL, moving ? kmy : NULL, twant);
             memset(tgot, CANARY_BYTE, (nc + CANARY) * sizeof *tgot);
             const c2d_status st =
                 moving ? c2d_batch_sweep_moving_capsules(&cs, s->mx, s->my, &ks, kmx, kmy, tgot)
