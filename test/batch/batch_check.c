@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "batch_check.h"
+#include "filter_check.h"
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
@@ -437,22 +438,30 @@ size_t ref_pairs(const scene *s, const uint32_t *ci, const uint32_t *ki, size_t 
     return k;
 }
 
-void ref_sweep(const scene *s, c2d_circle_toi *out) {
+void ref_sweep_moving(const scene *s, const float *kmx, const float *kmy, c2d_circle_toi *out) {
     for (size_t i = 0; i < s->n; i++) {
         c2d_circle_toi best;
         memset(&best, 0, sizeof best);
         best.capsule = C2D_NONE;
         const c2d_vec2 move = {s->mx[i], s->my[i]};
         for (size_t j = 0; j < s->m; j++) {
+            if (!meets(s, i, j)) continue; /* refused by the filters, or a sensor */
             c2d_toi toi;
-            if (c2d_sweep_circle_capsule(circle_of(s, i), move, capsule_of(s, j), &toi) &&
-                (best.capsule == C2D_NONE || toi.t < best.toi.t)) {
+            const bool hit =
+                kmx ? c2d_sweep_circle_moving_capsule(circle_of(s, i), move, capsule_of(s, j),
+                                                      (c2d_vec2){kmx[j], kmy[j]}, &toi)
+                    : c2d_sweep_circle_capsule(circle_of(s, i), move, capsule_of(s, j), &toi);
+            if (hit && (best.capsule == C2D_NONE || toi.t < best.toi.t)) {
                 best.capsule = (uint32_t)j;
                 best.toi = toi;
             }
         }
         out[i] = best;
     }
+}
+
+void ref_sweep(const scene *s, c2d_circle_toi *out) {
+    ref_sweep_moving(s, NULL, NULL, out);
 }
 
 static bool is_nan(float f) { return f != f; }
@@ -761,14 +770,7 @@ void check_collide(const scene *s, const char *label) {
     free(ref);
 }
 
-typedef struct pairs_ctx {
-    const scene *s;
-    const uint32_t *ci, *ki;
-    size_t np;
-} pairs_ctx;
-
-static c2d_status run_pairs(const void *ctx, c2d_pair_contact *out, size_t capacity,
-                            size_t *count) {
+c2d_status run_pairs(const void *ctx, c2d_pair_contact *out, size_t capacity, size_t *count) {
     const pairs_ctx *p = ctx;
     return c2d_batch_collide_pairs(&p->s->circles, &p->s->capsules, p->ci, p->ki, p->np, out,
                                    capacity, count);

@@ -97,8 +97,11 @@ size_t ref_collide(const scene *s, c2d_pair_contact **out);
 /* The contacts of the listed pairs, input order; *out is malloc'd. */
 size_t ref_pairs(const scene *s, const uint32_t *ci, const uint32_t *ki, size_t np,
                  c2d_pair_contact **out);
-/* The earliest hit per circle; out has s->n entries. */
+/* The earliest hit per circle; out has s->n entries. Only the pairs the sets' filter words
+ * allow are looked at, sensors skipped (filter_check.h's rule; scenes without words: all). */
 void ref_sweep(const scene *s, c2d_circle_toi *out);
+/* As ref_sweep against moving capsules (c2d_sweep_circle_moving_capsule(); kmx NULL: static). */
+void ref_sweep_moving(const scene *s, const float *kmx, const float *kmy, c2d_circle_toi *out);
 
 /* The contract every reported contact / toi meets (normal unit and not NaN, depth >= 0, no
  * hit from NaN input or a negative radius, t in [0,1]). Prints the first violation. For
@@ -138,6 +141,15 @@ void use_backend(c2d_backend b);
 /* c2d_batch_collide with ample capacity (and canary entries after the answer), then with a
  * truncated capacity and with capacity 0 / NULL out. */
 void check_collide(const scene *s, const char *label);
+/* The listed pairs of a scene, and c2d_batch_collide_pairs on them (a contact call: out,
+ * capacity, count). */
+typedef struct pairs_ctx {
+    const scene *s;
+    const uint32_t *ci, *ki;
+    size_t np;
+} pairs_ctx;
+c2d_status run_pairs(const void *ctx, c2d_pair_contact *out, size_t capacity, size_t *count);
+
 /* c2d_batch_collide_pairs on the listed pairs, as check_collide. */
 void check_pairs(const scene *s, const uint32_t *ci, const uint32_t *ki, size_t np,
                  const char *label);

@@ -33,31 +33,6 @@ static size_t drop_refused(const scene *s, c2d_pair_contact *v, size_t n) {
     return kept;
 }
 
-/* The earliest allowed hit per circle (static capsules when kmx is NULL), ties to the lowest. */
-static void ref_sweep_filtered(const scene *s, const float *kmx, const float *kmy,
-                               c2d_circle_toi *out) {
-    for (size_t i = 0; i < s->n; i++) {
-        c2d_circle_toi best;
-        memset(&best, 0, sizeof best);
-        best.capsule = C2D_NONE;
-        const c2d_circle c = {{s->x[i], s->y[i]}, s->r[i]};
-        const c2d_vec2 move = {s->mx[i], s->my[i]};
-        for (size_t j = 0; j < s->m; j++) {
-            if (!meets(s, i, j)) continue;
-            const c2d_capsule k = {{s->ax[j], s->ay[j]}, {s->bx[j], s->by[j]}, s->R[j]};
-            c2d_toi toi;
-            const bool hit =
-                kmx ? c2d_sweep_circle_moving_capsule(c, move, k, (c2d_vec2){kmx[j], kmy[j]}, &toi)
-                    : c2d_sweep_circle_capsule(c, move, k, &toi);
-            if (hit && (best.capsule == C2D_NONE || toi.t < best.toi.t)) {
-                best.capsule = (uint32_t)j;
-                best.toi = toi;
-            }
-        }
-        out[i] = best;
-    }
-}
-
 /* ---- checks ----------------------------------------------------------------------------- */
 
 typedef c2d_status (*contact_call)(const void *ctx, c2d_pair_contact *out, size_t capacity,
@@ -96,19 +71,6 @@ static c2d_status run_collide(const void *ctx, c2d_pair_contact *out, size_t cap
     return c2d_batch_collide(&s->circles, &s->capsules, out, capacity, count);
 }
 
-typedef struct pairs_ctx {
-    const scene *s;
-    const uint32_t *ci, *ki;
-    size_t np;
-} pairs_ctx;
-
-static c2d_status run_pairs(const void *ctx, c2d_pair_contact *out, size_t capacity,
-                            size_t *count) {
-    const pairs_ctx *p = ctx;
-    return c2d_batch_collide_pairs(&p->s->circles, &p->s->capsules, p->ci, p->ki, p->np, out,
-                                   capacity, count);
-}
-
 /* The sweeps (static, and moving with the given capsule moves) on every backend against the
  * filtered reference. */
 static bool check_sweeps(const scene *s, const float *kmx, const float *kmy, const char *label) {
@@ -118,7 +80,7 @@ static bool check_sweeps(const scene *s, const float *kmx, const float *kmy, con
     const size_t nb = available_backends(list);
     bool ok = true;
     for (int moving = 0; moving < 2; moving++) {
-        ref_sweep_filtered(s, moving ? kmx : NULL, moving ? kmy : NULL, want);
+        ref_sweep_moving(s, moving ? kmx : NULL, moving ? kmy : NULL, want);
         for (size_t b = 0; b < nb; b++) {
             use_backend(list[b]);
             char what[160];

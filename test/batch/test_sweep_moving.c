@@ -36,28 +36,6 @@ static void moves_free(capsule_moves *k) {
     guarded_free(k->base[1], k->bytes[1]);
 }
 
-static void ref_sweep_moving(const scene *s, const float *kmx, const float *kmy,
-                             c2d_circle_toi *out) {
-    for (size_t i = 0; i < s->n; i++) {
-        c2d_circle_toi best;
-        memset(&best, 0, sizeof best);
-        best.capsule = C2D_NONE;
-        const c2d_circle c = {{s->x[i], s->y[i]}, s->r[i]};
-        const c2d_vec2 move = {s->mx[i], s->my[i]};
-        for (size_t j = 0; j < s->m; j++) {
-            const c2d_capsule k = {{s->ax[j], s->ay[j]}, {s->bx[j], s->by[j]}, s->R[j]};
-            const c2d_vec2 km = {kmx[j], kmy[j]};
-            c2d_toi toi;
-            if (c2d_sweep_circle_moving_capsule(c, move, k, km, &toi) &&
-                (best.capsule == C2D_NONE || toi.t < best.toi.t)) {
-                best.capsule = (uint32_t)j;
-                best.toi = toi;
-            }
-        }
-        out[i] = best;
-    }
-}
-
 /* Every backend against the scalar loop; returns the number of circles with a hit. */
 static size_t check_moving(const scene *s, const capsule_moves *k, const char *label) {
     c2d_circle_toi *ref = xmalloc((s->n + 1) * sizeof *ref);
