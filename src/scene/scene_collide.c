@@ -500,9 +500,10 @@ static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
                     p->contacts[j].circle += (uint32_t)p->first;
                     p->contacts[j].capsule = (uint32_t)k;
                 }
-                /* the refused pairs go */
-                p->found +=
-                    s->frame.filtered ? keep_allowed(s, p->contacts + p->found, found) : found;
+                /* the refused pairs go (none found: the buffer may not exist yet) */
+                p->found += s->frame.filtered && found > 0
+                                ? keep_allowed(s, p->contacts + p->found, found)
+                                : found;
                 break;
             }
             if (!contact_room(s, p, found)) return false;
