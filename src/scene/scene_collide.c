@@ -277,15 +277,6 @@ static inline simde__m128 alive_tame4(simde__m128 AX, simde__m128 AY, simde__m12
         simde_mm_and_ps(simde_mm_cmpge_ps(R, simde_mm_setzero_ps()), simde_mm_cmple_ps(R, rmax)));
 }
 
-/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
-static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
-    simde__m128 t =
-        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
-    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
-    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
-    return simde_mm_cvttps_epi32(t);
-}
-
 /* The first pass over circles first .. first+nb-1. */
 static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first, size_t nb,
                        block *b) {
@@ -311,10 +302,10 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
             simde_mm_storeu_ps(b->hi_x + t, hi_x);
             simde_mm_storeu_ps(b->lo_y + t, lo_y);
             simde_mm_storeu_ps(b->hi_y + t, hi_y);
-            const simde__m128i x0 = coord4(lo_x, g->x0, g->inv_size, g->nx);
-            const simde__m128i x1 = coord4(hi_x, g->x0, g->inv_size, g->nx);
-            const simde__m128i y0 = coord4(lo_y, g->y0, g->inv_size, g->ny);
-            const simde__m128i y1 = coord4(hi_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i x0 = c2d_grid_coord4(lo_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i x1 = c2d_grid_coord4(hi_x, g->x0, g->inv_size, g->nx);
+            const simde__m128i y0 = c2d_grid_coord4(lo_y, g->y0, g->inv_size, g->ny);
+            const simde__m128i y1 = c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny);
             const simde__m128i one =
                 simde_mm_and_si128(simde_mm_cmpeq_epi32(x0, x1), simde_mm_cmpeq_epi32(y0, y1));
             const unsigned fast =

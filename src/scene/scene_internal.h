@@ -7,7 +7,7 @@
 #ifndef C2D_SCENE_INTERNAL_H
 #define C2D_SCENE_INTERNAL_H
 
-#include <simde/x86/sse.h>
+#include <simde/x86/sse2.h>
 
 #include "collide2d/scene.h"
 #include "core/filter_words.h"
@@ -59,6 +59,16 @@ static inline uint32_t c2d_grid_coord(float v, float v0, float inv_size, uint32_
     t = t < last ? t : last;
     t = t > 0.0f ? t : 0.0f;
     return (uint32_t)t;
+}
+
+/* c2d_grid_coord on four values: the same operations (sub, mul, min, max, truncate), so the
+ * same cells. */
+static inline simde__m128i c2d_grid_coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
+    simde__m128 t =
+        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
+    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
+    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
+    return simde_mm_cvttps_epi32(t);
 }
 
 /* One capsule listed in one cell, with its box (copied for locality). */

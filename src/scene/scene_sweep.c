@@ -203,15 +203,6 @@ static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const
         b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
 }
 
-/* c2d_grid_coord on four values (the same operations: sub, mul, min, max, truncate). */
-static simde__m128i coord4(simde__m128 v, float v0, float inv_size, uint32_t n) {
-    simde__m128 t =
-        simde_mm_mul_ps(simde_mm_sub_ps(v, simde_mm_set1_ps(v0)), simde_mm_set1_ps(inv_size));
-    t = simde_mm_min_ps(t, simde_mm_set1_ps((float)(n - 1)));
-    t = simde_mm_max_ps(t, simde_mm_setzero_ps());
-    return simde_mm_cvttps_epi32(t);
-}
-
 /* prepare_one() on four circles from i at once: the same operations in the same order
  * (simde_mm_min_ps(a, b) is a < b ? a : b, max likewise), so the same boxes and cells. */
 static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
@@ -254,10 +245,14 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
     simde_mm_storeu_ps(v[7], lo_y);
     simde_mm_storeu_ps(v[8], hi_y);
     int32_t cell[4][4];
-    simde_mm_storeu_si128((simde__m128i *)cell[0], coord4(lo_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[1], coord4(hi_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[2], coord4(lo_y, g->y0, g->inv_size, g->ny));
-    simde_mm_storeu_si128((simde__m128i *)cell[3], coord4(hi_y, g->y0, g->inv_size, g->ny));
+    simde_mm_storeu_si128((simde__m128i *)cell[0],
+                          c2d_grid_coord4(lo_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[1],
+                          c2d_grid_coord4(hi_x, g->x0, g->inv_size, g->nx));
+    simde_mm_storeu_si128((simde__m128i *)cell[2],
+                          c2d_grid_coord4(lo_y, g->y0, g->inv_size, g->ny));
+    simde_mm_storeu_si128((simde__m128i *)cell[3],
+                          c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny));
     const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
     for (unsigned j = 0; j < 4; j++) {
         b->c[t + j] = (moving){v[0][j], v[1][j], v[2][j], v[3][j], v[4][j],
