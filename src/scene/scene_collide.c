@@ -25,13 +25,11 @@
  * range calls; capsules moved since the fine index was built (dirty) against every circle of
  * each part, their scan candidates dropped.
  *
- * Filters (collide2d/filter.h). The index ignores them: a frame whose circles or capsules carry
- * filter words (frame.filtered) drops the refused pairs where each path meets them: the
- * candidates before their exact tests (drop_refused), a wild circle's and an everywhere
- * capsule's pairs before theirs, and a dirty capsule's contacts after the all-pairs kernel. So
- * only allowed pairs are counted, in the same order, and the capsules' words are read when the
- * frame is binned (a move that changes them is seen by the next frame). An unfiltered frame
- * takes none of these steps. */
+ * Filters (collide2d/filter.h). The index ignores them: every exact test here goes through the
+ * listed-pairs or the all-pairs kernel, given the frame's circles and the scene's capsules with
+ * their words, and the kernels drop the refused pairs and the sensors themselves (the batch
+ * calls' one mechanism). So only allowed pairs are counted, in the same order; a set without
+ * words takes the kernels' unfiltered paths. */
 #include <math.h>
 #include <string.h>
 
@@ -121,7 +119,6 @@ c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, si
     if (have < C2D_SCENE_MAX_PARTS) /* a fresh array: no buffers yet */
         memset(part, 0, C2D_SCENE_MAX_PARTS * sizeof *part);
     s->frame.circles = *circles;
-    s->frame.filtered = c2d_scene_filtered(s, circles);
     s->frame.parts = parts;
     s->frame.generation = s->generation;
     const size_t n = circles->count;
@@ -391,13 +388,7 @@ static bool test_pairs(const c2d_scene *s, c2d_scene_part *p, const uint32_t *ci
     return true;
 }
 
-/* Does the frame's circle i meet capsule k in a collide (collide2d/filter.h): the filter allows
- * the pair and k is not a sensor. Asked only when s->frame.filtered. */
-static inline bool allowed(const c2d_scene *s, size_t i, size_t k) {
-    return c2d_circle_meets_capsule(&s->frame.circles, i, &s->capsules, k);
-}
-
-/* A wild circle i against every listed capsule (radius >= 0, not dirty, allowed), ascending. */
+/* A wild circle i against every listed capsule (radius >= 0, not dirty), ascending. */
 static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
@@ -405,7 +396,6 @@ static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
         const bool listed =
             s->index.kind[k] == C2D_KIND_GRID || (c2d_fine_ready(s) && c2d_fine_long(s, k));
         if (!listed || !(s->radius[k] >= 0.0f) || c2d_fine_dirty(s, k)) continue;
-        if (s->frame.filtered && !allowed(s, i, k)) continue;
         ci[fill] = i;
         ki[fill++] = (uint32_t)k;
         if (fill == CHUNK) {
@@ -416,29 +406,25 @@ static bool test_wild(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     return test_pairs(s, p, ci, ki, fill);
 }
 
-/* Keeps the contacts of c[0 .. n) whose pair the filter allows (in order); returns how many. */
-static size_t keep_allowed(const c2d_scene *s, c2d_pair_contact *c, size_t n) {
-    size_t kept = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (!allowed(s, c[j].circle, c[j].capsule)) continue;
-        if (kept != j) c[kept] = c[j];
-        kept++;
-    }
-    return kept;
+/* A word array from element `first` on (NULL stays NULL: no arithmetic on it). */
+static inline const uint32_t *words_from(const uint32_t *w, size_t first) {
+    return w ? w + first : NULL;
 }
 
-/* Drops the part's candidates whose pair the filter refuses (or whose capsule is a sensor),
- * keeping the order; wild circles (capsule UINT32_MAX) stay: test_wild filters their pairs. */
-static void drop_refused(const c2d_scene *s, c2d_scene_part *p) {
-    uint32_t *pairs = p->pairs;
-    size_t kept = 0;
-    for (size_t j = 0; j < p->count; j++) {
-        const uint32_t k = pairs[2 * j], i = pairs[2 * j + 1];
-        pairs[2 * kept] = k;
-        pairs[2 * kept + 1] = i;
-        kept += k == UINT32_MAX || allowed(s, i, k);
-    }
-    p->count = kept;
+/* Capsule k of the scene as a set of one, with its filter words and sensor byte when the scene
+ * has them: the all-pairs kernel then applies the filter itself. */
+static c2d_capsule_soa one_capsule(const c2d_scene *s, size_t k) {
+    const c2d_capsule_soa *K = &s->capsules;
+    const c2d_capsule_soa one = {K->ax + k,
+                                 K->ay + k,
+                                 K->bx + k,
+                                 K->by + k,
+                                 K->radius + k,
+                                 1,
+                                 words_from(K->category, k),
+                                 words_from(K->mask, k),
+                                 K->sensor ? K->sensor + k : NULL};
+    return one;
 }
 
 /* The exact tests of the part's candidates, in order, but for dirty capsules (tested by
@@ -446,7 +432,6 @@ static void drop_refused(const c2d_scene *s, c2d_scene_part *p) {
 static bool flush(const c2d_scene *s, c2d_scene_part *p) {
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
-    if (s->frame.filtered) drop_refused(s, p);
     for (size_t j = 0; j < p->count; j++) {
         const uint32_t k = p->pairs[2 * j], i = p->pairs[2 * j + 1];
         if (k != UINT32_MAX && c2d_fine_dirty(s, k)) continue;
@@ -472,16 +457,18 @@ static bool flush(const c2d_scene *s, c2d_scene_part *p) {
 static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
-    const c2d_circle_soa part = {
-        c->x + p->first, c->y + p->first, c->radius + p->first, p->n, NULL, NULL};
-    const c2d_capsule_soa *K = &s->capsules;
+    /* the part's circles with their words: the kernel drops the refused pairs */
+    const c2d_circle_soa part = {c->x + p->first,
+                                 c->y + p->first,
+                                 c->radius + p->first,
+                                 p->n,
+                                 words_from(c->category, p->first),
+                                 words_from(c->mask, p->first)};
     for (size_t d = 0; d < f->dirty_count && p->n > 0; d++) {
         const size_t k = f->dirty_list[d];
         const bool listed = s->index.kind[k] == C2D_KIND_GRID && s->radius[k] >= 0.0f;
         if (!listed && !c2d_fine_long(s, k)) continue; /* the range calls test it */
-        if (s->frame.filtered && s->capsules.sensor && s->capsules.sensor[k]) continue;
-        const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k,
-                                     1,         NULL,      NULL,      NULL};
+        const c2d_capsule_soa one = one_capsule(s, k);
         for (;;) {
             const size_t room = p->contact_capacity - p->found;
             const size_t found = c2d_active_kernels()->collide(
@@ -491,10 +478,7 @@ static bool test_dirty(const c2d_scene *s, c2d_scene_part *p) {
                     p->contacts[j].circle += (uint32_t)p->first;
                     p->contacts[j].capsule = (uint32_t)k;
                 }
-                /* the refused pairs go (none found: the buffer may not exist yet) */
-                p->found += s->frame.filtered && found > 0
-                                ? keep_allowed(s, p->contacts + p->found, found)
-                                : found;
+                p->found += found;
                 break;
             }
             if (!contact_room(s, p, found)) return false;
@@ -838,9 +822,7 @@ static void copy_out(sink *o, const c2d_pair_contact *from, size_t n) {
 /* Capsule k against every circle, by the all-pairs kernel: huge or infinite capsules, and
  * capsules whose box covers too many cells. */
 static void collide_all(const c2d_scene *s, size_t k, sink *o) {
-    const c2d_capsule_soa *K = &s->capsules;
-    const c2d_capsule_soa one = {K->ax + k, K->ay + k, K->bx + k, K->by + k, K->radius + k,
-                                 1,         NULL,      NULL,      NULL};
+    const c2d_capsule_soa one = one_capsule(s, k); /* with the frame's words: filtered there */
     size_t capacity;
     c2d_pair_contact *out = rest_of(o, &capacity);
     const size_t found = c2d_active_kernels()->collide(&s->frame.circles, &one, out, capacity);
@@ -848,35 +830,6 @@ static void collide_all(const c2d_scene *s, size_t k, sink *o) {
     for (size_t i = 0; i < written; i++)
         out[i].capsule = (uint32_t)k;
     account(o, found);
-}
-
-/* The contacts of n listed pairs into the output (n <= GROUP below). */
-static void collide_group(const c2d_scene *s, const uint32_t *ci, const uint32_t *ki, size_t n,
-                          c2d_pair_contact *found, sink *o) {
-    copy_out(
-        o, found,
-        c2d_active_kernels()->collide_pairs(&s->frame.circles, &s->capsules, ci, ki, n, found, n));
-}
-
-/* collide_all() when the frame is filtered: capsule k against every circle the filter lets
- * meet it, in circle order, by the listed-pairs kernel a group at a time (on the stack: range
- * calls allocate nothing). The kernel gives each pair the bytes the all-pairs one gives it. */
-static void collide_all_allowed(const c2d_scene *s, size_t k, sink *o) {
-    enum { GROUP = 128 };
-    uint32_t ci[GROUP], ki[GROUP];
-    c2d_pair_contact found[GROUP];
-    if (s->capsules.sensor && s->capsules.sensor[k]) return;
-    size_t fill = 0;
-    for (size_t i = 0; i < s->frame.circles.count; i++) {
-        if (!allowed(s, i, k)) continue;
-        ci[fill] = (uint32_t)i;
-        ki[fill++] = (uint32_t)k;
-        if (fill == GROUP) {
-            collide_group(s, ci, ki, fill, found, o);
-            fill = 0;
-        }
-    }
-    if (fill) collide_group(s, ci, ki, fill, found, o);
 }
 
 size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_pair_contact *out,
@@ -895,11 +848,7 @@ size_t c2d_scene_collide_binned(const c2d_scene *s, size_t first, size_t n, c2d_
         if (kind[k] != C2D_KIND_EVERYWHERE || (longs && c2d_fine_long(s, k))) continue;
         copy_out(&o, sorted + run, offset[k] - run);
         run = offset[k + 1];
-        if (!(R[k] >= 0.0f)) continue;
-        if (s->frame.filtered)
-            collide_all_allowed(s, k, &o);
-        else
-            collide_all(s, k, &o);
+        if (R[k] >= 0.0f) collide_all(s, k, &o);
     }
     copy_out(&o, sorted + run, offset[first + n] - run);
     return o.total;

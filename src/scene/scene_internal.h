@@ -143,8 +143,7 @@ typedef struct c2d_scene_frame {
     uint64_t generation;    /* the scene's generation at c2d_scene_frame_begin */
     uint32_t checksum;      /* the circles' checksum when binned (C2D_FRAME_CHECKS) */
     c2d_frame_state state;
-    bool fine;     /* binned with the fine index: its long capsules are binned too */
-    bool filtered; /* the circles or the capsules carry filters: refused pairs are dropped */
+    bool fine; /* binned with the fine index: its long capsules are binned too */
 } c2d_scene_frame;
 
 /* The fine index (scene_fine.c): for circles of radius at most rho, a grid of small cells
