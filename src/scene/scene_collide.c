@@ -36,6 +36,7 @@
 #include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
+#include "batch/kernels_scene.h"
 #include "dispatch.h"
 #include "scene/scene_internal.h"
 
@@ -532,7 +533,7 @@ static inline uint32_t fine_cell_of(const c2d_fine_index *f, float X, float Y) {
  * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
  * their count): radius above rho, NaN, negative, or beyond the tame range. */
 static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_t first, size_t nb,
-                         uint32_t *cell, uint16_t *slow) {
+                         uint32_t *cell, uint32_t *slow) {
     size_t ns = 0, t = 0;
     const simde__m128 zero = simde_mm_setzero_ps();
     const simde__m128 sign = simde_mm_set1_ps(-0.0f), rho = simde_mm_set1_ps(f->rho);
@@ -567,13 +568,13 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
             simde_mm_or_si128(simde_mm_and_si128(use, k), simde_mm_andnot_si128(use, empty)));
         /* the rare circles it cannot serve, in order */
         for (unsigned rest = ~(unsigned)simde_mm_movemask_ps(fast) & 15u; rest; rest &= rest - 1)
-            slow[ns++] = (uint16_t)(t + (size_t)__builtin_ctz(rest));
+            slow[ns++] = (uint32_t)(t + (size_t)__builtin_ctz(rest));
     }
     for (; t < nb; t++) { /* the same operations, one circle at a time */
         const size_t i = first + t;
         const bool fast = fine_serves(f, c->x[i], c->y[i], c->radius[i]);
         cell[t] = fast ? fine_cell_of(f, c->x[i], c->y[i]) : f->empty;
-        slow[ns] = (uint16_t)t;
+        slow[ns] = (uint32_t)t;
         ns += !fast;
     }
     return ns;
@@ -638,66 +639,98 @@ static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t 
         }
 }
 
+/* What the scan found in one block: the offsets (from the block's first circle, ascending) of
+ * the circles whose bit is set, with their cells' ranks and then their slots; the offsets of
+ * the circles the small index cannot serve. */
+typedef struct fine_found {
+    uint32_t hit[FINE_BLOCK + C2D_FINE_SCAN_PAD], value[FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    uint32_t slow[FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    size_t nh, ns;
+} fine_found;
+
+/* The first steps of the scan for circles first .. first+nb-1: with the backend's fine_scan
+ * kernel, everything up to the ranks (slots asked for); else the cells and the slow circles
+ * (words asked for when `far`), the bits coming later (fine_bits). */
+static void fine_ahead(const c2d_fine_index *f, const c2d_fine_grid *g, c2d_fine_scan_fn *scan,
+                       const c2d_circle_soa *c, size_t first, size_t nb, bool far, uint32_t *cell,
+                       fine_found *out) {
+    if (scan) {
+        out->nh = scan(g, c, first, nb, out->hit, out->value, out->slow, &out->ns);
+        return;
+    }
+    out->ns = fine_cells(f, c, first, nb, cell, out->slow);
+    if (far) /* (words that fit in a core's cache come fast enough) */
+        for (size_t t = 0; t < nb; t++)
+            prefetch(&f->bits[cell[t] >> 6]);
+}
+
+/* The shared path's bits of a block (no branch, so the block's loads overlap), and the ranks
+ * of the set ones (slots asked for). */
+static void fine_bits(const c2d_fine_index *f, const uint32_t *cell, size_t nb, fine_found *out) {
+    const uint64_t *bits = f->bits;
+    size_t nh = 0;
+    for (size_t t = 0; t < nb; t++) {
+        const uint32_t k = cell[t];
+        out->hit[nh] = (uint32_t)t;
+        nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
+    }
+    for (size_t a = 0; a < nh; a++) {
+        out->value[a] = c2d_fine_rank(f, cell[out->hit[a]]);
+        prefetch(&f->slot[out->value[a]]);
+    }
+    out->nh = nh;
+}
+
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
- * goes in passes, each asking memory early for what a later one reads: the cells of the next
- * block (and their words) are found before this block's bits are read; the set bits give
- * slots, the slots of crowded cells their lists; then the candidates go out in circle order and
- * get their exact tests while the block's circles are in cache. */
+ * goes in passes, each asking memory early for what a later one reads: the next block is
+ * scanned (fine_ahead) before this block's slots are read; the slots of crowded cells ask for
+ * their lists; then the candidates go out in circle order and get their exact tests while the
+ * block's circles are in cache. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
-    const uint64_t *bits = f->bits;
     const uint32_t *slot = f->slot, *multi = f->multi;
     const size_t end = p->first + p->n;
-    uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
-    uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
-    size_t ns[2] = {0, 0}, above_big = 0;
+    const c2d_fine_grid grid = {f->x0,  f->y0, f->inv_size, f->lo_x, f->hi_x, f->lo_y, f->hi_y,
+                                f->rho, f->nx, f->ny,       f->bits, f->base, f->slot};
+    c2d_fine_scan_fn *scan = c2d_active_kernels()->fine_scan;
+    uint32_t cell[2][FINE_BLOCK];
+    fine_found found[2];
+    size_t above_big = 0;
     const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
     const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
-    if (p->n > 0) {
-        const size_t nb = p->n < FINE_BLOCK ? p->n : FINE_BLOCK;
-        ns[0] = fine_cells(f, c, p->first, nb, cell[0], slow[0]);
-    }
+    if (p->n > 0)
+        fine_ahead(f, &grid, scan, c, p->first, p->n < FINE_BLOCK ? p->n : FINE_BLOCK, far, cell[0],
+                   &found[0]);
     for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
         const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
         const size_t next = first + nb;
-        if (next < end) { /* the next block's cells, and their words asked for */
+        if (next < end) { /* the next block scanned, and what its slow circles read asked for */
             const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
-            ns[cur ^ 1] = fine_cells(f, c, next, nn, cell[cur ^ 1], slow[cur ^ 1]);
-            if (far) /* (words that fit in a core's cache come fast enough) */
-                for (size_t t = 0; t < nn; t++)
-                    prefetch(&bits[cell[cur ^ 1][t] >> 6]);
-            for (size_t z = 0; z < ns[cur ^ 1]; z++) {
-                const size_t i = next + slow[cur ^ 1][z];
+            fine_found *ahead = &found[cur ^ 1];
+            fine_ahead(f, &grid, scan, c, next, nn, far, cell[cur ^ 1], ahead);
+            for (size_t z = 0; z < ahead->ns; z++) {
+                const size_t i = next + ahead->slow[z];
                 if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
                     prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
                 else
                     prefetch_coarse(s, c, i);
             }
         }
-        const uint32_t *cl = cell[cur];
-        uint16_t *sl = slow[cur];
-        /* the bits: no branch, so the block's loads overlap */
-        size_t nh = 0;
-        for (size_t t = 0; t < nb; t++) {
-            const uint32_t k = cl[t];
-            hit[nh] = (uint16_t)t;
-            nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
-        }
-        for (size_t a = 0; a < nh; a++) { /* ranks, slots asked for */
-            value[a] = c2d_fine_rank(f, cl[hit[a]]);
-            prefetch(&slot[value[a]]);
-        }
+        fine_found *fd = &found[cur];
+        if (!scan) fine_bits(f, cell[cur], nb, fd);
+        const size_t nh = fd->nh, ns = fd->ns;
+        uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
             value[a] = slot[value[a]];
             if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
         }
         if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
-        hit[nh] = sl[ns[cur]] = FINE_BLOCK;
-        for (size_t a = 0, z = 0; a < nh || z < ns[cur];) {
+        hit[nh] = sl[ns] = FINE_BLOCK;
+        for (size_t a = 0, z = 0; a < nh || z < ns;) {
             if (hit[a] < sl[z]) {
                 const uint32_t i = (uint32_t)(first + hit[a]);
                 if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
