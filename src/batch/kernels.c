@@ -527,7 +527,8 @@ const c2d_kernels C2D_BACKEND_TABLE = {collide,
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs),
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_pair_contacts),
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps),
-                                       C2D_SCENE_FINE_SCAN};
+                                       C2D_SCENE_FINE_CELLS,
+                                       C2D_SCENE_FINE_HITS};
 
 #if defined(C2D_MCA_CONTACT_LOOP)
 /* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of

@@ -55,15 +55,19 @@ typedef struct c2d_kernels {
     void (*ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
                              const c2d_circle_soa *circles, const float *move_x,
                              const float *move_y, c2d_circle_hit *out);
-    /* The scene's fine scan (batch/kernels_scene.h) of circles first .. first+n-1 (n <= 65535):
-     * slow[] gets the offsets t (from first, ascending) of the circles the index does not serve
-     * (not 0 <= r <= rho with |x| and |y| tame: NaN included), *slow_count of them; hit[] the
-     * offsets of the served circles whose centre lies in the region, in a cell whose bit is set,
-     * and rank[] that cell's rank; returns the hits. Each output holds C2D_FINE_SCAN_PAD
-     * entries past its count. NULL on backends that leave the scan to its shared path. */
-    size_t (*fine_scan)(const struct c2d_fine_grid *g, const c2d_circle_soa *circles, size_t first,
-                        size_t n, uint32_t *hit, uint32_t *rank, uint32_t *slow,
-                        size_t *slow_count);
+    /* The scene's fine scan (batch/kernels_scene.h), circles first .. first+n-1 (n <= 65535):
+     * fine_cells writes cell[t] for t < n, the cell of circle first+t's centre, or g->empty when
+     * the index does not serve the circle or the centre lies outside the region; slow[] gets
+     * the offsets t (ascending) of the circles it does not serve (not 0 <= r <= rho with |x|
+     * and |y| tame: NaN included); returns their count. fine_hits, given those cells, writes
+     * the offsets t whose cell's bit is set (ascending) to hit[] and the cells' ranks to
+     * rank[], asks memory for their slots, and returns their count. Each output holds
+     * C2D_FINE_SCAN_PAD entries past its count. NULL on backends that leave the scan to its
+     * shared path. */
+    size_t (*fine_cells)(const struct c2d_fine_grid *g, const c2d_circle_soa *circles, size_t first,
+                         size_t n, uint32_t *cell, uint32_t *slow);
+    size_t (*fine_hits)(const struct c2d_fine_grid *g, const uint32_t *cell, size_t n,
+                        uint32_t *hit, uint32_t *rank);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

@@ -1,10 +1,11 @@
 /* The scene's fine scan in lanes (batch/kernels_scene.h): for a block of circles, the cell of
- * each centre in a fine index, one gather of the cells' bit words, the bit test, and the served
- * circles whose bit is set compressed into a list, all without a branch per circle; then the
- * ranks of their cells. Compiled once per backend like kernels.c: AVX-512 (16 lanes, compress
- * instructions) and AVX2 (8 lanes, a table of permutations) have it; the backends of 4 lanes and
- * the scalar one leave the table entry NULL, and src/scene/scene_collide.c scans for them with
- * its shared code (four circles at once, then the bits one circle at a time).
+ * each centre in a fine index (fine_cells); later, one gather of the cells' bit words, the bit
+ * test, and the circles whose bit is set compressed into a list, all without a branch per
+ * circle, then the ranks of their cells (fine_hits). Compiled once per backend like kernels.c:
+ * AVX-512 (16 lanes, compress instructions) and AVX2 (8 lanes, a table of permutations) have it;
+ * the backends of 4 lanes and the scalar one leave the table entry NULL, and
+ * src/scene/scene_collide.c scans for them with its shared code (four circles at once, then the
+ * bits one circle at a time).
  *
  * Same cells, so the same candidates on every backend: a centre's cell is
  * trunc(max(min((x - x0) * inv, nx - 1), 0)) per axis (float sub, mul, min, max, truncate, the
@@ -32,10 +33,14 @@ static void ranks(const c2d_fine_grid *g, uint32_t *rank, size_t nh) {
 
 #if C2D_LANES == 16
 
-size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)(const c2d_fine_grid *g,
-                                                      const c2d_circle_soa *c, size_t first,
-                                                      size_t n, uint32_t *hit, uint32_t *rank,
-                                                      uint32_t *slow, size_t *slow_count) {
+/* The lanes that are a tail's first n - t (all 16 when n - t >= 16). */
+static inline __mmask16 valid_lanes(size_t n, size_t t) {
+    return n - t >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - t)) - 1u);
+}
+
+size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
+                                                       const c2d_circle_soa *c, size_t first,
+                                                       size_t n, uint32_t *cell, uint32_t *slow) {
     const __m512 sign = _mm512_set1_ps(-0.0f), limit = _mm512_set1_ps(C2D_TAME_LIMIT);
     const __m512 zero = _mm512_setzero_ps(), rho = _mm512_set1_ps(g->rho);
     const __m512 lo_x = _mm512_set1_ps(g->lo_x), hi_x = _mm512_set1_ps(g->hi_x);
@@ -44,13 +49,12 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)(const c2d_fine_grid *g,
     const __m512 inv = _mm512_set1_ps(g->inv_size);
     const __m512 last_x = _mm512_set1_ps((float)(g->nx - 1));
     const __m512 last_y = _mm512_set1_ps((float)(g->ny - 1));
-    const __m512i nx = _mm512_set1_epi32((int32_t)g->nx), one = _mm512_set1_epi32(1);
-    const __m512i low5 = _mm512_set1_epi32(31), step = _mm512_set1_epi32(16);
-    const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
+    const __m512i nx = _mm512_set1_epi32((int32_t)g->nx), step = _mm512_set1_epi32(16);
+    const __m512i empty = _mm512_set1_epi32((int32_t)g->empty);
     __m512i t_lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    size_t nh = 0, ns = 0;
+    size_t ns = 0;
     for (size_t t = 0; t < n; t += 16, t_lanes = _mm512_add_epi32(t_lanes, step)) {
-        const __mmask16 valid = n - t >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - t)) - 1u);
+        const __mmask16 valid = valid_lanes(n, t);
         const size_t i = first + t;
         const __m512 X = _mm512_maskz_loadu_ps(valid, c->x + i);
         const __m512 Y = _mm512_maskz_loadu_ps(valid, c->y + i);
@@ -75,21 +79,35 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)(const c2d_fine_grid *g,
         ty = _mm512_max_ps(_mm512_min_ps(ty, last_y), zero);
         const __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_cvttps_epi32(ty), nx),
                                            _mm512_cvttps_epi32(tx));
-        const __m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), use,
-                                                         _mm512_srli_epi32(k, 5), words, 4);
-        const __mmask16 set = _mm512_mask_test_epi32_mask(
-            use, _mm512_srlv_epi32(word, _mm512_and_si512(k, low5)), one);
-        _mm512_storeu_si512(hit + nh, _mm512_maskz_compress_epi32(set, t_lanes));
-        _mm512_storeu_si512(rank + nh, _mm512_maskz_compress_epi32(set, k));
-        nh += (size_t)__builtin_popcount(set);
+        _mm512_mask_storeu_epi32(cell + t, valid, _mm512_mask_blend_epi32(use, empty, k));
         const __mmask16 rest = (__mmask16)(valid & ~served);
         if (rest) { /* rare: radius above rho, NaN, not tame */
             _mm512_storeu_si512(slow + ns, _mm512_maskz_compress_epi32(rest, t_lanes));
             ns += (size_t)__builtin_popcount(rest);
         }
     }
+    return ns;
+}
+
+size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, const uint32_t *cell,
+                                                      size_t n, uint32_t *hit, uint32_t *rank) {
+    const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
+    const __m512i step = _mm512_set1_epi32(16);
+    const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
+    __m512i t_lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    size_t nh = 0;
+    for (size_t t = 0; t < n; t += 16, t_lanes = _mm512_add_epi32(t_lanes, step)) {
+        const __mmask16 valid = valid_lanes(n, t);
+        const __m512i k = _mm512_maskz_loadu_epi32(valid, cell + t);
+        const __m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), valid,
+                                                         _mm512_srli_epi32(k, 5), words, 4);
+        const __mmask16 set = _mm512_mask_test_epi32_mask(
+            valid, _mm512_srlv_epi32(word, _mm512_and_si512(k, low5)), one);
+        _mm512_storeu_si512(hit + nh, _mm512_maskz_compress_epi32(set, t_lanes));
+        _mm512_storeu_si512(rank + nh, _mm512_maskz_compress_epi32(set, k));
+        nh += (size_t)__builtin_popcount(set);
+    }
     ranks(g, rank, nh);
-    *slow_count = ns;
     return nh;
 }
 
@@ -169,10 +187,15 @@ static inline void compress_store(uint32_t *out, __m256i v, unsigned m) {
     _mm256_storeu_si256((__m256i *)out, _mm256_permutevar8x32_epi32(v, perm));
 }
 
-size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)(const c2d_fine_grid *g,
-                                                      const c2d_circle_soa *c, size_t first,
-                                                      size_t n, uint32_t *hit, uint32_t *rank,
-                                                      uint32_t *slow, size_t *slow_count) {
+/* The lanes that are a tail's first n - t (all 8 when n - t >= 8), as a vector mask. */
+static inline __m256i valid_lanes(size_t n, size_t t) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n - t >= 8 ? 8 : (int32_t)(n - t)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
+                                                       const c2d_circle_soa *c, size_t first,
+                                                       size_t n, uint32_t *cell, uint32_t *slow) {
     const __m256 sign = _mm256_set1_ps(-0.0f), limit = _mm256_set1_ps(C2D_TAME_LIMIT);
     const __m256 zero = _mm256_setzero_ps(), rho = _mm256_set1_ps(g->rho);
     const __m256 lo_x = _mm256_set1_ps(g->lo_x), hi_x = _mm256_set1_ps(g->hi_x);
@@ -181,60 +204,63 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)(const c2d_fine_grid *g,
     const __m256 inv = _mm256_set1_ps(g->inv_size);
     const __m256 last_x = _mm256_set1_ps((float)(g->nx - 1));
     const __m256 last_y = _mm256_set1_ps((float)(g->ny - 1));
-    const __m256i nx = _mm256_set1_epi32((int32_t)g->nx), one = _mm256_set1_epi32(1);
-    const __m256i low5 = _mm256_set1_epi32(31), step = _mm256_set1_epi32(8);
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
-    __m256i t_lanes = lane;
-    size_t nh = 0, ns = 0;
+    const __m256i nx = _mm256_set1_epi32((int32_t)g->nx), step = _mm256_set1_epi32(8);
+    const __m256i empty = _mm256_set1_epi32((int32_t)g->empty);
+    __m256i t_lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    size_t ns = 0;
     for (size_t t = 0; t < n; t += 8, t_lanes = _mm256_add_epi32(t_lanes, step)) {
         const size_t i = first + t;
-        const unsigned all = n - t >= 8 ? 0xffu : (1u << (n - t)) - 1u;
-        __m256 X, Y, R;
-        if (all == 0xffu) {
-            X = _mm256_loadu_ps(c->x + i);
-            Y = _mm256_loadu_ps(c->y + i);
-            R = _mm256_loadu_ps(c->radius + i);
-        } else { /* the tail: lanes past n read nothing (zeros, and not valid) */
-            const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(n - t)), lane);
-            X = _mm256_maskload_ps(c->x + i, m);
-            Y = _mm256_maskload_ps(c->y + i, m);
-            R = _mm256_maskload_ps(c->radius + i, m);
-        }
+        const __m256i valid = valid_lanes(n, t); /* lanes past n read nothing (zeros) */
+        const __m256 X = _mm256_maskload_ps(c->x + i, valid);
+        const __m256 Y = _mm256_maskload_ps(c->y + i, valid);
+        const __m256 R = _mm256_maskload_ps(c->radius + i, valid);
         const __m256 AX = _mm256_andnot_ps(sign, X), AY = _mm256_andnot_ps(sign, Y);
-        const __m256 served_v = _mm256_and_ps(
+        const __m256 served = _mm256_and_ps(
             _mm256_and_ps(_mm256_cmp_ps(AX, limit, _CMP_LE_OQ),
                           _mm256_cmp_ps(AY, limit, _CMP_LE_OQ)),
             _mm256_and_ps(_mm256_cmp_ps(R, zero, _CMP_GE_OQ), _mm256_cmp_ps(R, rho, _CMP_LE_OQ)));
         const __m256 inside = _mm256_and_ps(
             _mm256_and_ps(_mm256_cmp_ps(X, lo_x, _CMP_GE_OQ), _mm256_cmp_ps(X, hi_x, _CMP_LE_OQ)),
             _mm256_and_ps(_mm256_cmp_ps(Y, lo_y, _CMP_GE_OQ), _mm256_cmp_ps(Y, hi_y, _CMP_LE_OQ)));
-        const unsigned served = (unsigned)_mm256_movemask_ps(served_v) & all;
-        const __m256i use = _mm256_castps_si256(_mm256_and_ps(served_v, inside));
         __m256 tx = _mm256_mul_ps(_mm256_sub_ps(X, x0), inv);
         __m256 ty = _mm256_mul_ps(_mm256_sub_ps(Y, y0), inv);
         tx = _mm256_max_ps(_mm256_min_ps(tx, last_x), zero);
         ty = _mm256_max_ps(_mm256_min_ps(ty, last_y), zero);
         const __m256i k = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvttps_epi32(ty), nx),
                                            _mm256_cvttps_epi32(tx));
-        const __m256i word = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), words,
-                                                         _mm256_srli_epi32(k, 5), use, 4);
-        const __m256i bit =
-            _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(k, low5)), one);
-        const unsigned set = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
-                                 _mm256_and_si256(use, _mm256_cmpeq_epi32(bit, one)))) &
-                             all;
-        compress_store(hit + nh, t_lanes, set);
-        compress_store(rank + nh, k, set);
-        nh += (size_t)__builtin_popcount(set);
-        const unsigned rest = all & ~served;
+        const __m256i use = _mm256_castps_si256(_mm256_and_ps(served, inside));
+        _mm256_maskstore_epi32((int *)(cell + t), valid, _mm256_blendv_epi8(empty, k, use));
+        const unsigned rest =
+            (unsigned)_mm256_movemask_ps(_mm256_andnot_ps(served, _mm256_castsi256_ps(valid)));
         if (rest) { /* rare: radius above rho, NaN, not tame */
             compress_store(slow + ns, t_lanes, rest);
             ns += (size_t)__builtin_popcount(rest);
         }
     }
+    return ns;
+}
+
+size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, const uint32_t *cell,
+                                                      size_t n, uint32_t *hit, uint32_t *rank) {
+    const __m256i one = _mm256_set1_epi32(1), low5 = _mm256_set1_epi32(31);
+    const __m256i step = _mm256_set1_epi32(8);
+    const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
+    __m256i t_lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    size_t nh = 0;
+    for (size_t t = 0; t < n; t += 8, t_lanes = _mm256_add_epi32(t_lanes, step)) {
+        const __m256i valid = valid_lanes(n, t);
+        const __m256i k = _mm256_maskload_epi32((const int *)(cell + t), valid);
+        const __m256i word = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), words,
+                                                         _mm256_srli_epi32(k, 5), valid, 4);
+        const __m256i bit =
+            _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(k, low5)), one);
+        const unsigned set = (unsigned)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_and_si256(valid, _mm256_cmpeq_epi32(bit, one))));
+        compress_store(hit + nh, t_lanes, set);
+        compress_store(rank + nh, k, set);
+        nh += (size_t)__builtin_popcount(set);
+    }
     ranks(g, rank, nh);
-    *slow_count = ns;
     return nh;
 }
 

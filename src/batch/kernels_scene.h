@@ -14,12 +14,14 @@ typedef struct c2d_fine_grid {
     const uint64_t *bits;         /* one bit a cell */
     const uint32_t *base;         /* listed cells before each word */
     const uint32_t *slot;         /* asked for (prefetched) at each rank found */
+    uint32_t empty;               /* a cell whose bit is never set (fine_cells' "no cell") */
 } c2d_fine_grid;
 
-/* The type of the kernels' fine_scan (batch/kernels.h says what it does). */
-typedef size_t c2d_fine_scan_fn(const c2d_fine_grid *g, const c2d_circle_soa *circles, size_t first,
-                                size_t n, uint32_t *hit, uint32_t *rank, uint32_t *slow,
-                                size_t *slow_count);
+/* The types of the kernels' fine_cells and fine_hits (batch/kernels.h says what they do). */
+typedef size_t c2d_fine_cells_fn(const c2d_fine_grid *g, const c2d_circle_soa *circles,
+                                 size_t first, size_t n, uint32_t *cell, uint32_t *slow);
+typedef size_t c2d_fine_hits_fn(const c2d_fine_grid *g, const uint32_t *cell, size_t n,
+                                uint32_t *hit, uint32_t *rank);
 
 /* Room the scan's output arrays need past the block's circles (whole vectors are stored). */
 enum { C2D_FINE_SCAN_PAD = 16 };
@@ -30,15 +32,20 @@ enum { C2D_FINE_SCAN_PAD = 16 };
 
 #if defined(C2D_BACKEND_TABLE) && defined(C2D_LANES) && C2D_LANES >= 8 &&                          \
     (defined(__AVX512F__) || defined(__AVX2__))
-/* The kernels' fine_scan (batch/kernels.h), for backends of 8 and 16 lanes; backends of 4 lanes
- * and the scalar one leave it NULL (the scan's shared path serves them). */
-C2D_INTERNAL size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE,
-                                     fine_scan)(const c2d_fine_grid *g, const c2d_circle_soa *c,
-                                                size_t first, size_t n, uint32_t *hit,
-                                                uint32_t *rank, uint32_t *slow, size_t *slow_count);
-#define C2D_SCENE_FINE_SCAN C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_scan)
+/* The kernels' fine_cells and fine_hits, for backends of 8 and 16 lanes; backends of 4 lanes
+ * and the scalar one leave them NULL (the scan's shared path serves them). */
+C2D_INTERNAL size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
+                                                                    const c2d_circle_soa *circles,
+                                                                    size_t first, size_t n,
+                                                                    uint32_t *cell, uint32_t *slow);
+C2D_INTERNAL size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g,
+                                                                   const uint32_t *cell, size_t n,
+                                                                   uint32_t *hit, uint32_t *rank);
+#define C2D_SCENE_FINE_CELLS C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)
+#define C2D_SCENE_FINE_HITS C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)
 #else
-#define C2D_SCENE_FINE_SCAN NULL
+#define C2D_SCENE_FINE_CELLS NULL
+#define C2D_SCENE_FINE_HITS NULL
 #endif
 
 #endif

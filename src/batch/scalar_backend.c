@@ -234,4 +234,4 @@ static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa
 const c2d_kernels c2d_kernels_scalar = {collide,         collide_pairs,      sweep,
                                         sweep_pairs,     collide_circles,    sweep_circles,
                                         ball_cell_pairs, ball_pair_contacts, ball_cell_sweeps,
-                                        NULL};
+                                        NULL,            NULL};

@@ -648,17 +648,13 @@ typedef struct fine_found {
     size_t nh, ns;
 } fine_found;
 
-/* The first steps of the scan for circles first .. first+nb-1: with the backend's fine_scan
- * kernel, everything up to the ranks (slots asked for); else the cells and the slow circles
- * (words asked for when `far`), the bits coming later (fine_bits). */
-static void fine_ahead(const c2d_fine_index *f, const c2d_fine_grid *g, c2d_fine_scan_fn *scan,
+/* The cells of circles first .. first+nb-1 and the circles the small index cannot serve (the
+ * backend's fine_cells kernel, or the shared code), the cells' words asked for when `far`. */
+static void fine_ahead(const c2d_fine_index *f, const c2d_fine_grid *g, const c2d_kernels *kern,
                        const c2d_circle_soa *c, size_t first, size_t nb, bool far, uint32_t *cell,
                        fine_found *out) {
-    if (scan) {
-        out->nh = scan(g, c, first, nb, out->hit, out->value, out->slow, &out->ns);
-        return;
-    }
-    out->ns = fine_cells(f, c, first, nb, cell, out->slow);
+    out->ns = kern->fine_cells ? kern->fine_cells(g, c, first, nb, cell, out->slow)
+                               : fine_cells(f, c, first, nb, cell, out->slow);
     if (far) /* (words that fit in a core's cache come fast enough) */
         for (size_t t = 0; t < nb; t++)
             prefetch(&f->bits[cell[t] >> 6]);
@@ -682,8 +678,9 @@ static void fine_bits(const c2d_fine_index *f, const uint32_t *cell, size_t nb, 
 }
 
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
- * goes in passes, each asking memory early for what a later one reads: the next block is
- * scanned (fine_ahead) before this block's slots are read; the slots of crowded cells ask for
+ * goes in passes, each asking memory early for what a later one reads: the next block's cells
+ * are found (fine_ahead) before this block's bits are read; the set bits give ranks, ranks
+ * slots; the slots of crowded cells ask for
  * their lists; then the candidates go out in circle order and get their exact tests while the
  * block's circles are in cache. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
@@ -692,9 +689,9 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const uint32_t *slot = f->slot, *multi = f->multi;
     const size_t end = p->first + p->n;
     const c2d_fine_grid grid = {f->x0,  f->y0, f->inv_size, f->lo_x, f->hi_x, f->lo_y, f->hi_y,
-                                f->rho, f->nx, f->ny,       f->bits, f->base, f->slot};
-    c2d_fine_scan_fn *scan = c2d_active_kernels()->fine_scan;
-    uint32_t cell[2][FINE_BLOCK];
+                                f->rho, f->nx, f->ny,       f->bits, f->base, f->slot, f->empty};
+    const c2d_kernels *kern = c2d_active_kernels();
+    uint32_t cell[2][FINE_BLOCK + C2D_FINE_SCAN_PAD];
     fine_found found[2];
     size_t above_big = 0;
     const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
@@ -702,7 +699,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     block b;
     size_t above = 0;
     if (p->n > 0)
-        fine_ahead(f, &grid, scan, c, p->first, p->n < FINE_BLOCK ? p->n : FINE_BLOCK, far, cell[0],
+        fine_ahead(f, &grid, kern, c, p->first, p->n < FINE_BLOCK ? p->n : FINE_BLOCK, far, cell[0],
                    &found[0]);
     for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
         const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
@@ -710,7 +707,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         if (next < end) { /* the next block scanned, and what its slow circles read asked for */
             const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
             fine_found *ahead = &found[cur ^ 1];
-            fine_ahead(f, &grid, scan, c, next, nn, far, cell[cur ^ 1], ahead);
+            fine_ahead(f, &grid, kern, c, next, nn, far, cell[cur ^ 1], ahead);
             for (size_t z = 0; z < ahead->ns; z++) {
                 const size_t i = next + ahead->slow[z];
                 if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
@@ -720,7 +717,10 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             }
         }
         fine_found *fd = &found[cur];
-        if (!scan) fine_bits(f, cell[cur], nb, fd);
+        if (kern->fine_hits) /* the bits, ranks, and slots asked for */
+            fd->nh = kern->fine_hits(&grid, cell[cur], nb, fd->hit, fd->value);
+        else
+            fine_bits(f, cell[cur], nb, fd);
         const size_t nh = fd->nh, ns = fd->ns;
         uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
