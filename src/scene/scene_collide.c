@@ -677,17 +677,49 @@ static void fine_bits(const c2d_fine_index *f, const uint32_t *cell, size_t nb, 
     out->nh = nh;
 }
 
+/* Circles in block j of the part. */
+static inline size_t block_size(const c2d_scene_part *p, size_t j) {
+    const size_t rest = p->n - j * FINE_BLOCK;
+    return rest < FINE_BLOCK ? rest : FINE_BLOCK;
+}
+
+/* fine_ahead for block j of the part, and what its slow circles will read asked for. */
+static void fine_cells_ahead(const c2d_scene *s, const c2d_fine_grid *g, const c2d_kernels *kern,
+                             const c2d_scene_part *p, size_t j, bool far, uint32_t *cell,
+                             fine_found *out) {
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
+    const size_t first = p->first + j * FINE_BLOCK;
+    fine_ahead(&s->fine, g, kern, c, first, block_size(p, j), far, cell, out);
+    for (size_t z = 0; z < out->ns; z++) {
+        const size_t i = first + out->slow[z];
+        if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
+            prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
+        else
+            prefetch_coarse(s, c, i);
+    }
+}
+
+/* The bits of a block's cells, the ranks of the set ones, their slots asked for (the backend's
+ * fine_hits kernel, or the shared code). */
+static void fine_hits_of(const c2d_fine_index *f, const c2d_fine_grid *g, const c2d_kernels *kern,
+                         size_t nb, const uint32_t *cell, fine_found *out) {
+    if (kern->fine_hits)
+        out->nh = kern->fine_hits(g, cell, nb, out->hit, out->value);
+    else
+        fine_bits(f, cell, nb, out);
+}
+
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
- * goes in passes, each asking memory early for what a later one reads: the next block's cells
- * are found (fine_ahead) before this block's bits are read; the set bits give ranks, ranks
- * slots; the slots of crowded cells ask for
+ * goes in passes, each asking memory early for what a later one reads: its cells are found
+ * two blocks ahead (their words asked for when far), its bits read and ranked one block ahead
+ * (slots asked for); then its slots are read; the slots of crowded cells ask for
  * their lists; then the candidates go out in circle order and get their exact tests while the
  * block's circles are in cache. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
     const uint32_t *slot = f->slot, *multi = f->multi;
-    const size_t end = p->first + p->n;
     const c2d_fine_grid grid = {f->x0,  f->y0, f->inv_size, f->lo_x, f->hi_x, f->lo_y, f->hi_y,
                                 f->rho, f->nx, f->ny,       f->bits, f->base, f->slot, f->empty};
     const c2d_kernels *kern = c2d_active_kernels();
@@ -698,29 +730,16 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
-    if (p->n > 0)
-        fine_ahead(f, &grid, kern, c, p->first, p->n < FINE_BLOCK ? p->n : FINE_BLOCK, far, cell[0],
-                   &found[0]);
-    for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
-        const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
-        const size_t next = first + nb;
-        if (next < end) { /* the next block scanned, and what its slow circles read asked for */
-            const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
-            fine_found *ahead = &found[cur ^ 1];
-            fine_ahead(f, &grid, kern, c, next, nn, far, cell[cur ^ 1], ahead);
-            for (size_t z = 0; z < ahead->ns; z++) {
-                const size_t i = next + ahead->slow[z];
-                if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
-                    prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
-                else
-                    prefetch_coarse(s, c, i);
-            }
-        }
+    const size_t blocks = (p->n + FINE_BLOCK - 1) / FINE_BLOCK;
+    /* three steps in flight: block j + 2's cells, j + 1's bits and ranks, j's slots */
+    for (size_t j = 0; j < 2 && j < blocks; j++)
+        fine_cells_ahead(s, &grid, kern, p, j, far, cell[j], &found[j]);
+    if (blocks > 0) fine_hits_of(f, &grid, kern, block_size(p, 0), cell[0], &found[0]);
+    for (size_t j = 0, cur = 0; j < blocks; j++, cur ^= 1) {
+        const size_t first = p->first + j * FINE_BLOCK;
+        if (j + 1 < blocks)
+            fine_hits_of(f, &grid, kern, block_size(p, j + 1), cell[cur ^ 1], &found[cur ^ 1]);
         fine_found *fd = &found[cur];
-        if (kern->fine_hits) /* the bits, ranks, and slots asked for */
-            fd->nh = kern->fine_hits(&grid, cell[cur], nb, fd->hit, fd->value);
-        else
-            fine_bits(f, cell[cur], nb, fd);
         const size_t nh = fd->nh, ns = fd->ns;
         uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
@@ -760,6 +779,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             if (!room_for(s, p, nh)) return false;
         }
         if (!flush(s, p)) return false; /* while the block's circles are in cache */
+        if (j + 2 < blocks) fine_cells_ahead(s, &grid, kern, p, j + 2, far, cell[cur], fd);
     }
     p->above_rho = above;
     p->above_big = above_big;
