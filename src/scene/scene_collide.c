@@ -645,8 +645,14 @@ static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t 
 typedef struct fine_found {
     uint32_t hit[FINE_BLOCK + C2D_FINE_SCAN_PAD], value[FINE_BLOCK + C2D_FINE_SCAN_PAD];
     uint32_t slow[FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    uint32_t big[FINE_BLOCK + C2D_FINE_SCAN_PAD]; /* per slow circle: see big_ranks */
     size_t nh, ns;
 } fine_found;
+
+/* A slow circle's entry in fine_found.big: the big circles' index does not serve it (the coarse
+ * path does), or serves it with a clear bit (no candidate); else its cell's rank, then slot. */
+#define BIG_NONE UINT32_MAX
+#define BIG_EMPTY (UINT32_MAX - 1u)
 
 /* The cells of circles first .. first+nb-1 and the circles the small index cannot serve (the
  * backend's fine_cells kernel, or the shared code), the cells' words asked for when `far`. */
@@ -693,10 +699,31 @@ static void fine_cells_ahead(const c2d_scene *s, const c2d_fine_grid *g, const c
     fine_ahead(&s->fine, g, kern, c, first, block_size(p, j), far, cell, out);
     for (size_t z = 0; z < out->ns; z++) {
         const size_t i = first + out->slow[z];
-        if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
-            prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
-        else
+        if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i])) {
+            const uint32_t k = fine_cell_of(big, c->x[i], c->y[i]);
+            prefetch(&big->bits[k >> 6]);
+            prefetch(&big->base[k >> 6]);
+        } else {
             prefetch_coarse(s, c, i);
+        }
+    }
+}
+
+/* The big circles' index for a block's slow circles (out->big; a block ahead): the ranks of
+ * their cells, slots asked for. */
+static void big_ranks(const c2d_scene *s, const c2d_scene_part *p, size_t j, fine_found *out) {
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
+    const size_t first = p->first + j * FINE_BLOCK;
+    for (size_t z = 0; z < out->ns; z++) {
+        const size_t i = first + out->slow[z];
+        out->big[z] = BIG_NONE;
+        if (!big || !fine_serves(big, c->x[i], c->y[i], c->radius[i])) continue;
+        const uint32_t k = fine_cell_of(big, c->x[i], c->y[i]);
+        out->big[z] = BIG_EMPTY;
+        if (!fine_bit(big, k)) continue;
+        out->big[z] = c2d_fine_rank(big, k);
+        prefetch(&big->slot[out->big[z]]);
     }
 }
 
@@ -734,18 +761,28 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     /* three steps in flight: block j + 2's cells, j + 1's bits and ranks, j's slots */
     for (size_t j = 0; j < 2 && j < blocks; j++)
         fine_cells_ahead(s, &grid, kern, p, j, far, cell[j], &found[j]);
-    if (blocks > 0) fine_hits_of(f, &grid, kern, block_size(p, 0), cell[0], &found[0]);
+    if (blocks > 0) {
+        fine_hits_of(f, &grid, kern, block_size(p, 0), cell[0], &found[0]);
+        big_ranks(s, p, 0, &found[0]);
+    }
     for (size_t j = 0, cur = 0; j < blocks; j++, cur ^= 1) {
         const size_t first = p->first + j * FINE_BLOCK;
-        if (j + 1 < blocks)
+        if (j + 1 < blocks) {
             fine_hits_of(f, &grid, kern, block_size(p, j + 1), cell[cur ^ 1], &found[cur ^ 1]);
+            big_ranks(s, p, j + 1, &found[cur ^ 1]);
+        }
         fine_found *fd = &found[cur];
         const size_t nh = fd->nh, ns = fd->ns;
-        uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow;
+        uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow, *bv = fd->big;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
             value[a] = slot[value[a]];
             if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
         }
+        for (size_t z = 0; big && z < ns; z++) /* the same in the big circles' index */
+            if (bv[z] < BIG_EMPTY) {
+                bv[z] = big->slot[bv[z]];
+                if (bv[z] & C2D_FINE_MANY) prefetch(&big->multi[bv[z] & ~C2D_FINE_MANY]);
+            }
         if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
         hit[nh] = sl[ns] = FINE_BLOCK;
@@ -756,16 +793,12 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                 continue;
             }
             /* a circle the small index cannot serve: the big circles' index, or the coarse path */
-            const size_t t = sl[z++];
-            const uint32_t i = (uint32_t)(first + t);
+            const uint32_t i = (uint32_t)(first + sl[z]), v = bv[z++];
             const float X = c->x[i], Y = c->y[i], r = c->radius[i];
             const bool grown = r > f->rho && tame(r) && X == X && Y == Y;
             above += grown;
-            if (big && fine_serves(big, X, Y, r)) {
-                const uint32_t k = fine_cell_of(big, X, Y);
-                if (fine_bit(big, k) &&
-                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big, k)], i, nh))
-                    return false;
+            if (v != BIG_NONE) {
+                if (v != BIG_EMPTY && !emit_slot(s, p, big, v, i, nh)) return false;
             } else {
                 above_big += grown;
                 classify(s, c, i, 0, &b);
