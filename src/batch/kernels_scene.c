@@ -19,6 +19,19 @@
 
 #include "batch/cull.h"
 
+/* Circles a scan asks memory for ahead of the one it reads (their x, y and radius; the hardware
+ * prefetcher alone left the scan waiting on them). */
+enum { AHEAD = C2D_FINE_SCAN_AHEAD };
+
+/* Asks memory for circle i + AHEAD's values, when there is one. */
+static inline void circles_ahead(const c2d_circle_soa *c, size_t i) {
+    if (i + AHEAD < c->count) {
+        __builtin_prefetch(c->x + i + AHEAD);
+        __builtin_prefetch(c->y + i + AHEAD);
+        __builtin_prefetch(c->radius + i + AHEAD);
+    }
+}
+
 /* Ranks of the hits' cells (rank[a] holds the cell on entry), and their slots asked for. */
 static void ranks(const c2d_fine_grid *g, uint32_t *rank, size_t nh) {
     const uint64_t *bits = g->bits;
@@ -56,6 +69,7 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
     for (size_t t = 0; t < n; t += 16, t_lanes = _mm512_add_epi32(t_lanes, step)) {
         const __mmask16 valid = valid_lanes(n, t);
         const size_t i = first + t;
+        circles_ahead(c, i);
         const __m512 X = _mm512_maskz_loadu_ps(valid, c->x + i);
         const __m512 Y = _mm512_maskz_loadu_ps(valid, c->y + i);
         const __m512 R = _mm512_maskz_loadu_ps(valid, c->radius + i);
@@ -211,6 +225,7 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
     for (size_t t = 0; t < n; t += 8, t_lanes = _mm256_add_epi32(t_lanes, step)) {
         const size_t i = first + t;
         const __m256i valid = valid_lanes(n, t); /* lanes past n read nothing (zeros) */
+        if (t % 16 == 0) circles_ahead(c, i);
         const __m256 X = _mm256_maskload_ps(c->x + i, valid);
         const __m256 Y = _mm256_maskload_ps(c->y + i, valid);
         const __m256 R = _mm256_maskload_ps(c->radius + i, valid);

@@ -23,6 +23,9 @@ typedef size_t c2d_fine_cells_fn(const c2d_fine_grid *g, const c2d_circle_soa *c
 typedef size_t c2d_fine_hits_fn(const c2d_fine_grid *g, const uint32_t *cell, size_t n,
                                 uint32_t *hit, uint32_t *rank);
 
+/* How far ahead (in circles) the scan asks memory for the circles' values: 2 KB of each array. */
+#define C2D_FINE_SCAN_AHEAD 512
+
 /* Room the scan's output arrays need past the block's circles (whole vectors are stored). */
 enum { C2D_FINE_SCAN_PAD = 16 };
 

@@ -503,6 +503,15 @@ static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
     return flush(s, p);
 }
 
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 /* ---- the fine scan ------------------------------------------------------------------------ */
 
 /* Circles per block of the fine scan: their cells are found first (four at a time), then their
@@ -547,6 +556,11 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     const simde__m128i empty = simde_mm_set1_epi32((int32_t)f->empty);
     for (; t + 4 <= nb; t += 4) {
         const size_t i = first + t;
+        if (t % 16 == 0 && i + C2D_FINE_SCAN_AHEAD < c->count) { /* as the kernels do */
+            prefetch(c->x + i + C2D_FINE_SCAN_AHEAD);
+            prefetch(c->y + i + C2D_FINE_SCAN_AHEAD);
+            prefetch(c->radius + i + C2D_FINE_SCAN_AHEAD);
+        }
         const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
         const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
         const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
@@ -605,15 +619,6 @@ static bool emit_slot(const c2d_scene *s, c2d_scene_part *p, const c2d_fine_inde
     }
     p->count += n;
     return true;
-}
-
-/* Asks memory for *p (a hint; nothing is read). */
-static inline void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
 }
 
 /* Circle i against each long capsule the fine index lists (as candidates). */
