@@ -756,7 +756,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                                 f->rho, f->nx, f->ny,       f->bits, f->base, f->slot, f->empty};
     const c2d_kernels *kern = c2d_active_kernels();
     uint32_t cell[2][FINE_BLOCK + C2D_FINE_SCAN_PAD];
-    fine_found found[2];
+    fine_found found[3]; /* block j's in found[j % 3] */
     size_t above_big = 0;
     const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
     const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
@@ -770,13 +770,16 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         fine_hits_of(f, &grid, kern, block_size(p, 0), cell[0], &found[0]);
         big_ranks(s, p, 0, &found[0]);
     }
-    for (size_t j = 0, cur = 0; j < blocks; j++, cur ^= 1) {
+    for (size_t j = 0; j < blocks; j++) {
         const size_t first = p->first + j * FINE_BLOCK;
+        if (j + 2 < blocks) /* (block j's cells are no longer needed) */
+            fine_cells_ahead(s, &grid, kern, p, j + 2, far, cell[j % 2], &found[(j + 2) % 3]);
         if (j + 1 < blocks) {
-            fine_hits_of(f, &grid, kern, block_size(p, j + 1), cell[cur ^ 1], &found[cur ^ 1]);
-            big_ranks(s, p, j + 1, &found[cur ^ 1]);
+            fine_hits_of(f, &grid, kern, block_size(p, j + 1), cell[(j + 1) % 2],
+                         &found[(j + 1) % 3]);
+            big_ranks(s, p, j + 1, &found[(j + 1) % 3]);
         }
-        fine_found *fd = &found[cur];
+        fine_found *fd = &found[j % 3];
         const size_t nh = fd->nh, ns = fd->ns;
         uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow, *bv = fd->big;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
@@ -817,7 +820,6 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
             if (!room_for(s, p, nh)) return false;
         }
         if (!flush(s, p)) return false; /* while the block's circles are in cache */
-        if (j + 2 < blocks) fine_cells_ahead(s, &grid, kern, p, j + 2, far, cell[cur], fd);
     }
     p->above_rho = above;
     p->above_big = above_big;
