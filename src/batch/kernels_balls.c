@@ -235,43 +235,88 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
 
 /* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
 
-/* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
- * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
- * collide_row, on the sorted copies. */
-C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
-    c2d_pair_walk *w = ctx;
-    const c2d_ball_cells *g = w->g;
-    const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
-    const uint32_t id = g->id[p];
+/* Ball p (its centre and radius in every lane, its index id) against the sorted entries
+ * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
+ * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
+ * written while below capacity. The overlap test is radii_overlap of collide_row on the sorted
+ * copies, less its two sign tests: a grid ball's radius is >= 0 (the others are dead), and the
+ * NaN padding fails the distance test alone. When a whole vector of pairs has room, the hits
+ * are written without a capacity test each. */
+static inline size_t span_pairs(const c2d_ball_cells *g, lane_t x, lane_t y, lane_t r, uint32_t id,
+                                size_t lo, size_t hi, c2d_ball_pair *pairs, size_t capacity,
+                                size_t count) {
     for (size_t q = lo; q < hi; q += W) {
         const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
         const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
-        const mask_t hit = radii_overlap(d2, r, lane_load(g->r + q));
+        const lane_t rs = lane_add(r, lane_load(g->r + q));
+        const mask_t hit = lane_le(d2, lane_mul(rs, rs));
         if (!mask_any(hit)) continue;
-        for (uint32_t bits = mask_bits(hit) & valid_lanes(hi - q); bits; bits &= bits - 1)
-            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, id,
-                                         g->id[q + (size_t)__builtin_ctz(bits)]);
+        uint32_t bits = mask_bits(hit) & valid_lanes(hi - q);
+        const uint32_t *other = g->id + q;
+        if (count <= capacity && capacity - count >= W) {
+            for (; bits; bits &= bits - 1, count++) {
+                const uint32_t b = other[__builtin_ctz(bits)];
+                pairs[count].a = id < b ? id : b;
+                pairs[count].b = id < b ? b : id;
+            }
+        } else {
+            for (; bits; bits &= bits - 1)
+                count = c2d_add_ball_pair(pairs, capacity, count, id, other[__builtin_ctz(bits)]);
+        }
     }
+    return count;
 }
 
+/* The walk of c2d_ball_half_walk, written out so that the count stays in a register: each ball
+ * of a cell against the rest of its cell and the cell east (one span), then against the three
+ * cells of the next row (another). */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
                                                            c2d_ball_pair *pairs, size_t capacity) {
-    c2d_pair_walk w = {cells, pairs, capacity, 0};
-    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &w, span_pairs);
-    return w.count;
+    const uint32_t *start = cells->start;
+    const uint32_t nx = cells->nx, ny = cells->ny;
+    size_t count = 0;
+    for (uint32_t cy = 0; cy < ny; cy++)
+        for (uint32_t cx = 0; cx < nx; cx++) {
+            const size_t cell = (size_t)cy * nx + cx;
+            const size_t lo = start[cell], hi = start[cell + 1];
+            if (lo == hi) continue;
+            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
+            size_t up_lo = 0, up_hi = 0;
+            if (cy + 1 < ny) {
+                const size_t row = cell + nx;
+                up_lo = start[cx > 0 ? row - 1 : row];
+                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
+            }
+            for (size_t p = lo; p < hi; p++) {
+                const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
+                const lane_t r = lane_splat(cells->r[p]);
+                const uint32_t id = cells->id[p];
+                count = span_pairs(cells, x, y, r, id, p + 1, east, pairs, capacity, count);
+                count = span_pairs(cells, x, y, r, id, up_lo, up_hi, pairs, capacity, count);
+            }
+        }
+    return count;
 }
 
 /* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
  * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
  * (lane_contact.h) as two overlapping 16-byte pieces. */
-static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
-                              uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
+C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                   uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
     contact_records rec;
     contact_records_from(&rec, k, a, b);
-    const bool room = total <= capacity && capacity - total >= W;
+    if (total <= capacity && capacity - total >= W) { /* room for every lane: no test a hit */
+        for (; bits; bits &= bits - 1, total++) {
+            const unsigned j = (unsigned)__builtin_ctz(bits);
+            unsigned char *o = (unsigned char *)(out + total);
+            memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+            memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+        }
+        return total;
+    }
     for (; bits; bits &= bits - 1, total++) {
         const unsigned j = (unsigned)__builtin_ctz(bits);
-        if (!room && total >= capacity) continue; /* counted, not written */
+        if (total >= capacity) continue; /* counted, not written */
         unsigned char *o = (unsigned char *)(out + total);
         memcpy(o, &rec.head[j & 3][j & ~3u], 16);
         memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
@@ -279,37 +324,48 @@ static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, siz
     return total;
 }
 
-/* W listed pairs at a time: both balls gathered, the contact formula of the scalar layer with
- * b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes appended. A last,
- * partial vector repeats its first pair in the unused lanes and masks them off. */
+/* The contacts of W listed pairs from `pairs` (a partial vector's unused lanes repeat its first
+ * pair and are masked off by `valid`): both balls gathered, the contact formula of the scalar
+ * layer with b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes
+ * appended. */
+C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                      uint32_t valid, c2d_circle_pair_contact *out, size_t capacity,
+                                      size_t total) {
+    uint32_t ia[W], ib[W];
+    float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
+    for (size_t j = 0; j < W; j++) {
+        const c2d_ball_pair pr = pairs[(valid >> j) & 1u ? j : 0];
+        ia[j] = pr.a;
+        ib[j] = pr.b;
+        xa[j] = c->x[pr.a];
+        ya[j] = c->y[pr.a];
+        ra[j] = c->radius[pr.a];
+        xb[j] = c->x[pr.b];
+        yb[j] = c->y[pr.b];
+        rb[j] = c->radius[pr.b];
+    }
+    const lane_t bx = lane_load(xb), by = lane_load(yb);
+    contact_lanes con;
+    const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx, by,
+                                             bx, by, lane_load(rb), &con);
+    const uint32_t bits = mask_bits(hit) & valid;
+    if (bits)
+        total =
+            sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia), lane_load_u32(ib));
+    return total;
+}
+
+/* W listed pairs at a time (pair_contact_lanes), whole vectors with every lane valid (a
+ * constant the loads inline with), then the partial one. */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                        ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
                                            size_t count, c2d_circle_pair_contact *out,
                                            size_t capacity, size_t total) {
-    for (size_t k = 0; k < count; k += W) {
-        const size_t lanes = count - k < W ? count - k : W;
-        uint32_t ia[W], ib[W];
-        float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
-        for (size_t j = 0; j < W; j++) {
-            const c2d_ball_pair pr = pairs[k + (j < lanes ? j : 0)];
-            ia[j] = pr.a;
-            ib[j] = pr.b;
-            xa[j] = c->x[pr.a];
-            ya[j] = c->y[pr.a];
-            ra[j] = c->radius[pr.a];
-            xb[j] = c->x[pr.b];
-            yb[j] = c->y[pr.b];
-            rb[j] = c->radius[pr.b];
-        }
-        const lane_t bx = lane_load(xb), by = lane_load(yb);
-        contact_lanes con;
-        const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx,
-                                                 by, bx, by, lane_load(rb), &con);
-        const uint32_t bits = mask_bits(hit) & valid_lanes(lanes);
-        if (bits)
-            total = sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia),
-                                    lane_load_u32(ib));
-    }
+    size_t k = 0;
+    for (; k + W <= count; k += W)
+        total = pair_contact_lanes(c, pairs + k, valid_lanes(W), out, capacity, total);
+    if (k < count)
+        total = pair_contact_lanes(c, pairs + k, valid_lanes(count - k), out, capacity, total);
     return total;
 }
 
