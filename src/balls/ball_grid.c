@@ -344,29 +344,44 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     }
     if (count > m.pair_capacity) return c2d_ball_grid_scratch_bytes(n, count);
     if (c2d_circle_soa_filtered(c)) count = keep_meeting(c, m.pairs, count);
-    /* the pairs grouped by a (a counting sort), then each group sorted by b */
+    /* the pairs grouped by a (a counting sort): first[a] is where a's group begins, and the
+     * free special list (n entries) becomes `at`, where its next pair goes. While no group is
+     * larger than SMALL_SORT, a pair joins its group in b order at once (an insertion into the
+     * group so far); else every group is sorted afterwards (heapsort for a crowd). */
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < count; k++)
         m.first[m.pairs[k].a + 1]++;
-    for (size_t a = 1; a <= n; a++)
+    size_t largest = 0;
+    for (size_t a = 1; a <= n; a++) {
+        largest = m.first[a] > largest ? m.first[a] : largest;
         m.first[a] += m.first[a - 1];
-    for (size_t k = 0; k < count; k++) /* first[a] moves to the end of a's group */
-        m.sorted[m.first[m.pairs[k].a]++] = m.pairs[k];
-    /* runs of grid balls' groups go to the contact kernel at once; a special ball's row runs
-     * the all-pairs kernel in its place */
-    size_t total = 0, begin = 0, run = 0;
-    for (size_t a = 0; a < n; a++) {
-        const size_t end = m.first[a];
-        if (m.cell_of[a] == KIND_SPECIAL) {
-            total =
-                kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
-            total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
-            run = end;
-        } else if (end - begin > 1)
-            sort_by_b(m.sorted + begin, end - begin);
-        begin = end;
     }
-    total = kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
+    const bool small = largest <= SMALL_SORT;
+    uint32_t *at = m.special;
+    memcpy(at, m.first, n * sizeof(uint32_t));
+    for (size_t k = 0; k < count; k++) {
+        const c2d_ball_pair pr = m.pairs[k];
+        size_t j = at[pr.a]++;
+        if (small)
+            for (const size_t lo = m.first[pr.a]; j > lo && m.sorted[j - 1].b > pr.b; j--)
+                m.sorted[j] = m.sorted[j - 1];
+        m.sorted[j] = pr;
+    }
+    /* runs of grid balls' groups go to the contact kernel at once (all of them in one run
+     * without special balls); a special ball's row runs the all-pairs kernel in its place */
+    size_t total = 0, run = 0;
+    if (special_count > 0 || !small)
+        for (size_t a = 0; a < n; a++) {
+            const size_t begin = m.first[a], end = m.first[a + 1];
+            if (m.cell_of[a] == KIND_SPECIAL) {
+                total = kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity,
+                                                    total);
+                total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
+                run = end;
+            } else if (!small && end - begin > 1)
+                sort_by_b(m.sorted + begin, end - begin);
+        }
+    total = kernels->ball_pair_contacts(c, m.sorted + run, count - run, out, capacity, total);
     *total_out = total;
     return 0;
 }
