@@ -129,12 +129,12 @@ static grid grid_make(const bounds *b, double reach, size_t cells) {
     return g;
 }
 
-/* floor((v - origin) / size) clamped to [0, n-1]: monotone in v. */
+/* floor((v - origin) / size) clamped to [0, n-1]: monotone in v (NaN gives 0). Selects, not
+ * branches: the same values. */
 static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t n) {
-    const double u = (v - origin) * inv;
-    if (!(u > 0.0)) return 0;
-    if (u >= (double)(n - 1)) return n - 1;
-    return (uint32_t)u;
+    const double u = (v - origin) * inv, top = (double)(n - 1);
+    const double low = u > 0.0 ? u : 0.0;
+    return (uint32_t)(low < top ? low : top);
 }
 
 static inline uint32_t grid_cell(const grid *g, double x, double y) {
@@ -246,7 +246,9 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
     const size_t n = c->count;
     size_t hist[256] = {0};
     float class_max[256] = {0.0f}; /* the largest radius of each size class */
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+    /* the bounds in float (min and max are exact, so converting at the end gives the double
+     * bounds of the same values) */
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         const float x = c->x[i], y = c->y[i], r = c->radius[i];
         if (x != x || y != y || !(r >= 0.0f))
@@ -258,9 +260,14 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
             const unsigned k = size_class(r);
             hist[k]++;
             class_max[k] = r > class_max[k] ? r : class_max[k];
-            bounds_add(&b, x, y); /* the big ones too: a slightly larger area at most */
+            /* the big ones too: a slightly larger area at most */
+            lo_x = x < lo_x ? x : lo_x;
+            hi_x = x > hi_x ? x : hi_x;
+            lo_y = y < lo_y ? y : lo_y;
+            hi_y = y > hi_y ? y : hi_y;
         }
     }
+    bounds b = {lo_x, hi_x, lo_y, hi_y};
     const unsigned big = big_class(hist);
     float reach = 0.0f;
     for (unsigned k = 0; k <= big && k < 256; k++)
@@ -283,9 +290,13 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
     const c2d_ball_cells e = cells_of(m, n, &g);
     float *x = (float *)e.x, *y = (float *)e.y, *r = (float *)e.r;
     uint32_t *id = (uint32_t *)e.id;
+    size_t specials = 0; /* the special list, increasing, in the same pass */
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m->cell_of[i];
-        if (cell >= KIND_SPECIAL) continue;
+        if (cell >= KIND_SPECIAL) {
+            if (cell == KIND_SPECIAL) m->special[specials++] = (uint32_t)i;
+            continue;
+        }
         const size_t at = m->start[cell + 1]++;
         x[at] = c->x[i];
         y[at] = c->y[i];
@@ -297,7 +308,7 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
         x[k] = y[k] = r[k] = NAN;
         id[k] = 0;
     }
-    *special_count = list_special(m, n);
+    *special_count = specials;
     return g;
 }
 
