@@ -525,7 +525,9 @@ const c2d_kernels C2D_BACKEND_TABLE = {collide,
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles),
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs),
                                        C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_pair_contacts),
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)};
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps),
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify),
+                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)};
 
 #if defined(C2D_MCA_CONTACT_LOOP)
 /* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of

@@ -369,6 +369,115 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
     return total;
 }
 
+/* ---- the ball grid's binning for contacts ------------------------------------------------ */
+
+/* Lanes to and from scalars: the W uint32_t bits of a vector, and the W floats. */
+static inline void store_u32(uint32_t *p, lane_t v) {
+    float buf[W];
+    lane_store(buf, v);
+    memcpy(p, buf, sizeof buf);
+}
+
+/* c2d_ball_kind and c2d_ball_box_add, W balls a step: the kinds as selects of the three bit
+ * patterns, the box as per-lane minima and maxima over the grid lanes (exact, so reduced in any
+ * order at the end), the last balls one at a time. */
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_circle_soa *c, uint32_t *cell_of,
+                                                       float box[5]) {
+    const size_t n = c->count;
+    const lane_t inf = lane_splat(INFINITY), ninf = lane_splat(-INFINITY), zero = lane_splat(0.0f);
+    const lane_t limit = lane_splat(C2D_TAME_LIMIT);
+    const lane_t grid_kind = lane_splat_u32(C2D_BALL_GRID);
+    const lane_t special_kind = lane_splat_u32(C2D_BALL_SPECIAL);
+    const lane_t dead_kind = lane_splat_u32(C2D_BALL_DEAD);
+    lane_t lo_x = inf, hi_x = ninf, lo_y = inf, hi_y = ninf, r_max = zero;
+    size_t i = 0;
+    for (; i + W <= n; i += W) {
+        const lane_t x = lane_load(c->x + i), y = lane_load(c->y + i), r = lane_load(c->radius + i);
+        const mask_t live = mask_and(mask_and(lane_le(x, x), lane_le(y, y)), lane_ge(r, zero));
+        const mask_t tame =
+            mask_and(mask_and(lane_le(lane_abs(x), limit), lane_le(lane_abs(y), limit)),
+                     lane_le(lane_abs(r), limit));
+        const mask_t grid = mask_and(live, tame);
+        store_u32(cell_of + i,
+                  lane_select(live, lane_select(tame, grid_kind, special_kind), dead_kind));
+        lo_x = lane_select(grid, lane_min(x, lo_x), lo_x);
+        hi_x = lane_select(grid, lane_max(x, hi_x), hi_x);
+        lo_y = lane_select(grid, lane_min(y, lo_y), lo_y);
+        hi_y = lane_select(grid, lane_max(y, hi_y), hi_y);
+        r_max = lane_select(grid, lane_max(r, r_max), r_max);
+    }
+    float v[5][W];
+    lane_store(v[0], lo_x);
+    lane_store(v[1], hi_x);
+    lane_store(v[2], lo_y);
+    lane_store(v[3], hi_y);
+    lane_store(v[4], r_max);
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
+    for (size_t j = 0; j < W; j++)
+        if (v[0][j] <= v[1][j]) { /* a lane that saw a grid ball */
+            c2d_ball_box_add(box, v[0][j], v[2][j], v[4][j]);
+            c2d_ball_box_add(box, v[1][j], v[3][j], v[4][j]);
+        }
+    for (; i < n; i++) {
+        cell_of[i] = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] == C2D_BALL_GRID) c2d_ball_box_add(box, c->x[i], c->y[i], c->radius[i]);
+    }
+}
+
+#if C2D_LANES == 16
+#define dlane_store simde_mm512_storeu_pd
+#elif C2D_LANES == 8
+#define dlane_store simde_mm256_storeu_pd
+#else
+#define dlane_store simde_mm_storeu_pd
+#endif
+
+/* The clamped cell coordinates of c2d_ball_grid_coord for W values, in double lanes (the same
+ * operations: the float converts exactly, then - and *, then x86 max and min), as doubles. */
+static inline void grid_coords(lane_t v, double origin, double inv, uint32_t n, double out[W]) {
+    const dlane_t o = dlane_splat(origin), s = dlane_splat(inv), top = dlane_splat((double)(n - 1));
+    const dlane_t zero = dlane_splat(0.0);
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t u = dlane_mul(dlane_sub(dlane_from_lane(v, h), o), s);
+        dlane_store(out + h * (W / 2), dlane_min(dlane_max(u, zero), top));
+    }
+}
+
+/* c2d_ball_bin_one for the grid balls, W balls a step: the size test and the coordinates in
+ * lanes, the cell number (the same casts of the same doubles) and the count a ball at a time. */
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_soa *c, const c2d_ball_bins *b,
+                                                  uint32_t *cell_of, uint32_t *count) {
+    const size_t n = c->count;
+    const lane_t big = lane_splat(b->big);
+    size_t i = 0;
+    for (; i + W <= n; i += W) {
+        const mask_t grid = lane_eq_u32(lane_load_u32(cell_of + i), lane_splat_u32(C2D_BALL_GRID));
+        if (!mask_any(grid)) continue;
+        const uint32_t bits = mask_bits(grid);
+        const uint32_t large = mask_bits(lane_ge(lane_load(c->radius + i), big));
+        double cx[W], cy[W];
+        grid_coords(lane_load(c->x + i), b->x0, b->inv, b->nx, cx);
+        grid_coords(lane_load(c->y + i), b->y0, b->inv, b->ny, cy);
+        for (size_t j = 0; j < W; j++) {
+            if (!((bits >> j) & 1u)) continue;
+            if ((large >> j) & 1u) {
+                cell_of[i + j] = C2D_BALL_SPECIAL;
+                continue;
+            }
+            const uint32_t cell = (uint32_t)cy[j] * b->nx + (uint32_t)cx[j];
+            cell_of[i + j] = cell;
+            count[cell + 2]++;
+        }
+    }
+    for (; i < n; i++) {
+        if (cell_of[i] != C2D_BALL_GRID) continue;
+        cell_of[i] = c2d_ball_bin_one(b, c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] != C2D_BALL_SPECIAL) count[cell_of[i] + 2]++;
+    }
+}
+
 /* The sweeps' lane queue: directed pairs (a sweeps against b), as sorted positions, swept W
  * at a time by the lane twin of c2d_sweep_circles (core/ball_sweep_formula.h). A hit is kept
  * in out[a] if earlier than what it holds (ties to the lower index), so pairs may be swept in
