@@ -277,22 +277,13 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells 
     size_t count = 0;
     for (uint32_t cy = 0; cy < ny; cy++)
         for (uint32_t cx = 0; cx < nx; cx++) {
-            const size_t cell = (size_t)cy * nx + cx;
-            const size_t lo = start[cell], hi = start[cell + 1];
-            if (lo == hi) continue;
-            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
-            size_t up_lo = 0, up_hi = 0;
-            if (cy + 1 < ny) {
-                const size_t row = cell + nx;
-                up_lo = start[cx > 0 ? row - 1 : row];
-                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
-            }
-            for (size_t p = lo; p < hi; p++) {
+            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
+            for (size_t p = s.lo; p < s.hi; p++) {
                 const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
                 const lane_t r = lane_splat(cells->r[p]);
                 const uint32_t id = cells->id[p];
-                count = span_pairs(cells, x, y, r, id, p + 1, east, pairs, capacity, count);
-                count = span_pairs(cells, x, y, r, id, up_lo, up_hi, pairs, capacity, count);
+                count = span_pairs(cells, x, y, r, id, p + 1, s.east, pairs, capacity, count);
+                count = span_pairs(cells, x, y, r, id, s.up_lo, s.up_hi, pairs, capacity, count);
             }
         }
     return count;

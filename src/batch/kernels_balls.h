@@ -99,6 +99,26 @@ static inline uint32_t c2d_ball_bin_one(const c2d_ball_bins *b, float x, float y
  * p against entries [lo, hi); the backend's own (a vector loop, or a plain one) inlines here. */
 typedef void (*c2d_ball_span_fn)(void *ctx, size_t p, size_t lo, size_t hi);
 
+/* Cell (cx, cy)'s entries [lo, hi), the end of its own and its east neighbour's, and the span
+ * [up_lo, up_hi) of the three cells of the next row (empty in the top row). */
+typedef struct c2d_cell_spans {
+    size_t lo, hi, east, up_lo, up_hi;
+} c2d_cell_spans;
+
+static inline c2d_cell_spans c2d_ball_cell_spans(const uint32_t *start, uint32_t nx, uint32_t ny,
+                                                 uint32_t cx, uint32_t cy) {
+    const size_t cell = (size_t)cy * nx + cx;
+    c2d_cell_spans s = {start[cell], start[cell + 1], 0, 0, 0};
+    if (s.lo == s.hi) return s;
+    s.east = cx + 1 < nx ? start[cell + 2] : s.hi;
+    if (cy + 1 < ny) {
+        const size_t row = cell + nx;
+        s.up_lo = start[cx > 0 ? row - 1 : row];
+        s.up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
+    }
+    return s;
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
@@ -107,19 +127,10 @@ c2d_ball_half_walk(const uint32_t *start, uint32_t nx, uint32_t ny, void *ctx,
                    c2d_ball_span_fn span) {
     for (uint32_t cy = 0; cy < ny; cy++)
         for (uint32_t cx = 0; cx < nx; cx++) {
-            const size_t cell = (size_t)cy * nx + cx;
-            const size_t lo = start[cell], hi = start[cell + 1];
-            if (lo == hi) continue;
-            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
-            size_t up_lo = 0, up_hi = 0;
-            if (cy + 1 < ny) {
-                const size_t row = cell + nx;
-                up_lo = start[cx > 0 ? row - 1 : row];
-                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
-            }
-            for (size_t p = lo; p < hi; p++) {
-                if (p + 1 < east) span(ctx, p, p + 1, east);
-                if (up_lo < up_hi) span(ctx, p, up_lo, up_hi);
+            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
+            for (size_t p = s.lo; p < s.hi; p++) {
+                if (p + 1 < s.east) span(ctx, p, p + 1, s.east);
+                if (s.up_lo < s.up_hi) span(ctx, p, s.up_lo, s.up_hi);
             }
         }
 }
