@@ -7,6 +7,7 @@
 #include "collide2d/batch.h"
 #include "scalar/reference.h"
 
+struct c2d_ball_bins;
 struct c2d_ball_cells;
 struct c2d_ball_pair;
 struct c2d_ball_sweep_cells;
@@ -68,6 +69,14 @@ typedef struct c2d_kernels {
                          size_t n, uint32_t *cell, uint32_t *slow);
     size_t (*fine_hits)(const struct c2d_fine_grid *g, const uint32_t *cell, size_t n,
                         uint32_t *hit, uint32_t *rank);
+    /* The ball grid's binning for contacts (types in batch/kernels_balls.h), first pass: each
+     * ball's kind c2d_ball_kind into cell_of, and the grid balls' box and largest radius into
+     * box as c2d_ball_box_add gives them from (+inf, -inf, +inf, -inf, 0). */
+    void (*ball_classify)(const c2d_circle_soa *circles, uint32_t *cell_of, float box[5]);
+    /* Second pass: each grid ball's (cell_of[i] == C2D_BALL_GRID) c2d_ball_bin_one into
+     * cell_of[i], and count[cell + 2]++ for each cell number; other entries left alone. */
+    void (*ball_bin)(const c2d_circle_soa *circles, const struct c2d_ball_bins *bins,
+                     uint32_t *cell_of, uint32_t *count);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;
