@@ -20,6 +20,7 @@
  * never hides one behind it. Ray casts (scene_search.c) come here with the rays' words as the
  * circles'. Without filters nothing of this runs. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <simde/x86/sse2.h>
@@ -33,6 +34,7 @@
 /* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
  * calls allocate nothing; a block with more candidates runs them in several batches). */
 enum { BLOCK = 256, LIST = 1024 };
+#define NO_CELL UINT32_MAX
 
 /* One circle's inputs and swept box. */
 typedef struct moving {
@@ -156,16 +158,35 @@ static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell)
     }
 }
 
+/* The capsules of sweep-index cell `cell` whose boxes meet the swept box of circle i (each
+ * listed once there, so no repeats). */
+static void list_sweep_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell) {
+    const c2d_sweep_index *w = &q->s->sweep;
+    const uint32_t end = w->start[cell + 1];
+    for (uint32_t e = w->start[cell]; e < end; e++) {
+        const uint32_t k = w->list[e];
+        const float *box = w->box + 4 * (size_t)k;
+        if (q->n == LIST) run_candidates(q);
+        q->circle[q->n] = i; /* written always, kept when the boxes meet: no branch */
+        q->capsule[q->n] = k;
+        q->n += boxes_meet(c, box[0], box[1], box[2], box[3]);
+    }
+}
+
 /* Cells a swept box may visit before the circle takes the all-capsules scan instead. */
 static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-/* Lists circle i's candidates (its swept box and cells computed). */
-static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp) {
+/* Lists circle i's candidates (its swept box and cells computed; `cell` its sweep-index cell,
+ * NO_CELL when it takes the coarse cells). */
+static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp,
+                        uint32_t cell) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
-    if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
+    if (cell != NO_CELL) {
+        list_sweep_cell(q, c, i, cell);
+    } else if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
             if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
     } else if (x->listed > 0) {
@@ -188,8 +209,14 @@ static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_ce
 typedef struct block {
     moving c[BLOCK];
     c2d_cell_span span[BLOCK];
+    uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells */
     unsigned char ordered[BLOCK];
 } block;
+
+/* Is the sweep index usable for the scene's current capsules. */
+static bool sweep_ready(const c2d_scene *s) {
+    return s->sweep.ready && s->sweep.generation == s->generation;
+}
 
 /* swept_box() and the cells for circle i, one at a time (the tail of a block). */
 static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
@@ -199,8 +226,15 @@ static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const
         (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
                  0.0f,          0.0f};
     b->ordered[t] = !swept_box(c);
-    if (!b->ordered[t])
-        b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    b->cell[t] = NO_CELL;
+    if (b->ordered[t]) return;
+    b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    const c2d_sweep_index *w = &s->sweep;
+    if (sweep_ready(s) && c->hi_x - c->lo_x <= w->gate && c->hi_y - c->lo_y <= w->gate) {
+        const c2d_grid *g = &w->grid;
+        b->cell[t] = c2d_grid_coord(c->lo_y, g->y0, g->inv_size, g->ny) * g->nx +
+                     c2d_grid_coord(c->lo_x, g->x0, g->inv_size, g->nx);
+    }
 }
 
 /* prepare_one() on four circles from i at once: the same operations in the same order
@@ -254,12 +288,29 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
     simde_mm_storeu_si128((simde__m128i *)cell[3],
                           c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny));
     const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
+    /* the sweep-index cell of the low corner, for the boxes within the gate (as prepare_one) */
+    unsigned gated = 0;
+    int32_t fine[2][4];
+    const c2d_sweep_index *w = &s->sweep;
+    if (sweep_ready(s)) {
+        const simde__m128 gate = simde_mm_set1_ps(w->gate);
+        gated = (unsigned)simde_mm_movemask_ps(
+            simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_sub_ps(hi_x, lo_x), gate),
+                            simde_mm_cmple_ps(simde_mm_sub_ps(hi_y, lo_y), gate)));
+        const c2d_grid *f = &w->grid;
+        simde_mm_storeu_si128((simde__m128i *)fine[0],
+                              c2d_grid_coord4(lo_x, f->x0, f->inv_size, f->nx));
+        simde_mm_storeu_si128((simde__m128i *)fine[1],
+                              c2d_grid_coord4(lo_y, f->y0, f->inv_size, f->ny));
+    }
     for (unsigned j = 0; j < 4; j++) {
         b->c[t + j] = (moving){v[0][j], v[1][j], v[2][j], v[3][j], v[4][j],
                                v[5][j], v[6][j], v[7][j], v[8][j]};
         b->ordered[t + j] = !(ok >> j & 1u);
         b->span[t + j] = (c2d_cell_span){(uint32_t)cell[0][j], (uint32_t)cell[1][j],
                                          (uint32_t)cell[2][j], (uint32_t)cell[3][j]};
+        b->cell[t + j] =
+            (gated >> j & 1u) ? (uint32_t)fine[1][j] * w->grid.nx + (uint32_t)fine[0][j] : NO_CELL;
     }
 }
 
@@ -298,9 +349,192 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
         for (; t < nb; t++)
             prepare_one(s, circles, move_x, move_y, first + b0 + t, t, &b);
         for (size_t j = 0; j < nb; j++)
-            if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
+            if (!b.ordered[j])
+                list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j], b.cell[j]);
         run_candidates(&q);
         for (size_t j = 0; j < nb; j++)
             if (b.ordered[j] || nan[j]) scan_in_order(&q, &b.c[j], first + b0 + j, &out[b0 + j]);
+    }
+}
+
+/* ---- the sweep index --------------------------------------------------------------------- */
+
+/* Circles whose swept box sizes choose the gate, spread over the set. */
+enum { GATE_SAMPLE = 1024 };
+
+static int compare_floats(const void *a, const void *b) {
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The gate: the size (the larger side) of the swept boxes of a sample of the circles, at the
+ * 97th percentile, or the sample's largest when that is at most 1.5 times it. 0 when no
+ * sampled circle is tame. */
+static float choose_gate(const c2d_circle_soa *circles, const float *move_x, const float *move_y) {
+    float size[GATE_SAMPLE];
+    size_t n = 0;
+    const size_t step = circles->count / GATE_SAMPLE + 1;
+    for (size_t i = 0; i < circles->count && n < GATE_SAMPLE; i += step) {
+        moving c = {circles->x[i], circles->y[i], circles->radius[i],
+                    move_x[i],     move_y[i],     0.0f,
+                    0.0f,          0.0f,          0.0f};
+        if (!swept_box(&c)) continue;
+        const float w = c.hi_x - c.lo_x, h = c.hi_y - c.lo_y;
+        const float z = w > h ? w : h;
+        if (z >= 0.0f && z <= C2D_TAME_LIMIT) size[n++] = z;
+    }
+    if (n == 0) return 0.0f;
+    qsort(size, n, sizeof size[0], compare_floats);
+    const float q = size[n - 1 - n / 32];
+    const float gate = size[n - 1] <= 1.5f * q ? size[n - 1] : q;
+    return gate > 0x1p-60f ? gate : 0x1p-60f; /* normal: its 2^-10 too */
+}
+
+/* v - d rounded down (a float at most the exact difference). */
+static float minus_down(float v, float d) {
+    return nextafterf(v - d, -INFINITY);
+}
+
+/* The cells of capsule k in grid g: its box grown by `span` to the left and below. */
+static c2d_cell_span sweep_cells(const c2d_grid *g, const float *box, float span) {
+    const float lo_x = minus_down(box[0], span), lo_y = minus_down(box[2], span);
+    return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(box[1], g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
+                           c2d_grid_coord(box[3], g->y0, g->inv_size, g->ny)};
+}
+
+void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w) {
+    c2d_scene_free(s, w->start);
+    c2d_scene_free(s, w->box);
+    w->start = w->list = NULL;
+    w->box = NULL;
+    w->ready = false;
+}
+
+/* Builds the index for gate `gate` (> 0): false when it would be too large or memory fails. */
+static bool sweep_build(c2d_scene *s, float gate) {
+    c2d_sweep_index *w = &s->sweep;
+    const c2d_capsule_index *x = &s->index;
+    const size_t m = s->capsule_count;
+    c2d_sweep_index_free(s, w);
+    if (x->listed == 0 || m > UINT32_MAX / 4) return false;
+    /* grown by a little more than the gate: the size of a box within the gate, computed in
+     * float, is exact to 2^-24, so its true size stays below span */
+    const float span = gate + gate * 0x1p-10f;
+    float *box = c2d_scene_alloc(s, 4 * m * sizeof *box);
+    if (!box) return false;
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    for (size_t k = 0; k < m; k++) {
+        float *b = box + 4 * k;
+        b[0] = x->lo_x[k], b[1] = x->hi_x[k], b[2] = x->lo_y[k], b[3] = x->hi_y[k];
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        lo_x = fmin(lo_x, minus_down(b[0], span));
+        hi_x = fmax(hi_x, b[1]);
+        lo_y = fmin(lo_y, minus_down(b[2], span));
+        hi_y = fmax(hi_y, b[3]);
+    }
+    const double width = hi_x - lo_x, height = hi_y - lo_y;
+    const double listed = (double)x->listed;
+    /* cells of half the gate, or 16 a listed capsule over the region, whichever is larger;
+     * larger still while the cells or the listings exceed their budgets */
+    double size = fmax(0.5 * span, sqrt(width * height / (16.0 * listed)));
+    if (!(size > 0.0)) size = fmax(fmax(width, height), 1.0);
+    c2d_grid g = {(float)lo_x, (float)lo_y, 1.0f, 1.0f, 1, 1};
+    size_t listings = 0;
+    for (int tries = 0;; tries++, size *= 1.25) {
+        if (tries == 64) {
+            c2d_scene_free(s, box);
+            return false;
+        }
+        const double nx = floor(width / size) + 1.0, ny = floor(height / size) + 1.0;
+        if (nx * ny > 32.0 * listed + 1024.0 || nx * ny > 16777216.0) continue;
+        g.size = (float)size;
+        g.inv_size = (float)(1.0 / size);
+        g.nx = (uint32_t)nx;
+        g.ny = (uint32_t)ny;
+        double total = 0.0;
+        for (size_t k = 0; k < m; k++)
+            if (x->kind[k] == C2D_KIND_GRID) {
+                const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+                total += (double)c2d_span_cells(&sp);
+            }
+        if (total > 64.0 * listed + 4096.0) continue;
+        listings = (size_t)total;
+        break;
+    }
+    const size_t cells = (size_t)g.nx * g.ny;
+    uint32_t *start = c2d_scene_alloc(s, (cells + 1 + listings) * sizeof *start);
+    if (!start) {
+        c2d_scene_free(s, box);
+        return false;
+    }
+    uint32_t *list = start + cells + 1;
+    memset(start, 0, (cells + 1) * sizeof *start);
+    for (size_t k = 0; k < m; k++) { /* counts, in start[c + 1] */
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
+                start[(size_t)cy * g.nx + cx + 1]++;
+    }
+    for (size_t c = 0; c < cells; c++) /* start[c + 1]: where cell c begins */
+        start[c + 1] += start[c];
+    for (size_t k = 0; k < m; k++) { /* start[c + 1] moves to where cell c ends */
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
+                list[start[(size_t)cy * g.nx + cx]++] = (uint32_t)k;
+    }
+    memmove(start + 1, start, cells * sizeof *start);
+    start[0] = 0;
+    const c2d_sweep_index built = {.grid = g,
+                                   .gate = gate,
+                                   .span = span,
+                                   .start = start,
+                                   .list = list,
+                                   .box = box,
+                                   .generation = s->generation,
+                                   .seen = w->seen,
+                                   .uses = 0,
+                                   .pause = w->pause,
+                                   .pause_next = w->pause_next,
+                                   .ready = true,
+                                   .tried = true};
+    *w = built;
+    return true;
+}
+
+void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                       const float *move_y) {
+    c2d_sweep_index *w = &s->sweep;
+    if (w->tried && w->generation == s->generation) {
+        w->uses++;
+        return;
+    }
+    if (circles->count == 0 || s->capsule_count == 0) return;
+    if (w->seen != s->generation + 1) { /* capsules that move every sweep: no index */
+        w->seen = s->generation + 1;
+        return;
+    }
+    if (w->pause > 0) { /* capsules moved soon after the last builds: wait */
+        w->pause--;
+        return;
+    }
+    if (w->tried && w->uses < 4) { /* the last build served fewer than 4 sweeps */
+        w->pause_next = w->pause_next ? (w->pause_next < 4096 ? 2 * w->pause_next : 4096) : 4;
+        w->pause = w->pause_next;
+        w->tried = false;
+        c2d_sweep_index_free(s, w);
+        return;
+    }
+    if (w->tried) w->pause_next = 0;
+    const float gate = choose_gate(circles, move_x, move_y);
+    if (!(gate > 0.0f) || !sweep_build(s, gate)) {
+        c2d_sweep_index_free(s, w);
+        w->generation = s->generation;
+        w->uses = 0;
+        w->tried = true;
     }
 }
