@@ -208,7 +208,7 @@ static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
 }
 
 /* The sweep index (scene_sweep.c): for circles whose swept box is at most `gate` wide and high,
- * a grid looked up by the box's low corner alone. Cell c lists (list[start[c] .. start[c+1]),
+ * a grid looked up by the box's low corner alone. Cell c lists (entry[start[c] .. start[c+1]),
  * ascending) every capsule of kind GRID whose box, grown by `span` to the left and below, holds
  * a point of the cell (by c2d_grid_coord, which is monotone, so no rounding escapes it): a box
  * no larger than gate < span that meets the capsule's box has its low corner there. Built by
@@ -216,8 +216,8 @@ static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
 typedef struct c2d_sweep_index {
     c2d_grid grid;
     float gate, span;           /* the largest box that uses it; how far capsules were grown */
-    uint32_t *start, *list;     /* nx * ny + 1 offsets, then the listed capsules (one block) */
-    float *box;                 /* each capsule's index box: lo_x, hi_x, lo_y, hi_y */
+    uint32_t *start;            /* nx * ny + 1 offsets into entry */
+    c2d_index_entry *entry;     /* the listed capsules with their index boxes */
     uint64_t generation;        /* the scene generation it is current for */
     uint64_t seen;              /* 1 + the generation of the last sweep (built at the second) */
     uint32_t uses;              /* sweeps since the build */

@@ -158,19 +158,24 @@ static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell)
     }
 }
 
-/* The capsules of sweep-index cell `cell` whose boxes meet the swept box of circle i (each
- * listed once there, so no repeats). */
-static void list_sweep_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell) {
-    const c2d_sweep_index *w = &q->s->sweep;
-    const uint32_t end = w->start[cell + 1];
-    for (uint32_t e = w->start[cell]; e < end; e++) {
-        const uint32_t k = w->list[e];
-        const float *box = w->box + 4 * (size_t)k;
-        if (q->n == LIST) run_candidates(q);
-        q->circle[q->n] = i; /* written always, kept when the boxes meet: no branch */
-        q->capsule[q->n] = k;
-        q->n += boxes_meet(c, box[0], box[1], box[2], box[3]);
+/* The capsules of sweep-index entries [e, end) whose boxes meet the swept box of circle i
+ * (each listed once in a cell, so no repeats). */
+static void list_sweep_cell(candidates *q, const moving *c, uint32_t i, uint32_t e, uint32_t end) {
+    const c2d_index_entry *entry = q->s->sweep.entry;
+    size_t n = q->n;
+    for (; e < end; e++) {
+        const c2d_index_entry *en = &entry[e];
+        if (n == LIST) {
+            q->n = n;
+            run_candidates(q);
+            n = 0;
+        }
+        q->circle[n] = i; /* written always, kept when the boxes meet: no branch */
+        q->capsule[n] = en->capsule;
+        n += (c->lo_x <= en->hi_x) & (c->hi_x >= en->lo_x) & (c->lo_y <= en->hi_y) &
+             (c->hi_y >= en->lo_y);
     }
+    q->n = n;
 }
 
 /* Cells a swept box may visit before the circle takes the all-capsules scan instead. */
@@ -178,14 +183,14 @@ static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-/* Lists circle i's candidates (its swept box and cells computed; `cell` its sweep-index cell,
- * NO_CELL when it takes the coarse cells). */
+/* Lists circle i's candidates (its swept box and cells computed; [cell, end) its sweep-index
+ * entries, cell NO_CELL when it takes the coarse cells). */
 static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp,
-                        uint32_t cell) {
+                        uint32_t cell, uint32_t end) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
     if (cell != NO_CELL) {
-        list_sweep_cell(q, c, i, cell);
+        list_sweep_cell(q, c, i, cell, end);
     } else if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
             if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
@@ -209,9 +214,20 @@ static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_ce
 typedef struct block {
     moving c[BLOCK];
     c2d_cell_span span[BLOCK];
-    uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells */
+    uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells; then its
+                             first entry */
+    uint32_t end[BLOCK];  /* its entries' end */
     unsigned char ordered[BLOCK];
 } block;
+
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
 
 /* Is the sweep index usable for the scene's current capsules. */
 static bool sweep_ready(const c2d_scene *s) {
@@ -348,9 +364,22 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
             prepare_four(s, circles, move_x, move_y, first + b0 + t, t, &b);
         for (; t < nb; t++)
             prepare_one(s, circles, move_x, move_y, first + b0 + t, t, &b);
+        if (sweep_ready(s)) { /* the cells' bounds, then their entries: asked for ahead */
+            const uint32_t *start = s->sweep.start;
+            for (size_t j = 0; j < nb; j++)
+                if (b.cell[j] != NO_CELL) prefetch(&start[b.cell[j]]);
+            for (size_t j = 0; j < nb; j++)
+                if (b.cell[j] != NO_CELL) {
+                    const uint32_t c = b.cell[j];
+                    b.cell[j] = start[c];
+                    b.end[j] = start[c + 1];
+                    prefetch(&s->sweep.entry[b.cell[j]]);
+                }
+        }
         for (size_t j = 0; j < nb; j++)
             if (!b.ordered[j])
-                list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j], b.cell[j]);
+                list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j], b.cell[j],
+                            b.end[j]);
         run_candidates(&q);
         for (size_t j = 0; j < nb; j++)
             if (b.ordered[j] || nan[j]) scan_in_order(&q, &b.c[j], first + b0 + j, &out[b0 + j]);
@@ -396,19 +425,20 @@ static float minus_down(float v, float d) {
 }
 
 /* The cells of capsule k in grid g: its box grown by `span` to the left and below. */
-static c2d_cell_span sweep_cells(const c2d_grid *g, const float *box, float span) {
-    const float lo_x = minus_down(box[0], span), lo_y = minus_down(box[2], span);
+static c2d_cell_span sweep_cells(const c2d_grid *g, const c2d_capsule_index *x, size_t k,
+                                 float span) {
+    const float lo_x = minus_down(x->lo_x[k], span), lo_y = minus_down(x->lo_y[k], span);
     return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
-                           c2d_grid_coord(box[1], g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(x->hi_x[k], g->x0, g->inv_size, g->nx),
                            c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
-                           c2d_grid_coord(box[3], g->y0, g->inv_size, g->ny)};
+                           c2d_grid_coord(x->hi_y[k], g->y0, g->inv_size, g->ny)};
 }
 
 void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w) {
     c2d_scene_free(s, w->start);
-    c2d_scene_free(s, w->box);
-    w->start = w->list = NULL;
-    w->box = NULL;
+    c2d_scene_free(s, w->entry);
+    w->start = NULL;
+    w->entry = NULL;
     w->ready = false;
 }
 
@@ -422,17 +452,13 @@ static bool sweep_build(c2d_scene *s, float gate) {
     /* grown by a little more than the gate: the size of a box within the gate, computed in
      * float, is exact to 2^-24, so its true size stays below span */
     const float span = gate + gate * 0x1p-10f;
-    float *box = c2d_scene_alloc(s, 4 * m * sizeof *box);
-    if (!box) return false;
     double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t k = 0; k < m; k++) {
-        float *b = box + 4 * k;
-        b[0] = x->lo_x[k], b[1] = x->hi_x[k], b[2] = x->lo_y[k], b[3] = x->hi_y[k];
         if (x->kind[k] != C2D_KIND_GRID) continue;
-        lo_x = fmin(lo_x, minus_down(b[0], span));
-        hi_x = fmax(hi_x, b[1]);
-        lo_y = fmin(lo_y, minus_down(b[2], span));
-        hi_y = fmax(hi_y, b[3]);
+        lo_x = fmin(lo_x, minus_down(x->lo_x[k], span));
+        hi_x = fmax(hi_x, x->hi_x[k]);
+        lo_y = fmin(lo_y, minus_down(x->lo_y[k], span));
+        hi_y = fmax(hi_y, x->hi_y[k]);
     }
     const double width = hi_x - lo_x, height = hi_y - lo_y;
     const double listed = (double)x->listed;
@@ -443,10 +469,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
     c2d_grid g = {(float)lo_x, (float)lo_y, 1.0f, 1.0f, 1, 1};
     size_t listings = 0;
     for (int tries = 0;; tries++, size *= 1.25) {
-        if (tries == 64) {
-            c2d_scene_free(s, box);
-            return false;
-        }
+        if (tries == 64) return false;
         const double nx = floor(width / size) + 1.0, ny = floor(height / size) + 1.0;
         if (nx * ny > 32.0 * listed + 1024.0 || nx * ny > 16777216.0) continue;
         g.size = (float)size;
@@ -456,7 +479,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
         double total = 0.0;
         for (size_t k = 0; k < m; k++)
             if (x->kind[k] == C2D_KIND_GRID) {
-                const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+                const c2d_cell_span sp = sweep_cells(&g, x, k, span);
                 total += (double)c2d_span_cells(&sp);
             }
         if (total > 64.0 * listed + 4096.0) continue;
@@ -464,16 +487,17 @@ static bool sweep_build(c2d_scene *s, float gate) {
         break;
     }
     const size_t cells = (size_t)g.nx * g.ny;
-    uint32_t *start = c2d_scene_alloc(s, (cells + 1 + listings) * sizeof *start);
-    if (!start) {
-        c2d_scene_free(s, box);
+    uint32_t *start = c2d_scene_alloc(s, (cells + 1) * sizeof *start);
+    c2d_index_entry *entry = c2d_scene_alloc(s, (listings ? listings : 1) * sizeof *entry);
+    if (!start || !entry) {
+        c2d_scene_free(s, start);
+        c2d_scene_free(s, entry);
         return false;
     }
-    uint32_t *list = start + cells + 1;
     memset(start, 0, (cells + 1) * sizeof *start);
     for (size_t k = 0; k < m; k++) { /* counts, in start[c + 1] */
         if (x->kind[k] != C2D_KIND_GRID) continue;
-        const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+        const c2d_cell_span sp = sweep_cells(&g, x, k, span);
         for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
             for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
                 start[(size_t)cy * g.nx + cx + 1]++;
@@ -482,10 +506,11 @@ static bool sweep_build(c2d_scene *s, float gate) {
         start[c + 1] += start[c];
     for (size_t k = 0; k < m; k++) { /* start[c + 1] moves to where cell c ends */
         if (x->kind[k] != C2D_KIND_GRID) continue;
-        const c2d_cell_span sp = sweep_cells(&g, box + 4 * k, span);
+        const c2d_cell_span sp = sweep_cells(&g, x, k, span);
         for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
             for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
-                list[start[(size_t)cy * g.nx + cx]++] = (uint32_t)k;
+                entry[start[(size_t)cy * g.nx + cx]++] =
+                    (c2d_index_entry){x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k], (uint32_t)k};
     }
     memmove(start + 1, start, cells * sizeof *start);
     start[0] = 0;
@@ -493,8 +518,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
                                    .gate = gate,
                                    .span = span,
                                    .start = start,
-                                   .list = list,
-                                   .box = box,
+                                   .entry = entry,
                                    .generation = s->generation,
                                    .seen = w->seen,
                                    .uses = 0,
