@@ -207,17 +207,24 @@ static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
     return f->base[c >> 6] + c2d_popcount64(f->bits[c >> 6] & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
 }
 
+/* Four capsules of a sweep-index cell, with their index boxes (unused slots: an empty box,
+ * lo = +inf, hi = -inf, that meets nothing). */
+typedef struct c2d_sweep_group {
+    float lo_x[4], hi_x[4], lo_y[4], hi_y[4];
+    uint32_t capsule[4];
+} c2d_sweep_group;
+
 /* The sweep index (scene_sweep.c): for circles whose swept box is at most `gate` wide and high,
- * a grid looked up by the box's low corner alone. Cell c lists (entry[start[c] .. start[c+1]),
- * ascending) every capsule of kind GRID whose box, grown by `span` to the left and below, holds
- * a point of the cell (by c2d_grid_coord, which is monotone, so no rounding escapes it): a box
- * no larger than gate < span that meets the capsule's box has its low corner there. Built by
- * c2d_scene_sweep() for the scene's generation; range calls read it when it is current. */
+ * a grid looked up by the box's low corner alone. Cell c lists (group[start[c] .. start[c+1]),
+ * four a group, ascending) every capsule of kind GRID whose box, grown by `span` to the left and
+ * below, holds a point of the cell (by c2d_grid_coord, which is monotone, so no rounding escapes
+ * it): a box no larger than gate < span that meets the capsule's box has its low corner there.
+ * Built by c2d_scene_sweep() for the scene's generation; range calls read it when it is current. */
 typedef struct c2d_sweep_index {
     c2d_grid grid;
     float gate, span;           /* the largest box that uses it; how far capsules were grown */
-    uint32_t *start;            /* nx * ny + 1 offsets into entry */
-    c2d_index_entry *entry;     /* the listed capsules with their index boxes */
+    uint32_t *start;            /* nx * ny + 1 offsets into group */
+    c2d_sweep_group *group;     /* the listed capsules with their index boxes */
     uint64_t generation;        /* the scene generation it is current for */
     uint64_t seen;              /* 1 + the generation of the last sweep (built at the second) */
     uint32_t uses;              /* sweeps since the build */
