@@ -240,7 +240,7 @@ static void list_coarse(candidates *q, uint32_t i, const swept *c, const c2d_cel
 /* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
 typedef struct block {
     swept c[BLOCK];
-    c2d_cell_span span[BLOCK];
+    uint32_t x0[BLOCK], x1[BLOCK], y0[BLOCK], y1[BLOCK]; /* its coarse cells */
     uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells; then its
                              first entry */
     uint32_t end[BLOCK];  /* its entries' end */
@@ -271,7 +271,8 @@ static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const
     b->c[t] = (swept){m.lo_x, m.hi_x, m.lo_y, m.hi_y};
     const swept *c = &b->c[t];
     if (b->ordered[t]) return;
-    b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    const c2d_cell_span sp = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    b->x0[t] = sp.x0, b->x1[t] = sp.x1, b->y0[t] = sp.y0, b->y1[t] = sp.y1;
     const c2d_sweep_index *w = &s->sweep;
     if (sweep_ready(s) && c->hi_x - c->lo_x <= w->gate && c->hi_y - c->lo_y <= w->gate) {
         const c2d_grid *g = &w->grid;
@@ -318,14 +319,13 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 1), r1);
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 2), r2);
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 3), r3);
-    int32_t cell[4][4];
-    simde_mm_storeu_si128((simde__m128i *)cell[0],
+    simde_mm_storeu_si128((simde__m128i *)(b->x0 + t),
                           c2d_grid_coord4(lo_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[1],
+    simde_mm_storeu_si128((simde__m128i *)(b->x1 + t),
                           c2d_grid_coord4(hi_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[2],
+    simde_mm_storeu_si128((simde__m128i *)(b->y0 + t),
                           c2d_grid_coord4(lo_y, g->y0, g->inv_size, g->ny));
-    simde_mm_storeu_si128((simde__m128i *)cell[3],
+    simde_mm_storeu_si128((simde__m128i *)(b->y1 + t),
                           c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny));
     const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
     /* the sweep-index cell of the low corner, for the boxes within the gate (as prepare_one:
@@ -348,11 +348,8 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
         fine = simde_mm_or_si128(fine, simde_mm_andnot_si128(simde_mm_castps_si128(gated), none));
     }
     simde_mm_storeu_si128((simde__m128i *)(b->cell + t), fine);
-    for (unsigned j = 0; j < 4; j++) {
+    for (unsigned j = 0; j < 4; j++)
         b->ordered[t + j] = !(ok >> j & 1u);
-        b->span[t + j] = (c2d_cell_span){(uint32_t)cell[0][j], (uint32_t)cell[1][j],
-                                         (uint32_t)cell[2][j], (uint32_t)cell[3][j]};
-    }
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
@@ -401,7 +398,7 @@ static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
         if (b->cell[j] != NO_CELL)
             list_sweep_cell(q, &b->c[j], i, b->cell[j], b->end[j]);
         else
-            list_coarse(q, i, &b->c[j], &b->span[j]);
+            list_coarse(q, i, &b->c[j], &(c2d_cell_span){b->x0[j], b->x1[j], b->y0[j], b->y1[j]});
         if (extra) list_extra(q, i, &b->c[j]);
     }
     run_candidates(q);
