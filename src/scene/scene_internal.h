@@ -228,6 +228,7 @@ typedef struct c2d_sweep_index {
     uint64_t generation;        /* the scene generation it is current for */
     uint64_t seen;              /* 1 + the generation of the last sweep (built at the second) */
     uint32_t uses;              /* sweeps since the build */
+    uint32_t checked;           /* `uses` when the circles' sizes were last checked */
     uint32_t pause, pause_next; /* sweeps to go without it (capsules moved soon after builds) */
     bool ready, tried;          /* built; a build was attempted for `generation` */
 } c2d_sweep_index;

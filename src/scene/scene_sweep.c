@@ -479,6 +479,20 @@ static float choose_gate(const c2d_circle_soa *circles, const float *move_x, con
     return gate > 0x1p-60f ? gate : 0x1p-60f; /* normal: its 2^-10 too */
 }
 
+/* Are more than a quarter of 64 circles spread over the set (tame ones) above the gate. */
+static bool outgrown(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                     float gate) {
+    const size_t step = circles->count / 64;
+    unsigned above = 0;
+    for (size_t i = 0; i < 64 * step; i += step) {
+        moving c = {circles->x[i], circles->y[i], circles->radius[i],
+                    move_x[i],     move_y[i],     0.0f,
+                    0.0f,          0.0f,          0.0f};
+        above += swept_box(&c) && !(c.hi_x - c.lo_x <= gate && c.hi_y - c.lo_y <= gate);
+    }
+    return above > 16;
+}
+
 /* v - d rounded down (a float at most the exact difference). */
 static float minus_down(float v, float d) {
     return nextafterf(v - d, -INFINITY);
@@ -614,6 +628,18 @@ void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float 
     c2d_sweep_index *w = &s->sweep;
     if (w->tried && w->generation == s->generation) {
         w->uses++;
+        /* at most every 16th sweep, a look at 64 of the circles of a sweep of 256 or more: when
+         * more than a quarter of them are above the gate (moves that grew), the index is built
+         * again for their sizes */
+        if (!w->ready || w->uses - w->checked < 16 || circles->count < 256) return;
+        w->checked = w->uses;
+        if (!outgrown(circles, move_x, move_y, w->gate)) return;
+        const float gate = choose_gate(circles, move_x, move_y);
+        if (gate > w->gate && !sweep_build(s, gate)) {
+            c2d_sweep_index_free(s, w);
+            w->generation = s->generation;
+            w->tried = true;
+        }
         return;
     }
     if (circles->count == 0 || s->capsule_count == 0) return;
@@ -637,7 +663,7 @@ void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float 
     if (!(gate > 0.0f) || !sweep_build(s, gate)) {
         c2d_sweep_index_free(s, w);
         w->generation = s->generation;
-        w->uses = 0;
+        w->uses = w->checked = 0;
         w->tried = true;
     }
 }

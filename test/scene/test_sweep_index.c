@@ -2,8 +2,8 @@
  * every backend: swept boxes exactly at the gate and one ulp either side, low corners on cell
  * edges and a few ulps off, boxes that just touch a capsule's box from the right and from
  * above, moves of zero, NaN and infinite values, capsules that move (the index goes stale),
- * every tail length, and sweeps whose moves outgrow the gate. The test reads the index's
- * parameters (internal) to aim at its borders. */
+ * every tail length, and moves that outgrow the gate (the index is built again). The test
+ * reads the index's parameters (internal) to aim at its borders. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +179,40 @@ static void sweep_index_special_and_moves(void **state) {
     c2d_workload_free(&w);
 }
 
+/* Moves that grow (a falling pile): after a look at the circles finds more than a quarter
+ * above the gate, the index is built again with a larger gate; every sweep on the way is the
+ * batch call's. */
+static void sweep_index_regrow(void **state) {
+    (void)state;
+    c2d_workload w;
+    assert_int_equal(c2d_workload_w5(&w, 1200, 80, C2D_W5_UNIFORM, 21), 0);
+    scene s;
+    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
+    for (size_t i = 0; i < s.n; i++)
+        s.mx[i] *= 0.1f, s.my[i] *= 0.1f;
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    check_sweeps(sc, &s, "small moves");
+    assert_true(index_ready(sc));
+    const float first_gate = sc->sweep.gate;
+    c2d_circle_toi *ref = xmalloc(s.n * sizeof *ref), *got = xmalloc(s.n * sizeof *got);
+    for (int frame = 0; frame < 40; frame++) {
+        for (size_t i = 0; i < s.n; i++)
+            s.mx[i] *= 1.08f, s.my[i] *= 1.08f;
+        assert_int_equal(c2d_batch_sweep(&s.circles, s.mx, s.my, &s.capsules, ref), C2D_OK);
+        assert_int_equal(c2d_scene_sweep(sc, &s.circles, s.mx, s.my, got), C2D_OK);
+        assert_memory_equal(got, ref, s.n * sizeof *got);
+        assert_true(index_ready(sc));
+    }
+    assert_true(sc->sweep.gate > first_gate);
+    check_sweeps(sc, &s, "grown moves");
+    free(ref);
+    free(got);
+    c2d_scene_destroy(sc);
+    scene_free(&s);
+    c2d_workload_free(&w);
+}
+
 /* Few circles, tiny scenes, every count from 0 to 40, one capsule. */
 static void sweep_index_small(void **state) {
     (void)state;
@@ -203,6 +237,7 @@ int main(void) {
         cmocka_unit_test(sweep_index_w5),
         cmocka_unit_test(sweep_index_borders),
         cmocka_unit_test(sweep_index_special_and_moves),
+        cmocka_unit_test(sweep_index_regrow),
         cmocka_unit_test(sweep_index_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
