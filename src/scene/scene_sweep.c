@@ -247,15 +247,6 @@ typedef struct block {
     unsigned char ordered[BLOCK];
 } block;
 
-/* Asks memory for *p (a hint; nothing is read). */
-static inline void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
 /* Is the sweep index usable for the scene's current capsules. */
 static bool sweep_ready(const c2d_scene *s) {
     return s->sweep.ready && s->sweep.generation == s->generation;
@@ -370,7 +361,7 @@ static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const
     if (!sweep_ready(s)) return;
     const uint32_t *start = s->sweep.start;
     for (size_t j = 0; j < nb; j++)
-        if (b->cell[j] != NO_CELL) prefetch(&start[b->cell[j]]);
+        if (b->cell[j] != NO_CELL) c2d_prefetch(&start[b->cell[j]]);
 }
 
 /* Stage two: the cells' bounds (asked for a block ago), and a request for their groups. */
@@ -383,8 +374,8 @@ static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
             b->cell[j] = start[c];
             b->end[j] = start[c + 1];
             const char *g = (const char *)&s->sweep.group[b->cell[j]];
-            prefetch(g);
-            prefetch(g + sizeof(c2d_sweep_group) - 1);
+            c2d_prefetch(g);
+            c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
         }
 }
 
