@@ -164,7 +164,12 @@ static void sweep_index_special_and_moves(void **state) {
     assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
     check_sweeps(sc, &s, "special values");
     assert_true(index_ready(sc));
+    c2d_circle_toi *toi = xmalloc((s.n + 1) * sizeof *toi);
     for (int round = 0; round < 3; round++) {
+        /* four sweeps more: an index that served fewer before the capsules moved would pause
+         * the next builds (how many sweeps check_sweeps makes depends on the backends) */
+        for (int j = 0; j < 4; j++)
+            assert_int_equal(c2d_scene_sweep(sc, &s.circles, s.mx, s.my, toi), C2D_OK);
         for (size_t k = (size_t)round; k < s.m; k += 7) { /* move some capsules */
             s.ax[k] += 1.5f;
             s.by[k] -= 0.75f;
@@ -174,6 +179,13 @@ static void sweep_index_special_and_moves(void **state) {
         check_sweeps(sc, &s, "after a move");
         assert_true(index_ready(sc));
     }
+    /* capsules that move after every second sweep: builds pause, answers stay the batch's */
+    for (int round = 0; round < 12; round++) {
+        s.ay[round] += 0.25f;
+        assert_int_equal(c2d_scene_move_capsules(sc, 0, &s.capsules), C2D_OK);
+        check_sweeps(sc, &s, "moving capsules");
+    }
+    free(toi);
     c2d_scene_destroy(sc);
     scene_free(&s);
     c2d_workload_free(&w);
