@@ -547,7 +547,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
                 const c2d_cell_span sp = sweep_cells(&g, x, k, span);
                 total += (double)c2d_span_cells(&sp);
             }
-        if (total > 64.0 * listed + 4096.0) continue;
+        if (total > 64.0 * listed + 4096.0 || total + nx * ny >= 4294967295.0) continue;
         break;
     }
     const size_t cells = (size_t)g.nx * g.ny;
