@@ -1,6 +1,8 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
- * box touches, and the capsules the index holds everywhere. The candidates of a block of
- * circles are listed, then swept W at a time in the active backend's lanes (the sweep
+ * box touches, and the capsules the index holds everywhere; or, when its swept box is within
+ * the sweep index's gate, the capsules of the one sweep-index cell of the box's low corner
+ * (built here, see scene_internal.h and docs/scenes.md "A sweep frame"). The candidates of a
+ * block of circles are listed, then swept W at a time in the active backend's lanes (the sweep
  * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
  * Why the answer is c2d_batch_sweep()'s: a sweep can hit a capsule only if the circle's swept
