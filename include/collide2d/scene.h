@@ -123,8 +123,11 @@ C2D_API c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *cir
 
 /// Exactly c2d_batch_sweep(circles, move_x, move_y, scene's capsules, out): each circle's
 /// earliest hit (ties to the lowest capsule index); `out` has circles->count entries. Uses
-/// only the scene's capsule index: it allocates nothing. The earliest hit is taken over the
-/// capsules the filter allows, sensors skipped (a refused capsule never hides one behind it).
+/// only the scene's indices. It allocates only to build its sweep index, at the second sweep
+/// after the scene was created or capsules moved (not again while capsules keep moving soon
+/// after each build); out of memory there is no error: the call answers from the capsule index
+/// alone, with the same bytes. The earliest hit is taken over the capsules the filter allows,
+/// sensors skipped (a refused capsule never hides one behind it).
 C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles,
                                    const float *move_x, const float *move_y, c2d_circle_toi *out);
 
@@ -184,7 +187,8 @@ C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_cir
 /// The index holds the capsules where they are; a capsule whose move is not zero is also
 /// tried by every circle whose swept box meets the capsule's box grown by its move, so the
 /// call costs about c2d_scene_sweep() plus circles x moving capsules box tests. Allocates only
-/// when more capsules move than in any call before (C2D_ERROR_ALLOC: nothing written).
+/// when more capsules move than in any call before (C2D_ERROR_ALLOC: nothing written), and as
+/// c2d_scene_sweep() does for its sweep index (which holds the capsules at rest).
 C2D_API c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
                                                    const float *move_x, const float *move_y,
                                                    const float *capsule_move_x,
@@ -193,7 +197,8 @@ C2D_API c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_c
 
 /// c2d_scene_sweep() for circles circle_first .. circle_first + circle_count - 1 only:
 /// out[j] is circle circle_first + j's entry (out has circle_count entries). `circles`,
-/// `move_x` and `move_y` are the whole frame's arrays. Reads the scene only: calls on
+/// `move_x` and `move_y` are the whole frame's arrays. Reads the scene only (it uses the sweep
+/// index a c2d_scene_sweep() built for the current capsules, and builds none): calls on
 /// separate outputs may run on several threads at once; outputs of consecutive ranges
 /// concatenated are c2d_scene_sweep()'s. A range outside the circles: C2D_ERROR_INDEX.
 C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *circles,

@@ -177,6 +177,7 @@ void c2d_scene_destroy(c2d_scene *scene) {
     c2d_capsule_index_free(scene, &scene->index);
     c2d_fine_free(scene, &scene->fine);
     c2d_fine_free(scene, &scene->fine_big);
+    c2d_sweep_index_free(scene, &scene->sweep);
     c2d_frozen_free(scene, scene->frozen);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
         c2d_scene_free(scene, scene->scratch[i].ptr);
@@ -325,6 +326,7 @@ c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles, cons
     const c2d_status st = c2d_scene_check_circles(circles);
     if (st != C2D_OK) return st;
     if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
+    c2d_sweep_prepare(scene, circles, move_x, move_y);
     c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, 0, circles->count, out);
     return C2D_OK;
 }
@@ -372,6 +374,7 @@ c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_so
     c2d_scene_movers movers;
     st = list_movers(scene, capsule_move_x, capsule_move_y, &movers);
     if (st != C2D_OK) return st;
+    c2d_sweep_prepare(scene, circles, move_x, move_y);
     c2d_scene_sweep_moving_range(scene, circles, move_x, move_y, &movers, 0, circles->count, out);
     return C2D_OK;
 }

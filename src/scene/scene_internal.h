@@ -190,6 +190,15 @@ typedef struct c2d_fine_index {
     bool declined;       /* the big circles' index could not be built for these capsules */
 } c2d_fine_index;
 
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void c2d_prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 /* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
 static inline uint32_t c2d_popcount64(uint64_t x) {
 #if defined(__POPCNT__) || defined(__aarch64__)
@@ -207,6 +216,32 @@ static inline uint32_t c2d_fine_rank(const c2d_fine_index *f, uint32_t c) {
     return f->base[c >> 6] + c2d_popcount64(f->bits[c >> 6] & ((UINT64_C(2) << (c & 63)) - 1)) - 1;
 }
 
+/* Four capsules of a sweep-index cell, with their index boxes (unused slots: an empty box,
+ * lo = +inf, hi = -inf, that meets nothing). */
+typedef struct c2d_sweep_group {
+    float lo_x[4], hi_x[4], lo_y[4], hi_y[4];
+    uint32_t capsule[4];
+} c2d_sweep_group;
+
+/* The sweep index (scene_sweep.c): for circles whose swept box is at most `gate` wide and high,
+ * a grid looked up by the box's low corner alone. Cell c lists (group[start[c] .. start[c+1]),
+ * four a group, ascending) every capsule of kind GRID whose box, grown by `span` to the left and
+ * below, holds a point of the cell (by c2d_grid_coord, which is monotone, so no rounding escapes
+ * it): a box no larger than gate < span that meets the capsule's box has its low corner there.
+ * Built by c2d_scene_sweep() for the scene's generation; range calls read it when it is current. */
+typedef struct c2d_sweep_index {
+    c2d_grid grid;
+    float gate, span;           /* the largest box that uses it; how far capsules were grown */
+    uint32_t *start;            /* nx * ny + 1 offsets into group */
+    c2d_sweep_group *group;     /* the listed capsules with their index boxes */
+    uint64_t generation;        /* the scene generation it is current for */
+    uint64_t seen;              /* 1 + the generation of the last sweep (built at the second) */
+    uint32_t uses;              /* sweeps since the build */
+    uint32_t checked;           /* `uses` when the circles' sizes were last checked */
+    uint32_t pause, pause_next; /* sweeps to go without it (capsules moved soon after builds) */
+    bool ready, tried;          /* built; a build was attempted for `generation` */
+} c2d_sweep_index;
+
 struct c2d_scene {
     c2d_allocator allocator; /* never NULL hooks: malloc/free filled in */
     size_t capsule_count;
@@ -218,6 +253,7 @@ struct c2d_scene {
     c2d_capsule_index index;
     c2d_fine_index fine;     /* built lazily by frame begins (scene_fine.c) */
     c2d_fine_index fine_big; /* the same for circles above fine.rho (its dirty set unused) */
+    c2d_sweep_index sweep;   /* built lazily by sweeps (scene_sweep.c) */
     uint64_t generation;     /* bumped by every capsule move: older frames are stale */
     c2d_scene_frame frame;
     c2d_scene_scratch scratch[C2D_SCENE_SLOTS];
@@ -362,6 +398,13 @@ typedef struct c2d_scene_movers {
     const c2d_scene_mover *list;
     size_t count;
 } c2d_scene_movers;
+
+/* Makes the sweep index fit the scene's capsules and these circles' swept boxes (built when
+ * missing or stale, unless capsules keep moving; any failure leaves it unready, and sweeps use
+ * the coarse index alone). c2d_sweep_index_free releases it. */
+C2D_INTERNAL void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles,
+                                    const float *move_x, const float *move_y);
+C2D_INTERNAL void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w);
 
 /* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
 C2D_INTERNAL void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,

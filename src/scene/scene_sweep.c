@@ -1,6 +1,8 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
- * box touches, and the capsules the index holds everywhere. The candidates of a block of
- * circles are listed, then swept W at a time in the active backend's lanes (the sweep
+ * box touches, and the capsules the index holds everywhere; or, when its swept box is within
+ * the sweep index's gate, the capsules of the one sweep-index cell of the box's low corner
+ * (built here, see scene_internal.h and docs/scenes.md "A sweep frame"). The candidates of a
+ * block of circles are listed, then swept W at a time in the active backend's lanes (the sweep
  * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
  * Why the answer is c2d_batch_sweep()'s: a sweep can hit a capsule only if the circle's swept
@@ -20,6 +22,7 @@
  * never hides one behind it. Ray casts (scene_search.c) come here with the rays' words as the
  * circles'. Without filters nothing of this runs. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <simde/x86/sse2.h>
@@ -33,12 +36,18 @@
 /* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
  * calls allocate nothing; a block with more candidates runs them in several batches). */
 enum { BLOCK = 256, LIST = 1024 };
+#define NO_CELL UINT32_MAX
 
 /* One circle's inputs and swept box. */
 typedef struct moving {
     float px, py, r, mx, my;
     float lo_x, hi_x, lo_y, hi_y;
 } moving;
+
+/* A swept box alone (what the walks read). */
+typedef struct swept {
+    float lo_x, hi_x, lo_y, hi_y;
+} swept;
 
 /* The candidates of a block: (circle, capsule) pairs, and where the hits go. */
 typedef struct candidates {
@@ -88,18 +97,28 @@ static void add_candidate(candidates *q, uint32_t circle, uint32_t capsule) {
     q->n++;
 }
 
-static bool boxes_meet(const moving *c, float lo_x, float hi_x, float lo_y, float hi_y) {
+static bool boxes_meet(const swept *c, float lo_x, float hi_x, float lo_y, float hi_y) {
     return c->lo_x <= hi_x && c->hi_x >= lo_x && c->lo_y <= hi_y && c->hi_y >= lo_y;
 }
 
-static bool meets_capsule(const moving *c, const c2d_capsule_index *x, uint32_t k) {
+static bool meets_capsule(const swept *c, const c2d_capsule_index *x, uint32_t k) {
     return boxes_meet(c, x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k]);
 }
 
 /* The batch kernels' order: every capsule (the filter allows), first hit kept unless a strictly
  * earlier follows. */
-static void scan_in_order(const candidates *q, const moving *c, size_t i, c2d_circle_toi *out) {
+static void scan_in_order(const candidates *q, size_t i, c2d_circle_toi *out) {
     const c2d_scene *s = q->s;
+    const moving cm = {q->circles->x[i],
+                       q->circles->y[i],
+                       q->circles->radius[i],
+                       q->move_x[i],
+                       q->move_y[i],
+                       0.0f,
+                       0.0f,
+                       0.0f,
+                       0.0f};
+    const moving *c = &cm;
     const c2d_scene_movers *m = q->movers;
     const c2d_capsule_soa *K = &s->capsules;
     *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
@@ -138,7 +157,7 @@ static bool swept_box(moving *c) {
 /* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
  * several cells the box visits is a candidate once per cell: keeping the smallest (t, capsule)
  * makes the repeats harmless, and cheaper than deciding which cell owns the pair. */
-static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell) {
+static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) {
     const c2d_capsule_index *x = &q->s->index;
     const c2d_index_cell *ic = &x->cells[cell];
     const unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
@@ -156,13 +175,57 @@ static void list_cell(candidates *q, const moving *c, uint32_t i, uint32_t cell)
     }
 }
 
+/* Bit j set when slot j's box meets swept box c (as c2d_cell_mask). */
+static inline unsigned group_mask(const c2d_sweep_group *g, const swept *c) {
+    const simde__m128 x =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(c->lo_x), simde_mm_loadu_ps(g->hi_x)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(c->hi_x), simde_mm_loadu_ps(g->lo_x)));
+    const simde__m128 y =
+        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(c->lo_y), simde_mm_loadu_ps(g->hi_y)),
+                        simde_mm_cmpge_ps(simde_mm_set1_ps(c->hi_y), simde_mm_loadu_ps(g->lo_y)));
+    return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
+}
+
+/* The capsules of sweep-index groups [g, end) whose boxes meet the swept box of circle i (each
+ * listed once in a cell, so no repeats). A cell of up to four capsules is one group. */
+static void list_sweep_cell(candidates *q, const swept *c, uint32_t i, uint32_t g, uint32_t end) {
+    const c2d_sweep_group *group = q->s->sweep.group;
+    for (; g < end; g++) {
+        const c2d_sweep_group *gr = &group[g];
+        const unsigned mask = group_mask(gr, c);
+        if (q->n > LIST - 4) run_candidates(q);
+        size_t n = q->n; /* all four slots written, the ones that meet kept: no branch a slot */
+        for (unsigned j = 0; j < 4; j++) {
+            q->circle[n] = i;
+            q->capsule[n] = gr->capsule[j];
+            n += (mask >> j) & 1u;
+        }
+        q->n = n;
+    }
+}
+
 /* Cells a swept box may visit before the circle takes the all-capsules scan instead. */
 static size_t visit_limit(const c2d_scene *s) {
     return 64 + s->capsule_count / 4;
 }
 
-/* Lists circle i's candidates (its swept box and cells computed). */
-static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_cell_span *sp) {
+/* Circle i's candidates among the capsules the index holds everywhere and the capsules that
+ * move. */
+static void list_extra(candidates *q, uint32_t i, const swept *c) {
+    const c2d_capsule_index *x = &q->s->index;
+    for (size_t e = 0; e < x->everywhere_count; e++)
+        if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
+    if (q->movers) /* capsules that move: their boxes cover the move (also listed above) */
+        for (size_t e = 0; e < q->movers->count; e++) {
+            const c2d_scene_mover *mv = &q->movers->list[e];
+            if (boxes_meet(c, mv->lo_x, mv->hi_x, mv->lo_y, mv->hi_y))
+                add_candidate(q, i, mv->capsule);
+        }
+}
+
+/* Circle i's candidates of the coarse cells its swept box touches (or of every capsule, for a
+ * long move). */
+static void list_coarse(candidates *q, uint32_t i, const swept *c, const c2d_cell_span *sp) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
     if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
@@ -174,33 +237,41 @@ static void list_circle(candidates *q, uint32_t i, const moving *c, const c2d_ce
             for (uint32_t cx = sp->x0; cx <= sp->x1; cx++)
                 list_cell(q, c, i, cy * nx + cx);
     }
-    for (size_t e = 0; e < x->everywhere_count; e++)
-        if (meets_capsule(c, x, x->everywhere[e])) add_candidate(q, i, x->everywhere[e]);
-    if (q->movers) /* capsules that move: their boxes cover the move (also listed above) */
-        for (size_t e = 0; e < q->movers->count; e++) {
-            const c2d_scene_mover *mv = &q->movers->list[e];
-            if (boxes_meet(c, mv->lo_x, mv->hi_x, mv->lo_y, mv->hi_y))
-                add_candidate(q, i, mv->capsule);
-        }
 }
 
 /* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
 typedef struct block {
-    moving c[BLOCK];
-    c2d_cell_span span[BLOCK];
+    swept c[BLOCK];
+    uint32_t x0[BLOCK], x1[BLOCK], y0[BLOCK], y1[BLOCK]; /* its coarse cells */
+    uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells; then its
+                             first entry */
+    uint32_t end[BLOCK];  /* its entries' end */
     unsigned char ordered[BLOCK];
 } block;
+
+/* Is the sweep index usable for the scene's current capsules. */
+static bool sweep_ready(const c2d_scene *s) {
+    return s->sweep.ready && s->sweep.generation == s->generation;
+}
 
 /* swept_box() and the cells for circle i, one at a time (the tail of a block). */
 static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
                         const float *move_y, size_t i, size_t t, block *b) {
-    moving *c = &b->c[t];
-    *c =
-        (moving){circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
-                 0.0f,          0.0f};
-    b->ordered[t] = !swept_box(c);
-    if (!b->ordered[t])
-        b->span[t] = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    moving m = {circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
+                0.0f,          0.0f};
+    b->ordered[t] = !swept_box(&m);
+    b->cell[t] = NO_CELL;
+    b->c[t] = (swept){m.lo_x, m.hi_x, m.lo_y, m.hi_y};
+    const swept *c = &b->c[t];
+    if (b->ordered[t]) return;
+    const c2d_cell_span sp = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    b->x0[t] = sp.x0, b->x1[t] = sp.x1, b->y0[t] = sp.y0, b->y1[t] = sp.y1;
+    const c2d_sweep_index *w = &s->sweep;
+    if (sweep_ready(s) && c->hi_x - c->lo_x <= w->gate && c->hi_y - c->lo_y <= w->gate) {
+        const c2d_grid *g = &w->grid;
+        b->cell[t] = c2d_grid_coord(c->lo_y, g->y0, g->inv_size, g->ny) * g->nx +
+                     c2d_grid_coord(c->lo_x, g->x0, g->inv_size, g->nx);
+    }
 }
 
 /* prepare_one() on four circles from i at once: the same operations in the same order
@@ -234,39 +305,98 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
     const simde__m128 hi_x = simde_mm_add_ps(simde_mm_max_ps(px, ex), grow);
     const simde__m128 lo_y = simde_mm_sub_ps(simde_mm_min_ps(py, ey), grow);
     const simde__m128 hi_y = simde_mm_add_ps(simde_mm_max_ps(py, ey), grow);
-    float v[9][4];
-    simde_mm_storeu_ps(v[0], px);
-    simde_mm_storeu_ps(v[1], py);
-    simde_mm_storeu_ps(v[2], r);
-    simde_mm_storeu_ps(v[3], mx);
-    simde_mm_storeu_ps(v[4], my);
-    simde_mm_storeu_ps(v[5], lo_x);
-    simde_mm_storeu_ps(v[6], hi_x);
-    simde_mm_storeu_ps(v[7], lo_y);
-    simde_mm_storeu_ps(v[8], hi_y);
-    int32_t cell[4][4];
-    simde_mm_storeu_si128((simde__m128i *)cell[0],
+    /* the boxes, transposed to one per circle (a swept is four floats) */
+    simde__m128 r0 = lo_x, r1 = hi_x, r2 = lo_y, r3 = hi_y;
+    SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    simde_mm_storeu_ps((float *)(void *)(b->c + t), r0);
+    simde_mm_storeu_ps((float *)(void *)(b->c + t + 1), r1);
+    simde_mm_storeu_ps((float *)(void *)(b->c + t + 2), r2);
+    simde_mm_storeu_ps((float *)(void *)(b->c + t + 3), r3);
+    simde_mm_storeu_si128((simde__m128i *)(b->x0 + t),
                           c2d_grid_coord4(lo_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[1],
+    simde_mm_storeu_si128((simde__m128i *)(b->x1 + t),
                           c2d_grid_coord4(hi_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)cell[2],
+    simde_mm_storeu_si128((simde__m128i *)(b->y0 + t),
                           c2d_grid_coord4(lo_y, g->y0, g->inv_size, g->ny));
-    simde_mm_storeu_si128((simde__m128i *)cell[3],
+    simde_mm_storeu_si128((simde__m128i *)(b->y1 + t),
                           c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny));
     const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
-    for (unsigned j = 0; j < 4; j++) {
-        b->c[t + j] = (moving){v[0][j], v[1][j], v[2][j], v[3][j], v[4][j],
-                               v[5][j], v[6][j], v[7][j], v[8][j]};
-        b->ordered[t + j] = !(ok >> j & 1u);
-        b->span[t + j] = (c2d_cell_span){(uint32_t)cell[0][j], (uint32_t)cell[1][j],
-                                         (uint32_t)cell[2][j], (uint32_t)cell[3][j]};
+    /* the sweep-index cell of the low corner, for the boxes within the gate (as prepare_one:
+     * row * nx + column is below 2^24, so exact in float too), else NO_CELL */
+    const simde__m128i none = simde_mm_set1_epi32(-1);
+    simde__m128i fine = none;
+    const c2d_sweep_index *w = &s->sweep;
+    if (sweep_ready(s)) {
+        const simde__m128 gate = simde_mm_set1_ps(w->gate);
+        const simde__m128 gated =
+            simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_sub_ps(hi_x, lo_x), gate),
+                            simde_mm_cmple_ps(simde_mm_sub_ps(hi_y, lo_y), gate));
+        const c2d_grid *f = &w->grid;
+        const simde__m128 fx =
+            simde_mm_cvtepi32_ps(c2d_grid_coord4(lo_x, f->x0, f->inv_size, f->nx));
+        const simde__m128 fy =
+            simde_mm_cvtepi32_ps(c2d_grid_coord4(lo_y, f->y0, f->inv_size, f->ny));
+        fine = simde_mm_cvttps_epi32(
+            simde_mm_add_ps(simde_mm_mul_ps(fy, simde_mm_set1_ps((float)f->nx)), fx));
+        fine = simde_mm_or_si128(fine, simde_mm_andnot_si128(simde_mm_castps_si128(gated), none));
     }
+    simde_mm_storeu_si128((simde__m128i *)(b->cell + t), fine);
+    for (unsigned j = 0; j < 4; j++)
+        b->ordered[t + j] = !(ok >> j & 1u);
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
                                   const float *move_x, const float *move_y, size_t first, size_t n,
                                   c2d_circle_toi *out) {
     c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
+}
+
+/* Stage one of a block of nb circles from circle i: swept boxes and cells, four at a time, and
+ * a request for the bounds of their sweep-index cells. */
+static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                        const float *move_y, size_t i, size_t nb, block *b) {
+    size_t t = 0;
+    for (; t + 4 <= nb; t += 4)
+        prepare_four(s, circles, move_x, move_y, i + t, t, b);
+    for (; t < nb; t++)
+        prepare_one(s, circles, move_x, move_y, i + t, t, b);
+    if (!sweep_ready(s)) return;
+    const uint32_t *start = s->sweep.start;
+    for (size_t j = 0; j < nb; j++)
+        if (b->cell[j] != NO_CELL) c2d_prefetch(&start[b->cell[j]]);
+}
+
+/* Stage two: the cells' bounds (asked for a block ago), and a request for their groups. */
+static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
+    if (!sweep_ready(s)) return;
+    const uint32_t *start = s->sweep.start;
+    for (size_t j = 0; j < nb; j++)
+        if (b->cell[j] != NO_CELL) {
+            const uint32_t c = b->cell[j];
+            b->cell[j] = start[c];
+            b->end[j] = start[c + 1];
+            const char *g = (const char *)&s->sweep.group[b->cell[j]];
+            c2d_prefetch(g);
+            c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
+        }
+}
+
+/* Stage three: the candidates of the block's circles (from circle q->base), through the lanes,
+ * then the ordered scans. */
+static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
+    memset(q->nan, 0, nb);
+    for (size_t j = 0; j < nb; j++) {
+        if (b->ordered[j]) continue;
+        const uint32_t i = (uint32_t)(q->base + j);
+        if (b->cell[j] != NO_CELL)
+            list_sweep_cell(q, &b->c[j], i, b->cell[j], b->end[j]);
+        else
+            list_coarse(q, i, &b->c[j], &(c2d_cell_span){b->x0[j], b->x1[j], b->y0[j], b->y1[j]});
+        if (extra) list_extra(q, i, &b->c[j]);
+    }
+    run_candidates(q);
+    for (size_t j = 0; j < nb; j++)
+        if (b->ordered[j] || q->nan[j]) scan_in_order(q, q->base + j, &q->out[j]);
 }
 
 void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
@@ -276,7 +406,7 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
     c2d_clear_tois(out, n);
     if (s->capsule_count == 0) return;
     unsigned char nan[BLOCK];
-    block b;
+    block b[3];
     candidates q;
     q.s = s;
     q.circles = circles;
@@ -286,21 +416,247 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
     q.nan = nan;
     q.filtered = c2d_scene_filtered(s, circles);
     q.n = 0;
-    for (size_t b0 = 0; b0 < n; b0 += BLOCK) {
-        const size_t nb = n - b0 < BLOCK ? n - b0 : BLOCK;
-        q.base = first + b0;
-        q.out = out + b0;
-        memset(nan, 0, nb);
-        /* the block's swept boxes and cells first, four at a time, then its walks */
-        size_t t = 0;
-        for (; t + 4 <= nb; t += 4)
-            prepare_four(s, circles, move_x, move_y, first + b0 + t, t, &b);
-        for (; t < nb; t++)
-            prepare_one(s, circles, move_x, move_y, first + b0 + t, t, &b);
-        for (size_t j = 0; j < nb; j++)
-            if (!b.ordered[j]) list_circle(&q, (uint32_t)(first + b0 + j), &b.c[j], &b.span[j]);
-        run_candidates(&q);
-        for (size_t j = 0; j < nb; j++)
-            if (b.ordered[j] || nan[j]) scan_in_order(&q, &b.c[j], first + b0 + j, &out[b0 + j]);
+    const bool extra = s->index.everywhere_count > 0 || movers;
+    /* three blocks in flight, so the index's memory is asked for a block before it is read:
+     * block k's boxes, block k - 1's cell bounds, block k - 2's walks */
+    const size_t blocks = (n + BLOCK - 1) / BLOCK;
+    for (size_t k = 0; k < blocks + 2; k++) {
+        if (k < blocks) {
+            const size_t b0 = k * BLOCK;
+            stage_boxes(s, circles, move_x, move_y, first + b0, n - b0 < BLOCK ? n - b0 : BLOCK,
+                        &b[k % 3]);
+        }
+        if (k >= 1 && k - 1 < blocks) {
+            const size_t b0 = (k - 1) * BLOCK;
+            stage_bounds(s, n - b0 < BLOCK ? n - b0 : BLOCK, &b[(k - 1) % 3]);
+        }
+        if (k >= 2) {
+            const size_t b0 = (k - 2) * BLOCK;
+            q.base = first + b0;
+            q.out = out + b0;
+            stage_walks(&q, n - b0 < BLOCK ? n - b0 : BLOCK, &b[(k - 2) % 3], extra);
+        }
+    }
+}
+
+/* ---- the sweep index --------------------------------------------------------------------- */
+
+/* Circles whose swept box sizes choose the gate, spread over the set. */
+enum { GATE_SAMPLE = 1024 };
+
+static int compare_floats(const void *a, const void *b) {
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The gate: the size (the larger side) of the swept boxes of a sample of the circles, at the
+ * 97th percentile, or the sample's largest when that is at most 1.5 times it. 0 when no
+ * sampled circle is tame. */
+static float choose_gate(const c2d_circle_soa *circles, const float *move_x, const float *move_y) {
+    float size[GATE_SAMPLE];
+    size_t n = 0;
+    const size_t step = circles->count / GATE_SAMPLE + 1;
+    for (size_t i = 0; i < circles->count && n < GATE_SAMPLE; i += step) {
+        moving c = {circles->x[i], circles->y[i], circles->radius[i],
+                    move_x[i],     move_y[i],     0.0f,
+                    0.0f,          0.0f,          0.0f};
+        if (!swept_box(&c)) continue;
+        const float w = c.hi_x - c.lo_x, h = c.hi_y - c.lo_y;
+        const float z = w > h ? w : h;
+        if (z >= 0.0f && z <= C2D_TAME_LIMIT) size[n++] = z;
+    }
+    if (n == 0) return 0.0f;
+    qsort(size, n, sizeof size[0], compare_floats);
+    const float q = size[n - 1 - n / 32];
+    const float gate = size[n - 1] <= 1.5f * q ? size[n - 1] : q;
+    return gate > 0x1p-60f ? gate : 0x1p-60f; /* normal: its 2^-10 too */
+}
+
+/* Are more than a quarter of 64 circles spread over the set (tame ones) above the gate. */
+static bool outgrown(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                     float gate) {
+    const size_t step = circles->count / 64;
+    unsigned above = 0;
+    for (size_t i = 0; i < 64 * step; i += step) {
+        moving c = {circles->x[i], circles->y[i], circles->radius[i],
+                    move_x[i],     move_y[i],     0.0f,
+                    0.0f,          0.0f,          0.0f};
+        above += swept_box(&c) && !(c.hi_x - c.lo_x <= gate && c.hi_y - c.lo_y <= gate);
+    }
+    return above > 16;
+}
+
+/* v - d rounded down (a float at most the exact difference). */
+static float minus_down(float v, float d) {
+    return nextafterf(v - d, -INFINITY);
+}
+
+/* The cells of capsule k in grid g: its box grown by `span` to the left and below. */
+static c2d_cell_span sweep_cells(const c2d_grid *g, const c2d_capsule_index *x, size_t k,
+                                 float span) {
+    const float lo_x = minus_down(x->lo_x[k], span), lo_y = minus_down(x->lo_y[k], span);
+    return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(x->hi_x[k], g->x0, g->inv_size, g->nx),
+                           c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
+                           c2d_grid_coord(x->hi_y[k], g->y0, g->inv_size, g->ny)};
+}
+
+void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w) {
+    c2d_scene_free(s, w->start);
+    c2d_scene_free(s, w->group);
+    w->start = NULL;
+    w->group = NULL;
+    w->ready = false;
+}
+
+/* Builds the index for gate `gate` (> 0): false when it would be too large or memory fails. */
+static bool sweep_build(c2d_scene *s, float gate) {
+    c2d_sweep_index *w = &s->sweep;
+    const c2d_capsule_index *x = &s->index;
+    const size_t m = s->capsule_count;
+    c2d_sweep_index_free(s, w);
+    if (x->listed == 0 || m > UINT32_MAX / 4) return false;
+    /* grown by a little more than the gate: the size of a box within the gate, computed in
+     * float, is exact to 2^-24, so its true size stays below span */
+    const float span = gate + gate * 0x1p-10f;
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    for (size_t k = 0; k < m; k++) {
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        lo_x = fmin(lo_x, minus_down(x->lo_x[k], span));
+        hi_x = fmax(hi_x, x->hi_x[k]);
+        lo_y = fmin(lo_y, minus_down(x->lo_y[k], span));
+        hi_y = fmax(hi_y, x->hi_y[k]);
+    }
+    const double width = hi_x - lo_x, height = hi_y - lo_y;
+    const double listed = (double)x->listed;
+    /* cells twice the gate wide (on W5, half the gate and the gate were 1.15x and 1.07x
+     * slower, three and four times 1.15x and 1.2x), or 16 a listed capsule over the region,
+     * whichever is larger; larger still while the cells or the listings exceed their budgets */
+    double size = fmax(2.0 * span, sqrt(width * height / (16.0 * listed)));
+    if (!(size > 0.0)) size = fmax(fmax(width, height), 1.0);
+    c2d_grid g = {(float)lo_x, (float)lo_y, 1.0f, 1.0f, 1, 1};
+    for (int tries = 0;; tries++, size *= 1.25) {
+        if (tries == 64) return false;
+        const double nx = floor(width / size) + 1.0, ny = floor(height / size) + 1.0;
+        if (nx * ny > 32.0 * listed + 1024.0 || nx * ny > 16777216.0) continue;
+        g.size = (float)size;
+        g.inv_size = (float)(1.0 / size);
+        g.nx = (uint32_t)nx;
+        g.ny = (uint32_t)ny;
+        double total = 0.0;
+        for (size_t k = 0; k < m; k++)
+            if (x->kind[k] == C2D_KIND_GRID) {
+                const c2d_cell_span sp = sweep_cells(&g, x, k, span);
+                total += (double)c2d_span_cells(&sp);
+            }
+        if (total > 64.0 * listed + 4096.0 || total + nx * ny >= 4294967295.0) continue;
+        break;
+    }
+    const size_t cells = (size_t)g.nx * g.ny;
+    uint32_t *start = c2d_scene_alloc(s, (cells + 1) * sizeof *start);
+    uint32_t *fill = c2d_scene_alloc(s, cells * sizeof *fill);
+    c2d_sweep_group *group = NULL;
+    if (start && fill) {
+        memset(fill, 0, cells * sizeof *fill);
+        for (size_t k = 0; k < m; k++) { /* each cell's capsules */
+            if (x->kind[k] != C2D_KIND_GRID) continue;
+            const c2d_cell_span sp = sweep_cells(&g, x, k, span);
+            for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+                for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
+                    fill[(size_t)cy * g.nx + cx]++;
+        }
+        start[0] = 0;
+        for (size_t c = 0; c < cells; c++) { /* its groups */
+            start[c + 1] = start[c] + (fill[c] + 3) / 4;
+            fill[c] = 0;
+        }
+        const size_t groups = start[cells];
+        group = c2d_scene_alloc(s, (groups ? groups : 1) * sizeof *group);
+        for (size_t e = 0; group && e < groups; e++)
+            for (unsigned j = 0; j < 4; j++) {
+                group[e].lo_x[j] = group[e].lo_y[j] = INFINITY;
+                group[e].hi_x[j] = group[e].hi_y[j] = -INFINITY;
+                group[e].capsule[j] = 0;
+            }
+    }
+    if (!group) {
+        c2d_scene_free(s, start);
+        c2d_scene_free(s, fill);
+        return false;
+    }
+    for (size_t k = 0; k < m; k++) { /* in capsule order */
+        if (x->kind[k] != C2D_KIND_GRID) continue;
+        const c2d_cell_span sp = sweep_cells(&g, x, k, span);
+        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
+                const size_t c = (size_t)cy * g.nx + cx;
+                const uint32_t at = fill[c]++;
+                c2d_sweep_group *gr = &group[start[c] + at / 4];
+                gr->lo_x[at % 4] = x->lo_x[k];
+                gr->hi_x[at % 4] = x->hi_x[k];
+                gr->lo_y[at % 4] = x->lo_y[k];
+                gr->hi_y[at % 4] = x->hi_y[k];
+                gr->capsule[at % 4] = (uint32_t)k;
+            }
+    }
+    c2d_scene_free(s, fill);
+    const c2d_sweep_index built = {.grid = g,
+                                   .gate = gate,
+                                   .span = span,
+                                   .start = start,
+                                   .group = group,
+                                   .generation = s->generation,
+                                   .seen = w->seen,
+                                   .uses = 0,
+                                   .pause = w->pause,
+                                   .pause_next = w->pause_next,
+                                   .ready = true,
+                                   .tried = true};
+    *w = built;
+    return true;
+}
+
+void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                       const float *move_y) {
+    c2d_sweep_index *w = &s->sweep;
+    if (w->tried && w->generation == s->generation) {
+        w->uses++;
+        /* at most every 16th sweep, a look at 64 of the circles of a sweep of 256 or more: when
+         * more than a quarter of them are above the gate (moves that grew), the index is built
+         * again for their sizes */
+        if (!w->ready || w->uses - w->checked < 16 || circles->count < 256) return;
+        w->checked = w->uses;
+        if (!outgrown(circles, move_x, move_y, w->gate)) return;
+        const float gate = choose_gate(circles, move_x, move_y);
+        if (gate > w->gate && !sweep_build(s, gate)) {
+            c2d_sweep_index_free(s, w);
+            w->generation = s->generation;
+            w->tried = true;
+        }
+        return;
+    }
+    if (circles->count == 0 || s->capsule_count == 0) return;
+    if (w->seen != s->generation + 1) { /* capsules that move every sweep: no index */
+        w->seen = s->generation + 1;
+        return;
+    }
+    if (w->pause > 0) { /* capsules moved soon after the last builds: wait */
+        w->pause--;
+        return;
+    }
+    if (w->tried && w->uses < 4) { /* the last build served fewer than 4 sweeps */
+        w->pause_next = w->pause_next ? (w->pause_next < 4096 ? 2 * w->pause_next : 4096) : 4;
+        w->pause = w->pause_next;
+        w->tried = false;
+        c2d_sweep_index_free(s, w);
+        return;
+    }
+    if (w->tried) w->pause_next = 0;
+    const float gate = choose_gate(circles, move_x, move_y);
+    if (!(gate > 0.0f) || !sweep_build(s, gate)) {
+        c2d_sweep_index_free(s, w);
+        w->generation = s->generation;
+        w->uses = w->checked = 0;
+        w->tried = true;
     }
 }

@@ -66,6 +66,9 @@ static void run_frame(c2d_scene *scene, const c2d_workload *w) {
     size_t total = 0;
     CHECK(c2d_scene_collide(scene, &w->circles, ref, CAPACITY, &total) == C2D_OK);
     CHECK(c2d_scene_sweep(scene, &w->circles, w->move_x, w->move_y, ref_toi) == C2D_OK);
+    /* a second sweep of these capsules builds the sweep index, read below on every thread */
+    CHECK(c2d_scene_sweep(scene, &w->circles, w->move_x, w->move_y, tois) == C2D_OK);
+    CHECK(memcmp(ref_toi, tois, n * sizeof *tois) == 0);
     memset(tois, 0xA5, (n + 1) * sizeof *tois);
 
     pthread_barrier_t barrier;
