@@ -318,10 +318,8 @@ static void first_pass(const c2d_scene *s, const c2d_circle_soa *c, size_t first
                 }
                 b->how[t + j] = ONE_CELL;
                 b->cell[t + j] = (uint32_t)cy[j] * g->nx + (uint32_t)cx[j];
-#if defined(__GNUC__) || defined(__clang__)
-                __builtin_prefetch(&x->cells[b->cell[t + j]]);
-                __builtin_prefetch(x->cells[b->cell[t + j]].capsule);
-#endif
+                c2d_prefetch(&x->cells[b->cell[t + j]]);
+                c2d_prefetch(x->cells[b->cell[t + j]].capsule);
             }
         }
     }
@@ -503,15 +501,6 @@ static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
     return flush(s, p);
 }
 
-/* Asks memory for *p (a hint; nothing is read). */
-static inline void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
 /* ---- the fine scan ------------------------------------------------------------------------ */
 
 /* Circles per block of the fine scan: their cells are found first (four at a time), then their
@@ -557,9 +546,9 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     for (; t + 4 <= nb; t += 4) {
         const size_t i = first + t;
         if (t % 16 == 0 && i + C2D_FINE_SCAN_AHEAD < c->count) { /* as the kernels do */
-            prefetch(c->x + i + C2D_FINE_SCAN_AHEAD);
-            prefetch(c->y + i + C2D_FINE_SCAN_AHEAD);
-            prefetch(c->radius + i + C2D_FINE_SCAN_AHEAD);
+            c2d_prefetch(c->x + i + C2D_FINE_SCAN_AHEAD);
+            c2d_prefetch(c->y + i + C2D_FINE_SCAN_AHEAD);
+            c2d_prefetch(c->radius + i + C2D_FINE_SCAN_AHEAD);
         }
         const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
         const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
@@ -639,8 +628,8 @@ static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t 
     for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
         for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
             const c2d_index_cell *cell = &x->cells[cy * x->grid.nx + cx];
-            prefetch(cell);
-            prefetch(cell->capsule);
+            c2d_prefetch(cell);
+            c2d_prefetch(cell->capsule);
         }
 }
 
@@ -668,7 +657,7 @@ static void fine_ahead(const c2d_fine_index *f, const c2d_fine_grid *g, const c2
                                : fine_cells(f, c, first, nb, cell, out->slow);
     if (far) /* (words that fit in a core's cache come fast enough) */
         for (size_t t = 0; t < nb; t++)
-            prefetch(&f->bits[cell[t] >> 6]);
+            c2d_prefetch(&f->bits[cell[t] >> 6]);
 }
 
 /* The shared path's bits of a block (no branch, so the block's loads overlap), and the ranks
@@ -683,7 +672,7 @@ static void fine_bits(const c2d_fine_index *f, const uint32_t *cell, size_t nb, 
     }
     for (size_t a = 0; a < nh; a++) {
         out->value[a] = c2d_fine_rank(f, cell[out->hit[a]]);
-        prefetch(&f->slot[out->value[a]]);
+        c2d_prefetch(&f->slot[out->value[a]]);
     }
     out->nh = nh;
 }
@@ -706,8 +695,8 @@ static void fine_cells_ahead(const c2d_scene *s, const c2d_fine_grid *g, const c
         const size_t i = first + out->slow[z];
         if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i])) {
             const uint32_t k = fine_cell_of(big, c->x[i], c->y[i]);
-            prefetch(&big->bits[k >> 6]);
-            prefetch(&big->base[k >> 6]);
+            c2d_prefetch(&big->bits[k >> 6]);
+            c2d_prefetch(&big->base[k >> 6]);
         } else {
             prefetch_coarse(s, c, i);
         }
@@ -728,7 +717,7 @@ static void big_ranks(const c2d_scene *s, const c2d_scene_part *p, size_t j, fin
         out->big[z] = BIG_EMPTY;
         if (!fine_bit(big, k)) continue;
         out->big[z] = c2d_fine_rank(big, k);
-        prefetch(&big->slot[out->big[z]]);
+        c2d_prefetch(&big->slot[out->big[z]]);
     }
 }
 
@@ -784,12 +773,12 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow, *bv = fd->big;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
             value[a] = slot[value[a]];
-            if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
+            if (value[a] & C2D_FINE_MANY) c2d_prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
         }
         for (size_t z = 0; big && z < ns; z++) /* the same in the big circles' index */
             if (bv[z] < BIG_EMPTY) {
                 bv[z] = big->slot[bv[z]];
-                if (bv[z] & C2D_FINE_MANY) prefetch(&big->multi[bv[z] & ~C2D_FINE_MANY]);
+                if (bv[z] & C2D_FINE_MANY) c2d_prefetch(&big->multi[bv[z] & ~C2D_FINE_MANY]);
             }
         if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
