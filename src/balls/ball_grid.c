@@ -172,13 +172,6 @@ static void prefix_cells(grid_memory *m, size_t cells) {
         m->start[c] += m->start[c - 1];
 }
 
-static void count_cells(grid_memory *m, size_t n, size_t cells) {
-    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] < KIND_SPECIAL) m->start[m->cell_of[i] + 2]++;
-    prefix_cells(m, cells);
-}
-
 static size_t list_special(grid_memory *m, size_t n) {
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
@@ -386,10 +379,17 @@ static inline sweep_entry swept_of(float x, float y, float r, float mx, float my
     return s;
 }
 
+/* Kinds and bins of every ball for sweeps, in two passes: the first finds each grid ball's
+ * swept box (by index in the entries area), the size classes, the largest box of each class and
+ * the bounds of the boxes' centres (the big ones too: a slightly larger area at most); the
+ * second makes the big ones special and counts the others into the cells of their centres.
+ * Afterwards start[c + 1] is where cell c begins (prefix_cells). */
 static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float *my,
-                           grid_memory *m, size_t *special_count) {
+                           grid_memory *m) {
     const size_t n = c->count;
     size_t hist[256] = {0};
+    float class_max[256] = {0.0f}; /* the largest box of each size class */
+    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     sweep_entry *e = m->entries; /* each grid ball's box, by index for now */
     for (size_t i = 0; i < n; i++) {
         const float x = c->x[i], y = c->y[i], r = c->radius[i];
@@ -399,35 +399,38 @@ static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float
             m->cell_of[i] = KIND_SPECIAL;
         else {
             m->cell_of[i] = KIND_GRID;
-            e[i] = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
-            const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y;
-            hist[size_class(w > h ? w : h)]++;
+            const sweep_entry s = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
+            e[i] = s;
+            const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y, size = w > h ? w : h;
+            const unsigned k = size_class(size);
+            hist[k]++;
+            class_max[k] = size > class_max[k] ? size : class_max[k];
+            bounds_add(&b, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
         }
     }
     const unsigned big = big_class(hist);
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     float reach = 0.0f;
-    for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] != KIND_GRID) continue;
-        const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y, size = w > h ? w : h;
-        if (size_class(size) > big) {
-            m->cell_of[i] = KIND_SPECIAL;
-            continue;
-        }
-        reach = size > reach ? size : reach;
-        bounds_add(&b, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
-                   0.5 * ((double)e[i].lo_y + e[i].hi_y));
-    }
+    for (unsigned k = 0; k <= big && k < 256; k++)
+        reach = class_max[k] > reach ? class_max[k] : reach;
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
     /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
     const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] == KIND_GRID)
-            m->cell_of[i] = grid_cell(&g, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
-                                      0.5 * ((double)e[i].lo_y + e[i].hi_y));
-    count_cells(m, n, (size_t)g.nx * g.ny);
-    /* the boxes were stored by index in the same array: place them from the pair area */
-    *special_count = list_special(m, n);
+    const size_t cells = (size_t)g.nx * g.ny;
+    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        if (m->cell_of[i] != KIND_GRID) continue;
+        const sweep_entry s = e[i];
+        const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y;
+        if (size_class(w > h ? w : h) > big) {
+            m->cell_of[i] = KIND_SPECIAL;
+            continue;
+        }
+        const uint32_t cell =
+            grid_cell(&g, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
+        m->cell_of[i] = cell;
+        m->start[cell + 2]++;
+    }
+    prefix_cells(m, cells);
     return g;
 }
 
@@ -437,36 +440,38 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     const size_t n = c->count;
     if (n == 0) return;
     grid_memory m = carve(scratch, scratch_bytes, n);
-    size_t special_count;
-    const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
-    /* the balls into the padded arrays, in cell order (the boxes by index are done with) */
+    const grid g = bin_for_sweeps(c, mx, my, &m);
+    /* the balls into the padded arrays, in cell order (the boxes by index are done with); the
+     * special ones listed and their rows swept by the all-pairs kernel; the rest start with no
+     * hit */
     float *f = m.entries;
     const size_t len = n + C2D_BALL_PAD;
     float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
     uint32_t *id = (uint32_t *)(f + 5 * len);
+    size_t special_count = 0;
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
-        if (cell >= KIND_SPECIAL) continue;
-        const size_t at = m.start[cell + 1]++;
-        x[at] = c->x[i];
-        y[at] = c->y[i];
-        r[at] = c->radius[i];
-        vx[at] = mx[i];
-        vy[at] = my[i];
-        id[at] = (uint32_t)i;
+        if (cell < KIND_SPECIAL) {
+            const size_t at = m.start[cell + 1]++;
+            x[at] = c->x[i];
+            y[at] = c->y[i];
+            r[at] = c->radius[i];
+            vx[at] = mx[i];
+            vy[at] = my[i];
+            id[at] = (uint32_t)i;
+        } else if (cell == KIND_SPECIAL) {
+            m.special[special_count++] = (uint32_t)i;
+            kernels->sweep_circles(c, mx, my, i, i + 1, out);
+            continue;
+        }
+        out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
     }
     const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
     for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
         x[k] = y[k] = r[k] = vx[k] = vy[k] = NAN;
         id[k] = 0;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (m.cell_of[i] == KIND_SPECIAL)
-            kernels->sweep_circles(c, mx, my, i, i + 1, out);
-        else
-            out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
-    }
-    memset(m.first, 0, n * sizeof(uint32_t));
+    memset(m.first, 0xff, grid_balls * sizeof(uint32_t));
     const c2d_ball_sweep_cells cells = {
         x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);
