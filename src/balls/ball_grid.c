@@ -41,12 +41,6 @@ enum {
  * underflow of squares). */
 #define CELL_RELATIVE_SLACK (1.0 + 1.0 / 1024.0)
 
-/* A grid ball's swept box, in cell order (sweeps). */
-typedef struct sweep_entry {
-    float lo_x, hi_x, lo_y, hi_y;
-    uint32_t id;
-} sweep_entry;
-
 /* The scratch block, carved into arrays. The part that does not depend on the frame's pairs
  * comes first; the rest holds the pairs (as found, then in a-order). */
 typedef struct grid_memory {
@@ -54,14 +48,14 @@ typedef struct grid_memory {
     uint32_t *start;       /* per cell: first sorted entry; start[cells] = grid balls */
     uint32_t *special;     /* special balls, increasing */
     uint32_t *first;       /* collide: per ball a, where its pairs begin in `sorted` */
-    void *entries;         /* sweep_entry, or the four padded arrays of c2d_ball_cells */
+    void *entries;         /* the padded arrays of c2d_ball_cells or c2d_ball_sweep_cells */
     c2d_ball_pair *pairs;  /* collide: pairs as found */
     c2d_ball_pair *sorted; /* collide: the same pairs, by a then b */
     size_t pair_capacity;
 } grid_memory;
 
-/* Bytes a ball in the entries area: a sweep_entry (by index), or the six padded arrays of
- * c2d_ball_sweep_cells (the four of c2d_ball_cells take less). */
+/* Bytes a ball in the entries area: the six padded arrays of c2d_ball_sweep_cells (the four
+ * of c2d_ball_cells take less). */
 enum { ENTRY_BYTES = 6 * sizeof(float) };
 
 static size_t max_cells(size_t n) {
@@ -366,67 +360,66 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
 
 /* ---- sweep ------------------------------------------------------------------------------ */
 
-/* A tame ball's swept box: everything within r of its path, grown by cull.h's sweep slack
- * (2^-8 of the sizes, 2^-16 of the position), in double, then rounded to float (an error far
- * inside the slack). Two balls whose exact sweep reports a hit have overlapping boxes. */
-static inline sweep_entry swept_of(float x, float y, float r, float mx, float my, uint32_t id) {
-    const double ex = (double)x + mx, ey = (double)y + my;
-    const double grow =
-        (double)r + C2D_SWEEP_SIZE_SLACK * (fabs((double)mx) + fabs((double)my) + r) +
-        C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y)) + C2D_ABSOLUTE_SLACK;
-    sweep_entry s = {(float)((x < ex ? x : ex) - grow), (float)((x > ex ? x : ex) + grow),
-                     (float)((y < ey ? y : ey) - grow), (float)((y > ey ? y : ey) + grow), id};
-    return s;
+/* A tame ball's swept box is everything within r of its path, grown by cull.h's sweep slack:
+ * g = r + 2^-8 (|mx| + |my| + r) + 2^-16 (|x| + |y|) + 2^-60 on each side. Two balls whose exact
+ * sweep reports a hit have overlapping boxes. A box's centre is (x + mx/2, y + my/2) and its
+ * larger side max(|mx|, |my|) + 2 g, so boxes that overlap have centres at most half the sum
+ * of their larger sides apart on each axis. swept_size is that side in float: every term is
+ * >= 0, so its few roundings stay within 2^-21 of it, far inside the cells' relative slack. */
+static inline float swept_size(float x, float y, float r, float mx, float my) {
+    const float ax = fabsf(mx), ay = fabsf(my);
+    const float grow = r + C2D_SWEEP_SIZE_SLACK * (ax + ay + r) +
+                       C2D_SWEEP_POSITION_SLACK * (fabsf(x) + fabsf(y)) + (float)C2D_ABSOLUTE_SLACK;
+    return (ax > ay ? ax : ay) + 2.0f * grow;
 }
 
-/* Kinds and bins of every ball for sweeps, in two passes: the first finds each grid ball's
- * swept box (by index in the entries area), the size classes, the largest box of each class and
- * the bounds of the boxes' centres (the big ones too: a slightly larger area at most); the
- * second makes the big ones special and counts the others into the cells of their centres.
- * Afterwards start[c + 1] is where cell c begins (prefix_cells). */
+/* Kinds and bins of every ball for sweeps, in two passes: the first finds the kinds, the size
+ * class of each grid ball's box (kept in cell_of for now: below KIND_SPECIAL), the largest box
+ * of each class and the bounds of the centres (in float, the big ones too: the bounds only
+ * place the grid, and the clamped cell coordinate keeps neighbours neighbours); the second
+ * makes the big ones special and counts the others into the cells of their centres, in
+ * double. Afterwards start[c + 1] is where cell c begins (prefix_cells). */
 static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float *my,
                            grid_memory *m) {
     const size_t n = c->count;
     size_t hist[256] = {0};
     float class_max[256] = {0.0f}; /* the largest box of each size class */
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-    sweep_entry *e = m->entries; /* each grid ball's box, by index for now */
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        const float x = c->x[i], y = c->y[i], r = c->radius[i];
-        if (x != x || y != y || mx[i] != mx[i] || my[i] != my[i] || !(r >= 0.0f))
-            m->cell_of[i] = KIND_DEAD;
-        else if (!(tame(x) && tame(y) && tame(r) && tame(mx[i]) && tame(my[i])))
-            m->cell_of[i] = KIND_SPECIAL;
-        else {
-            m->cell_of[i] = KIND_GRID;
-            const sweep_entry s = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
-            e[i] = s;
-            const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y, size = w > h ? w : h;
+        const float x = c->x[i], y = c->y[i], r = c->radius[i], vx = mx[i], vy = my[i];
+        if (tame(x) && tame(y) && tame(r) && tame(vx) && tame(vy) && r >= 0.0f) {
+            const float size = swept_size(x, y, r, vx, vy);
             const unsigned k = size_class(size);
+            m->cell_of[i] = k;
             hist[k]++;
             class_max[k] = size > class_max[k] ? size : class_max[k];
-            bounds_add(&b, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
-        }
+            const float cx = x + 0.5f * vx, cy = y + 0.5f * vy;
+            lo_x = cx < lo_x ? cx : lo_x;
+            hi_x = cx > hi_x ? cx : hi_x;
+            lo_y = cy < lo_y ? cy : lo_y;
+            hi_y = cy > hi_y ? cy : hi_y;
+        } else if (x != x || y != y || vx != vx || vy != vy || !(r >= 0.0f))
+            m->cell_of[i] = KIND_DEAD;
+        else
+            m->cell_of[i] = KIND_SPECIAL;
     }
     const unsigned big = big_class(hist);
     float reach = 0.0f;
     for (unsigned k = 0; k <= big && k < 256; k++)
         reach = class_max[k] > reach ? class_max[k] : reach;
+    bounds b = {lo_x, hi_x, lo_y, hi_y};
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
-    /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
     const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
     const size_t cells = (size_t)g.nx * g.ny;
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] != KIND_GRID) continue;
-        const sweep_entry s = e[i];
-        const float w = s.hi_x - s.lo_x, h = s.hi_y - s.lo_y;
-        if (size_class(w > h ? w : h) > big) {
+        if (m->cell_of[i] >= KIND_SPECIAL) continue;
+        if (m->cell_of[i] > big) {
             m->cell_of[i] = KIND_SPECIAL;
             continue;
         }
-        const uint32_t cell =
-            grid_cell(&g, 0.5 * ((double)s.lo_x + s.hi_x), 0.5 * ((double)s.lo_y + s.hi_y));
+        const uint32_t cell = grid_cell(&g, (double)c->x[i] + 0.5 * (double)mx[i],
+                                        (double)c->y[i] + 0.5 * (double)my[i]);
         m->cell_of[i] = cell;
         m->start[cell + 2]++;
     }

@@ -416,12 +416,14 @@ typedef struct sweep_ball {
  *   2^-21 |v|_1 |s|_1 of the exact one (a few roundings of 2^-24 each; |v|_1 |s|_1 >= 2^-100
  *   keeps underflow out, and tame values keep overflow out). "Deeper" is the mirror test, so
  *   c2d_sweep_circles finds the start's contact and a relative move against its normal;
- * - pairs too far apart to meet: |s|^2 > (|v|_1 + 2 g)^2 with g the growth of ball_cull.h's
+ * - pairs too far apart to meet: |s|^2 > (|v|_1 + g)^2 with g the growth of ball_cull.h's
  *   relative-path box (the radius sum plus the sweep slack). A hit needs |s| <= r_a + r_b +
- *   |v| + (the double error of the exact sweep), and g holds the radius sum plus at least
- *   2^-8 of (|v|_1 + r_a + r_b) and 2^-60, far above that error and the float error of this
- *   test (a few roundings of 2^-24 relative, 2^-149 absolute); the squares stay finite (tame
- *   values are below 2^40);
+ *   |v| + (the double error of the exact sweep, or the float slack of the overlap test at
+ *   t = 0), and g holds the radius sum plus 2^-8 of (|v|_1 + r_a + r_b), 2^-16 of the
+ *   positions and 1e-18, far above those errors and the float error of this test (a few
+ *   roundings of 2^-24 relative, 2^-149 absolute); the squares stay finite (tame values are
+ *   below 2^40) and (1e-18)^2 is a normal float. An overlapping pair is never too far: the
+ *   growth adds only terms >= 0 to the radius sum, and float rounding is monotone;
  * - then pairs outside the relative-path box (ball_path_near), for the lanes still left.
  * Every test is exactly symmetric in the two balls (a - b rounds to -(b - a); the position
  * slack sums |x| + |y| of both), so a pair is left out, sure or maybe both ways. */
@@ -430,28 +432,28 @@ C2D_FORMULA void sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_
     const lane_t sx = lane_sub(s->x, xj), sy = lane_sub(s->y, yj);
     const lane_t vx = lane_sub(s->mx, mxj), vy = lane_sub(s->my, myj);
     const lane_t v1 = lane_add(lane_abs(vx), lane_abs(vy));
+    const lane_t d2 = lane_add(lane_mul(sx, sx), lane_mul(sy, sy));
+    const lane_t rs = lane_add(s->r, rj);
+    const lane_t grow = lane_add(
+        lane_add(rs, lane_mul(lane_add(v1, lane_abs(rs)), lane_splat(C2D_SWEEP_SIZE_SLACK))),
+        lane_add(lane_mul(lane_add(s->size, lane_add(lane_abs(xj), lane_abs(yj))),
+                          lane_splat(C2D_SWEEP_POSITION_SLACK)),
+                 lane_splat(1e-18f)));
+    const lane_t reach = lane_add(v1, grow); /* >= rs: the overlapping pairs stay */
+    const uint32_t close = valid & mask_bits(lane_le(d2, lane_mul(reach, reach)));
+    *sure = *maybe = 0;
+    if (!close) return;
     const lane_t l1 = lane_mul(v1, lane_add(lane_abs(sx), lane_abs(sy)));
     const lane_t dot = lane_add(lane_mul(vx, sx), lane_mul(vy, sy));
-    const lane_t d2 = lane_add(lane_mul(sx, sx), lane_mul(sy, sy));
     const mask_t over = radii_overlap(d2, s->r, rj);
     const lane_t margin = lane_mul(l1, lane_splat(0x1p-10f));
     const mask_t big = lane_ge(l1, lane_splat(0x1p-100f));
     const mask_t apart = mask_and(lane_gt(dot, margin), big);
     const mask_t deeper = mask_and(lane_gt(lane_neg(dot), margin), big);
     const uint32_t over_bits = mask_bits(over);
-    *sure = valid & over_bits & mask_bits(deeper);
-    uint32_t rest = valid & ~(*sure | (over_bits & mask_bits(apart)) |
+    *sure = close & over_bits & mask_bits(deeper);
+    uint32_t rest = close & ~(*sure | (over_bits & mask_bits(apart)) |
                               mask_bits(lane_le(v1, lane_splat(0.0f))));
-    if (rest) {
-        const lane_t rs = lane_add(s->r, rj);
-        const lane_t grow = lane_add(
-            lane_add(rs, lane_mul(lane_add(v1, lane_abs(rs)), lane_splat(C2D_SWEEP_SIZE_SLACK))),
-            lane_add(lane_mul(lane_add(s->size, lane_add(lane_abs(xj), lane_abs(yj))),
-                              lane_splat(C2D_SWEEP_POSITION_SLACK)),
-                     lane_splat(1e-18f)));
-        const lane_t reach = lane_add(v1, lane_add(grow, grow));
-        rest &= mask_bits(lane_le(d2, lane_mul(reach, reach))) | over_bits;
-    }
     if (rest)
         rest &= mask_bits(
             ball_path_near(s->x, s->y, s->r, s->mx, s->my, s->size, xj, yj, rj, mxj, myj));
@@ -587,6 +589,9 @@ static void sweep_sure(const sweep_queue *qu) {
     const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
     for (size_t p = 0; p < grid_balls; p += W) {
         const size_t lanes = grid_balls - p < W ? grid_balls - p : W;
+        if (lanes == W &&
+            mask_all(lane_eq_u32(lane_load_u32(g->sure + p), lane_splat_u32(UINT32_MAX))))
+            continue; /* no sure partner in these W: the usual case away from contacts */
         uint32_t other[W], idx[W], bits = 0;
         for (size_t j = 0; j < W; j++) {
             other[j] = j < lanes ? g->sure[p + j] : UINT32_MAX;
