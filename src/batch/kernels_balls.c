@@ -580,48 +580,82 @@ C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
         }
 }
 
-/* The bytes of the sure hits at t = 0: for W consecutive positions at a time, the formula on
- * each ball and its lowest sure partner (read by index from the caller's arrays: the same
- * values), kept if it beats what the queue left. */
-static void sweep_sure(const sweep_queue *qu) {
+/* Up to W balls (sorted positions) with their lowest sure partner (an index). */
+typedef struct sure_batch {
+    size_t n;
+    uint32_t pos[W], other[W];
+} sure_batch;
+
+/* The formula on each ball of the batch and its sure partner (read by index from the caller's
+ * arrays: the same values); the hit kept if it beats what the queue left. `run`: the batch is
+ * W consecutive positions (their values load as vectors). Unused lanes repeat the first. */
+static void sure_flush(const sweep_queue *qu, sure_batch *s, bool run) {
+    if (s->n == 0) return;
     const c2d_ball_sweep_cells *g = qu->w.g;
     const c2d_circle_soa *c = qu->w.c;
+    for (size_t j = s->n; j < W; j++) {
+        s->pos[j] = s->pos[0];
+        s->other[j] = s->other[0];
+    }
+    const size_t p = s->pos[0];
+    toi_lanes k;
+    const mask_t hit = ball_sweep_lanes(
+        run ? lane_load(g->x + p) : lane_gather(g->x, s->pos),
+        run ? lane_load(g->y + p) : lane_gather(g->y, s->pos),
+        run ? lane_load(g->r + p) : lane_gather(g->r, s->pos),
+        run ? lane_load(g->mx + p) : lane_gather(g->mx, s->pos),
+        run ? lane_load(g->my + p) : lane_gather(g->my, s->pos), lane_gather(c->x, s->other),
+        lane_gather(c->y, s->other), lane_gather(c->radius, s->other),
+        lane_gather(qu->w.mx, s->other), lane_gather(qu->w.my, s->other), &k);
+    const uint32_t hits = mask_bits(hit);
+    toi_rows f;
+    toi_rows_of(&f, &k);
+    for (size_t j = 0; j < s->n; j++) {
+        const uint32_t ia = g->id[s->pos[j]];
+        c2d_circle_hit *slot = &qu->w.out[ia];
+        if ((hits >> j) & 1u && f.f[0][j] == 0.0f) {
+            if (beats(slot, s->other[j], 0.0f)) {
+                slot->other = s->other[j];
+                slot->toi = toi_row(&f, j);
+            }
+        } else /* never: the pair was sure to touch at 0; the exact row all the same */
+            C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
+        (c, qu->w.mx, qu->w.my, ia, ia + 1, qu->w.out);
+    }
+    s->n = 0;
+}
+
+/* The bytes of the sure hits at t = 0, over the sorted entries W at a time: W entries that all
+ * hold a sure partner (a pile) go to the formula as they are; scattered ones (a gas) are
+ * gathered into full batches first; W entries with none are skipped with one compare. */
+static void sweep_sure(const sweep_queue *qu) {
+    const c2d_ball_sweep_cells *g = qu->w.g;
     const size_t grid_balls = g->start[(size_t)g->nx * g->ny];
+    sure_batch scattered = {0}, run;
     for (size_t p = 0; p < grid_balls; p += W) {
         const size_t lanes = grid_balls - p < W ? grid_balls - p : W;
-        if (lanes == W &&
-            mask_all(lane_eq_u32(lane_load_u32(g->sure + p), lane_splat_u32(UINT32_MAX))))
-            continue; /* no sure partner in these W: the usual case away from contacts */
-        uint32_t other[W], idx[W], bits = 0;
-        for (size_t j = 0; j < W; j++) {
-            other[j] = j < lanes ? g->sure[p + j] : UINT32_MAX;
-            bits |= (uint32_t)(other[j] != UINT32_MAX) << j;
-            idx[j] = other[j] != UINT32_MAX ? other[j] : 0;
-        }
-        if (!bits) continue;
-        toi_lanes k;
-        const mask_t hit =
-            ball_sweep_lanes(lane_load(g->x + p), lane_load(g->y + p), lane_load(g->r + p),
-                             lane_load(g->mx + p), lane_load(g->my + p), lane_gather(c->x, idx),
-                             lane_gather(c->y, idx), lane_gather(c->radius, idx),
-                             lane_gather(qu->w.mx, idx), lane_gather(qu->w.my, idx), &k);
-        const uint32_t hits = mask_bits(hit);
-        toi_rows f;
-        toi_rows_of(&f, &k);
-        for (; bits; bits &= bits - 1) {
-            const unsigned j = (unsigned)__builtin_ctz(bits);
-            const uint32_t ia = g->id[p + j];
-            c2d_circle_hit *slot = &qu->w.out[ia];
-            if ((hits >> j) & 1u && f.f[0][j] == 0.0f) {
-                if (beats(slot, other[j], 0.0f)) {
-                    slot->other = other[j];
-                    slot->toi = toi_row(&f, j);
+        if (lanes == W) {
+            const mask_t none = lane_eq_u32(lane_load_u32(g->sure + p), lane_splat_u32(UINT32_MAX));
+            const uint32_t bits = mask_bits(none);
+            if (bits == valid_lanes(W)) continue; /* no sure partner in these W */
+            if (bits == 0) {
+                run.n = W;
+                for (size_t j = 0; j < W; j++) {
+                    run.pos[j] = (uint32_t)(p + j);
+                    run.other[j] = g->sure[p + j];
                 }
-            } else /* never: the pair was sure to touch at 0; the exact row all the same */
-                C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)
-            (c, qu->w.mx, qu->w.my, ia, ia + 1, qu->w.out);
+                sure_flush(qu, &run, true);
+                continue;
+            }
+        }
+        for (size_t j = 0; j < lanes; j++) {
+            if (g->sure[p + j] == UINT32_MAX) continue;
+            scattered.pos[scattered.n] = (uint32_t)(p + j);
+            scattered.other[scattered.n] = g->sure[p + j];
+            if (++scattered.n == W) sure_flush(qu, &scattered, false);
         }
     }
+    sure_flush(qu, &scattered, false);
 }
 
 /* The grid sweeps; `filtered` as in collide_row. */
