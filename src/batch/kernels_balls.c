@@ -599,14 +599,14 @@ static void sure_flush(const sweep_queue *qu, sure_batch *s, bool run) {
     }
     const size_t p = s->pos[0];
     toi_lanes k;
-    const mask_t hit = ball_sweep_lanes(
+    const mask_t hit = ball_sweep_lanes_of(
         run ? lane_load(g->x + p) : lane_gather(g->x, s->pos),
         run ? lane_load(g->y + p) : lane_gather(g->y, s->pos),
         run ? lane_load(g->r + p) : lane_gather(g->r, s->pos),
         run ? lane_load(g->mx + p) : lane_gather(g->mx, s->pos),
         run ? lane_load(g->my + p) : lane_gather(g->my, s->pos), lane_gather(c->x, s->other),
         lane_gather(c->y, s->other), lane_gather(c->radius, s->other),
-        lane_gather(qu->w.mx, s->other), lane_gather(qu->w.my, s->other), &k);
+        lane_gather(qu->w.mx, s->other), lane_gather(qu->w.my, s->other), &k, true);
     const uint32_t hits = mask_bits(hit);
     toi_rows f;
     toi_rows_of(&f, &k);
