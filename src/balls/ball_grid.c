@@ -24,9 +24,9 @@
 #include "core/segment_formula.h"
 
 /* cell_of[] values for balls outside the grid (cell numbers stay below them) */
-#define KIND_GRID UINT32_C(0)
-#define KIND_SPECIAL (UINT32_MAX - 1)
-#define KIND_DEAD UINT32_MAX
+#define KIND_GRID C2D_BALL_GRID
+#define KIND_SPECIAL C2D_BALL_SPECIAL
+#define KIND_DEAD C2D_BALL_DEAD
 
 enum {
     CONTACT_CELLS = 1, /* cells a ball, at most (contacts walk half of 3x3 cells) */
@@ -102,13 +102,6 @@ typedef struct bounds {
     double lo_x, hi_x, lo_y, hi_y;
 } bounds;
 
-static void bounds_add(bounds *b, double x, double y) {
-    b->lo_x = x < b->lo_x ? x : b->lo_x;
-    b->hi_x = x > b->hi_x ? x : b->hi_x;
-    b->lo_y = y < b->lo_y ? y : b->lo_y;
-    b->hi_y = y > b->hi_y ? y : b->hi_y;
-}
-
 /* Cells of side at least `reach` over the bounds, at most `cells` (<= max_cells(n)) of them:
  * a spread-out set gets fewer, larger cells (about `cells`), so that walking the empty cells
  * costs no more than testing the balls. */
@@ -123,12 +116,8 @@ static grid grid_make(const bounds *b, double reach, size_t cells) {
     return g;
 }
 
-/* floor((v - origin) / size) clamped to [0, n-1]: monotone in v. */
 static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t n) {
-    const double u = (v - origin) * inv;
-    if (!(u > 0.0)) return 0;
-    if (u >= (double)(n - 1)) return n - 1;
-    return (uint32_t)u;
+    return c2d_ball_grid_coord(v, origin, inv, n);
 }
 
 static inline uint32_t grid_cell(const grid *g, double x, double y) {
@@ -164,13 +153,6 @@ static unsigned big_class(const size_t hist[256]) {
 static void prefix_cells(grid_memory *m, size_t cells) {
     for (size_t c = 2; c < cells + 2; c++)
         m->start[c] += m->start[c - 1];
-}
-
-static size_t list_special(grid_memory *m, size_t n) {
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] == KIND_SPECIAL) m->special[count++] = (uint32_t)i;
-    return count;
 }
 
 static inline bool tame(float v) {
@@ -227,52 +209,66 @@ static c2d_ball_cells cells_of(const grid_memory *m, size_t n, const grid *g) {
     return cells;
 }
 
+/* The float of exponent field k (k < 255): the least radius of size class k. */
+static float class_floor(unsigned k) {
+    const uint32_t bits = (uint32_t)k << 23;
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
 /* Kinds and bins of every ball for contacts: grid balls by centre, cells of side 2 r_max,
- * sorted into the arrays of c2d_ball_cells (their padding NaN, index 0). */
-static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *special_count) {
+ * sorted into the arrays of c2d_ball_cells (their padding NaN, index 0). The kinds, the box and
+ * the cells come from the backend's kernels (ball_classify, ball_bin); the size classes only
+ * when the two largest classes hold at most BIG_BUDGET balls (else none is big: big_class). */
+static grid bin_for_contacts(const c2d_kernels *kernels, const c2d_circle_soa *c, grid_memory *m,
+                             size_t *special_count) {
     const size_t n = c->count;
-    size_t hist[256] = {0};
-    float class_max[256] = {0.0f}; /* the largest radius of each size class */
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-    for (size_t i = 0; i < n; i++) {
-        const float x = c->x[i], y = c->y[i], r = c->radius[i];
-        if (x != x || y != y || !(r >= 0.0f))
-            m->cell_of[i] = KIND_DEAD;
-        else if (!(tame(x) && tame(y) && tame(r)))
-            m->cell_of[i] = KIND_SPECIAL;
-        else {
-            m->cell_of[i] = KIND_GRID;
-            const unsigned k = size_class(r);
-            hist[k]++;
-            class_max[k] = r > class_max[k] ? r : class_max[k];
-            bounds_add(&b, x, y); /* the big ones too: a slightly larger area at most */
+    float box[5];
+    kernels->ball_classify(c, m->cell_of, box);
+    unsigned big = 255;
+    float reach = box[4] > 0.0f ? box[4] : 0.0f;
+    if (box[0] <= box[1]) {
+        const unsigned top = size_class(reach);
+        const float two_top = top > 0 ? class_floor(top - 1) : 0.0f;
+        size_t above = 0;
+        for (size_t i = 0; i < n && above <= BIG_BUDGET; i++)
+            above += m->cell_of[i] == KIND_GRID && c->radius[i] >= two_top;
+        if (above <= BIG_BUDGET) { /* a few large balls: by size class */
+            size_t hist[256] = {0};
+            float class_max[256] = {0.0f}; /* the largest radius of each size class */
+            for (size_t i = 0; i < n; i++) {
+                if (m->cell_of[i] != KIND_GRID) continue;
+                const float r = c->radius[i];
+                const unsigned k = size_class(r);
+                hist[k]++;
+                class_max[k] = r > class_max[k] ? r : class_max[k];
+            }
+            big = big_class(hist);
+            reach = 0.0f;
+            for (unsigned k = 0; k <= big && k < 256; k++)
+                reach = class_max[k] > reach ? class_max[k] : reach;
         }
     }
-    const unsigned big = big_class(hist);
-    float reach = 0.0f;
-    for (unsigned k = 0; k <= big && k < 256; k++)
-        reach = class_max[k] > reach ? class_max[k] : reach;
+    bounds b = {box[0], box[1], box[2], box[3]}; /* the big balls too: a little more area */
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0; /* no grid ball */
     const grid g = grid_make(&b, 2.0 * (double)reach, CONTACT_CELLS * n + 2);
     const size_t cells = (size_t)g.nx * g.ny;
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] != KIND_GRID) continue;
-        if (size_class(c->radius[i]) > big) {
-            m->cell_of[i] = KIND_SPECIAL;
-            continue;
-        }
-        const uint32_t cell = grid_cell(&g, c->x[i], c->y[i]);
-        m->cell_of[i] = cell;
-        m->start[cell + 2]++;
-    }
+    const c2d_ball_bins bins = {g.x0, g.y0, g.inv,
+                                g.nx, g.ny, big < 254 ? class_floor(big + 1) : INFINITY};
+    kernels->ball_bin(c, &bins, m->cell_of, m->start);
     prefix_cells(m, cells);
     const c2d_ball_cells e = cells_of(m, n, &g);
     float *x = (float *)e.x, *y = (float *)e.y, *r = (float *)e.r;
     uint32_t *id = (uint32_t *)e.id;
+    size_t specials = 0; /* the special list, increasing, in the same pass */
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m->cell_of[i];
-        if (cell >= KIND_SPECIAL) continue;
+        if (cell >= KIND_SPECIAL) {
+            if (cell == KIND_SPECIAL) m->special[specials++] = (uint32_t)i;
+            continue;
+        }
         const size_t at = m->start[cell + 1]++;
         x[at] = c->x[i];
         y[at] = c->y[i];
@@ -284,7 +280,7 @@ static grid bin_for_contacts(const c2d_circle_soa *c, grid_memory *m, size_t *sp
         x[k] = y[k] = r[k] = NAN;
         id[k] = 0;
     }
-    *special_count = list_special(m, n);
+    *special_count = specials;
     return g;
 }
 
@@ -313,7 +309,7 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     if (n == 0) return 0;
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
-    const grid g = bin_for_contacts(c, &m, &special_count);
+    const grid g = bin_for_contacts(kernels, c, &m, &special_count);
     const c2d_ball_cells cells = cells_of(&m, n, &g);
     size_t count = kernels->ball_cell_pairs(&cells, m.pairs, m.pair_capacity);
     /* grid balls against the special ones (a special ball's own row runs the kernel) */
@@ -331,29 +327,44 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     }
     if (count > m.pair_capacity) return c2d_ball_grid_scratch_bytes(n, count);
     if (c2d_circle_soa_filtered(c)) count = keep_meeting(c, m.pairs, count);
-    /* the pairs grouped by a (a counting sort), then each group sorted by b */
+    /* the pairs grouped by a (a counting sort): first[a] is where a's group begins, and the
+     * free special list (n entries) becomes `at`, where its next pair goes. While no group is
+     * larger than SMALL_SORT, a pair joins its group in b order at once (an insertion into the
+     * group so far); else every group is sorted afterwards (heapsort for a crowd). */
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
     for (size_t k = 0; k < count; k++)
         m.first[m.pairs[k].a + 1]++;
-    for (size_t a = 1; a <= n; a++)
+    size_t largest = 0;
+    for (size_t a = 1; a <= n; a++) {
+        largest = m.first[a] > largest ? m.first[a] : largest;
         m.first[a] += m.first[a - 1];
-    for (size_t k = 0; k < count; k++) /* first[a] moves to the end of a's group */
-        m.sorted[m.first[m.pairs[k].a]++] = m.pairs[k];
-    /* runs of grid balls' groups go to the contact kernel at once; a special ball's row runs
-     * the all-pairs kernel in its place */
-    size_t total = 0, begin = 0, run = 0;
-    for (size_t a = 0; a < n; a++) {
-        const size_t end = m.first[a];
-        if (m.cell_of[a] == KIND_SPECIAL) {
-            total =
-                kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
-            total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
-            run = end;
-        } else if (end - begin > 1)
-            sort_by_b(m.sorted + begin, end - begin);
-        begin = end;
     }
-    total = kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity, total);
+    const bool small = largest <= SMALL_SORT;
+    uint32_t *at = m.special;
+    memcpy(at, m.first, n * sizeof(uint32_t));
+    for (size_t k = 0; k < count; k++) {
+        const c2d_ball_pair pr = m.pairs[k];
+        size_t j = at[pr.a]++;
+        if (small)
+            for (const size_t lo = m.first[pr.a]; j > lo && m.sorted[j - 1].b > pr.b; j--)
+                m.sorted[j] = m.sorted[j - 1];
+        m.sorted[j] = pr;
+    }
+    /* runs of grid balls' groups go to the contact kernel at once (all of them in one run
+     * without special balls); a special ball's row runs the all-pairs kernel in its place */
+    size_t total = 0, run = 0;
+    if (special_count > 0 || !small)
+        for (size_t a = 0; a < n; a++) {
+            const size_t begin = m.first[a], end = m.first[a + 1];
+            if (m.cell_of[a] == KIND_SPECIAL) {
+                total = kernels->ball_pair_contacts(c, m.sorted + run, begin - run, out, capacity,
+                                                    total);
+                total = kernels->collide_circles(c, a, a + 1, out, capacity, total);
+                run = end;
+            } else if (!small && end - begin > 1)
+                sort_by_b(m.sorted + begin, end - begin);
+        }
+    total = kernels->ball_pair_contacts(c, m.sorted + run, count - run, out, capacity, total);
     *total_out = total;
     return 0;
 }

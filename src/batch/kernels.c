@@ -21,6 +21,7 @@
 #include "core/sweep_formula.h"
 #include "core/filter_words.h"
 #include "batch/kernels_balls.h"
+#include "batch/kernels_scene.h"
 
 enum { W = C2D_LANES };
 
@@ -499,8 +500,8 @@ static void sweep(const c2d_circle_soa *circles, const float *move_x, const floa
  * pair. */
 static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const float *move_y,
                         const c2d_capsule_soa *k, const float *kmx, const float *kmy,
-                        const uint32_t *ci, const uint32_t *ki,
-                        size_t pair_count, size_t base, c2d_circle_toi *out, unsigned char *nan) {
+                        const uint32_t *ci, const uint32_t *ki, size_t pair_count, size_t base,
+                        c2d_circle_toi *out, unsigned char *nan) {
     for (size_t p = 0; p < pair_count; p += W) {
         const size_t n = pair_count - p < W ? pair_count - p : W;
         uint32_t circle[W], capsule[W];
@@ -517,15 +518,20 @@ static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const floa
     }
 }
 
-const c2d_kernels C2D_BACKEND_TABLE = {collide,
-                                       collide_pairs,
-                                       sweep,
-                                       sweep_pairs,
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles),
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs),
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_pair_contacts),
-                                       C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps)};
+const c2d_kernels C2D_BACKEND_TABLE = {
+    .collide = collide,
+    .collide_pairs = collide_pairs,
+    .sweep = sweep,
+    .sweep_pairs = sweep_pairs,
+    .collide_circles = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
+    .sweep_circles = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles),
+    .ball_cell_pairs = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs),
+    .ball_pair_contacts = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_pair_contacts),
+    .ball_cell_sweeps = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps),
+    .fine_cells = C2D_SCENE_FINE_CELLS,
+    .fine_hits = C2D_SCENE_FINE_HITS,
+    .ball_classify = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify),
+    .ball_bin = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)};
 
 #if defined(C2D_MCA_CONTACT_LOOP)
 /* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of

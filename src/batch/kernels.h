@@ -7,9 +7,11 @@
 #include "collide2d/batch.h"
 #include "scalar/reference.h"
 
+struct c2d_ball_bins;
 struct c2d_ball_cells;
 struct c2d_ball_pair;
 struct c2d_ball_sweep_cells;
+struct c2d_fine_grid;
 
 typedef struct c2d_kernels {
     /* All pairs, capsule-major; writes the first `capacity` contacts, returns the total. */
@@ -54,6 +56,27 @@ typedef struct c2d_kernels {
     void (*ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
                              const c2d_circle_soa *circles, const float *move_x,
                              const float *move_y, c2d_circle_hit *out);
+    /* The scene's fine scan (batch/kernels_scene.h), circles first .. first+n-1 (n <= 65535):
+     * fine_cells writes cell[t] for t < n, the cell of circle first+t's centre, or g->empty when
+     * the index does not serve the circle or the centre lies outside the region; slow[] gets
+     * the offsets t (ascending) of the circles it does not serve (not 0 <= r <= rho with |x|
+     * and |y| tame: NaN included); returns their count. fine_hits, given those cells, writes
+     * the offsets t whose cell's bit is set (ascending) to hit[] and the cells' ranks to
+     * rank[], asks memory for their slots, and returns their count. Each output holds
+     * C2D_FINE_SCAN_PAD entries past its count. NULL on backends that leave the scan to its
+     * shared path. */
+    size_t (*fine_cells)(const struct c2d_fine_grid *g, const c2d_circle_soa *circles, size_t first,
+                         size_t n, uint32_t *cell, uint32_t *slow);
+    size_t (*fine_hits)(const struct c2d_fine_grid *g, const uint32_t *cell, size_t n,
+                        uint32_t *hit, uint32_t *rank);
+    /* The ball grid's binning for contacts (types in batch/kernels_balls.h), first pass: each
+     * ball's kind c2d_ball_kind into cell_of, and the grid balls' box and largest radius into
+     * box as c2d_ball_box_add gives them from (+inf, -inf, +inf, -inf, 0). */
+    void (*ball_classify)(const c2d_circle_soa *circles, uint32_t *cell_of, float box[5]);
+    /* Second pass: each grid ball's (cell_of[i] == C2D_BALL_GRID) c2d_ball_bin_one into
+     * cell_of[i], and count[cell + 2]++ for each cell number; other entries left alone. */
+    void (*ball_bin)(const c2d_circle_soa *circles, const struct c2d_ball_bins *bins,
+                     uint32_t *cell_of, uint32_t *count);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

@@ -235,43 +235,79 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
 
 /* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
 
-/* Ball p against the sorted entries [lo, hi), a vector at a time (the arrays are padded, so a
- * whole vector loads from any entry; lanes past hi are masked off). The overlap formula of
- * collide_row, on the sorted copies. */
-C2D_FORMULA void span_pairs(void *ctx, size_t p, size_t lo, size_t hi) {
-    c2d_pair_walk *w = ctx;
-    const c2d_ball_cells *g = w->g;
-    const lane_t x = lane_splat(g->x[p]), y = lane_splat(g->y[p]), r = lane_splat(g->r[p]);
-    const uint32_t id = g->id[p];
+/* Ball p (its centre and radius in every lane, its index id) against the sorted entries
+ * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
+ * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
+ * written while below capacity. The overlap test is radii_overlap of collide_row on the sorted
+ * copies, less its two sign tests: a grid ball's radius is >= 0 (the others are dead), and the
+ * NaN padding fails the distance test alone. When a whole vector of pairs has room, the hits
+ * are written without a capacity test each. */
+static inline size_t span_pairs(const c2d_ball_cells *g, lane_t x, lane_t y, lane_t r, uint32_t id,
+                                size_t lo, size_t hi, c2d_ball_pair *pairs, size_t capacity,
+                                size_t count) {
     for (size_t q = lo; q < hi; q += W) {
         const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
         const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
-        const mask_t hit = radii_overlap(d2, r, lane_load(g->r + q));
+        const lane_t rs = lane_add(r, lane_load(g->r + q));
+        const mask_t hit = lane_le(d2, lane_mul(rs, rs));
         if (!mask_any(hit)) continue;
-        for (uint32_t bits = mask_bits(hit) & valid_lanes(hi - q); bits; bits &= bits - 1)
-            w->count = c2d_add_ball_pair(w->pairs, w->capacity, w->count, id,
-                                         g->id[q + (size_t)__builtin_ctz(bits)]);
+        uint32_t bits = mask_bits(hit) & valid_lanes(hi - q);
+        const uint32_t *other = g->id + q;
+        if (count <= capacity && capacity - count >= W) {
+            for (; bits; bits &= bits - 1, count++) {
+                const uint32_t b = other[__builtin_ctz(bits)];
+                pairs[count].a = id < b ? id : b;
+                pairs[count].b = id < b ? b : id;
+            }
+        } else {
+            for (; bits; bits &= bits - 1)
+                count = c2d_add_ball_pair(pairs, capacity, count, id, other[__builtin_ctz(bits)]);
+        }
     }
+    return count;
 }
 
+/* The walk of c2d_ball_half_walk, written out so that the count stays in a register: each ball
+ * of a cell against the rest of its cell and the cell east (one span), then against the three
+ * cells of the next row (another). */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
                                                            c2d_ball_pair *pairs, size_t capacity) {
-    c2d_pair_walk w = {cells, pairs, capacity, 0};
-    c2d_ball_half_walk(cells->start, cells->nx, cells->ny, &w, span_pairs);
-    return w.count;
+    const uint32_t *start = cells->start;
+    const uint32_t nx = cells->nx, ny = cells->ny;
+    size_t count = 0;
+    for (uint32_t cy = 0; cy < ny; cy++)
+        for (uint32_t cx = 0; cx < nx; cx++) {
+            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
+            for (size_t p = s.lo; p < s.hi; p++) {
+                const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
+                const lane_t r = lane_splat(cells->r[p]);
+                const uint32_t id = cells->id[p];
+                count = span_pairs(cells, x, y, r, id, p + 1, s.east, pairs, capacity, count);
+                count = span_pairs(cells, x, y, r, id, s.up_lo, s.up_hi, pairs, capacity, count);
+            }
+        }
+    return count;
 }
 
 /* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
  * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
  * (lane_contact.h) as two overlapping 16-byte pieces. */
-static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
-                              uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
+C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                   uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
     contact_records rec;
     contact_records_from(&rec, k, a, b);
-    const bool room = total <= capacity && capacity - total >= W;
+    if (total <= capacity && capacity - total >= W) { /* room for every lane: no test a hit */
+        for (; bits; bits &= bits - 1, total++) {
+            const unsigned j = (unsigned)__builtin_ctz(bits);
+            unsigned char *o = (unsigned char *)(out + total);
+            memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+            memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+        }
+        return total;
+    }
     for (; bits; bits &= bits - 1, total++) {
         const unsigned j = (unsigned)__builtin_ctz(bits);
-        if (!room && total >= capacity) continue; /* counted, not written */
+        if (total >= capacity) continue; /* counted, not written */
         unsigned char *o = (unsigned char *)(out + total);
         memcpy(o, &rec.head[j & 3][j & ~3u], 16);
         memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
@@ -279,38 +315,158 @@ static size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, siz
     return total;
 }
 
-/* W listed pairs at a time: both balls gathered, the contact formula of the scalar layer with
- * b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes appended. A last,
- * partial vector repeats its first pair in the unused lanes and masks them off. */
+/* The contacts of W listed pairs from `pairs` (a partial vector's unused lanes repeat its first
+ * pair and are masked off by `valid`): both balls gathered, the contact formula of the scalar
+ * layer with b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes
+ * appended. */
+C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                      uint32_t valid, c2d_circle_pair_contact *out, size_t capacity,
+                                      size_t total) {
+    uint32_t ia[W], ib[W];
+    float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
+    for (size_t j = 0; j < W; j++) {
+        const c2d_ball_pair pr = pairs[(valid >> j) & 1u ? j : 0];
+        ia[j] = pr.a;
+        ib[j] = pr.b;
+        xa[j] = c->x[pr.a];
+        ya[j] = c->y[pr.a];
+        ra[j] = c->radius[pr.a];
+        xb[j] = c->x[pr.b];
+        yb[j] = c->y[pr.b];
+        rb[j] = c->radius[pr.b];
+    }
+    const lane_t bx = lane_load(xb), by = lane_load(yb);
+    contact_lanes con;
+    const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx, by,
+                                             bx, by, lane_load(rb), &con);
+    const uint32_t bits = mask_bits(hit) & valid;
+    if (bits)
+        total =
+            sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia), lane_load_u32(ib));
+    return total;
+}
+
+/* W listed pairs at a time (pair_contact_lanes), whole vectors with every lane valid (a
+ * constant the loads inline with), then the partial one. */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                        ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
                                            size_t count, c2d_circle_pair_contact *out,
                                            size_t capacity, size_t total) {
-    for (size_t k = 0; k < count; k += W) {
-        const size_t lanes = count - k < W ? count - k : W;
-        uint32_t ia[W], ib[W];
-        float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
-        for (size_t j = 0; j < W; j++) {
-            const c2d_ball_pair pr = pairs[k + (j < lanes ? j : 0)];
-            ia[j] = pr.a;
-            ib[j] = pr.b;
-            xa[j] = c->x[pr.a];
-            ya[j] = c->y[pr.a];
-            ra[j] = c->radius[pr.a];
-            xb[j] = c->x[pr.b];
-            yb[j] = c->y[pr.b];
-            rb[j] = c->radius[pr.b];
-        }
-        const lane_t bx = lane_load(xb), by = lane_load(yb);
-        contact_lanes con;
-        const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx,
-                                                 by, bx, by, lane_load(rb), &con);
-        const uint32_t bits = mask_bits(hit) & valid_lanes(lanes);
-        if (bits)
-            total = sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia),
-                                    lane_load_u32(ib));
-    }
+    size_t k = 0;
+    for (; k + W <= count; k += W)
+        total = pair_contact_lanes(c, pairs + k, valid_lanes(W), out, capacity, total);
+    if (k < count)
+        total = pair_contact_lanes(c, pairs + k, valid_lanes(count - k), out, capacity, total);
     return total;
+}
+
+/* ---- the ball grid's binning for contacts ------------------------------------------------ */
+
+/* Lanes to and from scalars: the W uint32_t bits of a vector, and the W floats. */
+static inline void store_u32(uint32_t *p, lane_t v) {
+    float buf[W];
+    lane_store(buf, v);
+    memcpy(p, buf, sizeof buf);
+}
+
+/* c2d_ball_kind and c2d_ball_box_add, W balls a step: the kinds as selects of the three bit
+ * patterns, the box as per-lane minima and maxima over the grid lanes (exact, so reduced in any
+ * order at the end), the last balls one at a time. */
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_circle_soa *c, uint32_t *cell_of,
+                                                       float box[5]) {
+    const size_t n = c->count;
+    const lane_t inf = lane_splat(INFINITY), ninf = lane_splat(-INFINITY), zero = lane_splat(0.0f);
+    const lane_t limit = lane_splat(C2D_TAME_LIMIT);
+    const lane_t grid_kind = lane_splat_u32(C2D_BALL_GRID);
+    const lane_t special_kind = lane_splat_u32(C2D_BALL_SPECIAL);
+    const lane_t dead_kind = lane_splat_u32(C2D_BALL_DEAD);
+    lane_t lo_x = inf, hi_x = ninf, lo_y = inf, hi_y = ninf, r_max = zero;
+    size_t i = 0;
+    for (; i + W <= n; i += W) {
+        const lane_t x = lane_load(c->x + i), y = lane_load(c->y + i), r = lane_load(c->radius + i);
+        const mask_t live = mask_and(mask_and(lane_le(x, x), lane_le(y, y)), lane_ge(r, zero));
+        const mask_t tame =
+            mask_and(mask_and(lane_le(lane_abs(x), limit), lane_le(lane_abs(y), limit)),
+                     lane_le(lane_abs(r), limit));
+        const mask_t grid = mask_and(live, tame);
+        store_u32(cell_of + i,
+                  lane_select(live, lane_select(tame, grid_kind, special_kind), dead_kind));
+        lo_x = lane_select(grid, lane_min(x, lo_x), lo_x);
+        hi_x = lane_select(grid, lane_max(x, hi_x), hi_x);
+        lo_y = lane_select(grid, lane_min(y, lo_y), lo_y);
+        hi_y = lane_select(grid, lane_max(y, hi_y), hi_y);
+        r_max = lane_select(grid, lane_max(r, r_max), r_max);
+    }
+    float v[5][W];
+    lane_store(v[0], lo_x);
+    lane_store(v[1], hi_x);
+    lane_store(v[2], lo_y);
+    lane_store(v[3], hi_y);
+    lane_store(v[4], r_max);
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
+    for (size_t j = 0; j < W; j++)
+        if (v[0][j] <= v[1][j]) { /* a lane that saw a grid ball */
+            c2d_ball_box_add(box, v[0][j], v[2][j], v[4][j]);
+            c2d_ball_box_add(box, v[1][j], v[3][j], v[4][j]);
+        }
+    for (; i < n; i++) {
+        cell_of[i] = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] == C2D_BALL_GRID) c2d_ball_box_add(box, c->x[i], c->y[i], c->radius[i]);
+    }
+}
+
+#if C2D_LANES == 16
+#define dlane_store simde_mm512_storeu_pd
+#elif C2D_LANES == 8
+#define dlane_store simde_mm256_storeu_pd
+#else
+#define dlane_store simde_mm_storeu_pd
+#endif
+
+/* The clamped cell coordinates of c2d_ball_grid_coord for W values, in double lanes (the same
+ * operations: the float converts exactly, then - and *, then x86 max and min), as doubles. */
+static inline void grid_coords(lane_t v, double origin, double inv, uint32_t n, double out[W]) {
+    const dlane_t o = dlane_splat(origin), s = dlane_splat(inv), top = dlane_splat((double)(n - 1));
+    const dlane_t zero = dlane_splat(0.0);
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t u = dlane_mul(dlane_sub(dlane_from_lane(v, h), o), s);
+        dlane_store(out + h * (W / 2), dlane_min(dlane_max(u, zero), top));
+    }
+}
+
+/* c2d_ball_bin_one for the grid balls, W balls a step: the size test and the coordinates in
+ * lanes, the cell number (the same casts of the same doubles) and the count a ball at a time. */
+void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_soa *c, const c2d_ball_bins *b,
+                                                  uint32_t *cell_of, uint32_t *count) {
+    const size_t n = c->count;
+    const lane_t big = lane_splat(b->big);
+    size_t i = 0;
+    for (; i + W <= n; i += W) {
+        const mask_t grid = lane_eq_u32(lane_load_u32(cell_of + i), lane_splat_u32(C2D_BALL_GRID));
+        if (!mask_any(grid)) continue;
+        const uint32_t bits = mask_bits(grid);
+        const uint32_t large = mask_bits(lane_ge(lane_load(c->radius + i), big));
+        double cx[W], cy[W];
+        grid_coords(lane_load(c->x + i), b->x0, b->inv, b->nx, cx);
+        grid_coords(lane_load(c->y + i), b->y0, b->inv, b->ny, cy);
+        for (size_t j = 0; j < W; j++) {
+            if (!((bits >> j) & 1u)) continue;
+            if ((large >> j) & 1u) {
+                cell_of[i + j] = C2D_BALL_SPECIAL;
+                continue;
+            }
+            const uint32_t cell = (uint32_t)cy[j] * b->nx + (uint32_t)cx[j];
+            cell_of[i + j] = cell;
+            count[cell + 2]++;
+        }
+    }
+    for (; i < n; i++) {
+        if (cell_of[i] != C2D_BALL_GRID) continue;
+        cell_of[i] = c2d_ball_bin_one(b, c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] != C2D_BALL_SPECIAL) count[cell_of[i] + 2]++;
+    }
 }
 
 /* The sweeps' lane queue: directed pairs (a sweeps against b), as sorted positions, swept W

@@ -3,6 +3,9 @@
 #ifndef C2D_BATCH_KERNELS_BALLS_H
 #define C2D_BATCH_KERNELS_BALLS_H
 
+#include <math.h>
+
+#include "batch/cull.h"
 #include "batch/kernels.h"
 #include "core/filter_words.h"
 
@@ -40,12 +43,81 @@ static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, si
     return count + 1;
 }
 
+/* The ball grid's binning for contacts (kernels ball_classify and ball_bin). Every ball's
+ * kind: dead (NaN centre, radius NaN or negative: it meets nothing), special (a value beyond
+ * C2D_TAME_LIMIT) or a grid ball, whose cell number comes later (cell numbers stay below the
+ * two kinds). */
+#define C2D_BALL_GRID UINT32_C(0)
+#define C2D_BALL_SPECIAL (UINT32_MAX - 1)
+#define C2D_BALL_DEAD UINT32_MAX
+
+static inline uint32_t c2d_ball_kind(float x, float y, float r) {
+    if (x != x || y != y || !(r >= 0.0f)) return C2D_BALL_DEAD;
+    if (!(fabsf(x) <= C2D_TAME_LIMIT && fabsf(y) <= C2D_TAME_LIMIT && fabsf(r) <= C2D_TAME_LIMIT))
+        return C2D_BALL_SPECIAL;
+    return C2D_BALL_GRID;
+}
+
+/* The grid balls' box and largest radius, box = (lo_x, hi_x, lo_y, hi_y, r_max), from
+ * (+inf, -inf, +inf, -inf, 0): min and max are exact, so any order of the balls gives the
+ * same values (up to the sign of a zero, which no cell depends on). */
+static inline void c2d_ball_box_add(float box[5], float x, float y, float r) {
+    box[0] = x < box[0] ? x : box[0];
+    box[1] = x > box[1] ? x : box[1];
+    box[2] = y < box[2] ? y : box[2];
+    box[3] = y > box[3] ? y : box[3];
+    box[4] = r > box[4] ? r : box[4];
+}
+
+/* The grid of a frame's contacts: cells of side 1 / inv from (x0, y0), nx a row, ny rows;
+ * a grid ball with radius >= big is made special (+inf: none is). */
+typedef struct c2d_ball_bins {
+    double x0, y0, inv;
+    uint32_t nx, ny;
+    float big;
+} c2d_ball_bins;
+
+/* floor((v - origin) / size) clamped to [0, n-1]: monotone in v (NaN gives 0). The clamps are
+ * x86 max and min (the second operand unless the compare holds), so lanes give these bytes. */
+static inline uint32_t c2d_ball_grid_coord(double v, double origin, double inv, uint32_t n) {
+    const double u = (v - origin) * inv, top = (double)(n - 1);
+    const double low = u > 0.0 ? u : 0.0;
+    return (uint32_t)(low < top ? low : top);
+}
+
+/* A grid ball's cell number, or C2D_BALL_SPECIAL for a large one. */
+static inline uint32_t c2d_ball_bin_one(const c2d_ball_bins *b, float x, float y, float r) {
+    if (r >= b->big) return C2D_BALL_SPECIAL;
+    return c2d_ball_grid_coord(y, b->y0, b->inv, b->ny) * b->nx +
+           c2d_ball_grid_coord(x, b->x0, b->inv, b->nx);
+}
+
 /* The walk of the ball grid, shared by every backend and by contacts and sweeps: in cell
  * order, each ball p against the balls after it in its own cell and the cell east of it (one
  * contiguous span of the sorted arrays), then against the three cells of the next row (a
  * second span), so each pair of balls in neighbouring cells is seen once. `span` handles ball
  * p against entries [lo, hi); the backend's own (a vector loop, or a plain one) inlines here. */
 typedef void (*c2d_ball_span_fn)(void *ctx, size_t p, size_t lo, size_t hi);
+
+/* Cell (cx, cy)'s entries [lo, hi), the end of its own and its east neighbour's, and the span
+ * [up_lo, up_hi) of the three cells of the next row (empty in the top row). */
+typedef struct c2d_cell_spans {
+    size_t lo, hi, east, up_lo, up_hi;
+} c2d_cell_spans;
+
+static inline c2d_cell_spans c2d_ball_cell_spans(const uint32_t *start, uint32_t nx, uint32_t ny,
+                                                 uint32_t cx, uint32_t cy) {
+    const size_t cell = (size_t)cy * nx + cx;
+    c2d_cell_spans s = {start[cell], start[cell + 1], 0, 0, 0};
+    if (s.lo == s.hi) return s;
+    s.east = cx + 1 < nx ? start[cell + 2] : s.hi;
+    if (cy + 1 < ny) {
+        const size_t row = cell + nx;
+        s.up_lo = start[cx > 0 ? row - 1 : row];
+        s.up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
+    }
+    return s;
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
@@ -55,19 +127,10 @@ c2d_ball_half_walk(const uint32_t *start, uint32_t nx, uint32_t ny, void *ctx,
                    c2d_ball_span_fn span) {
     for (uint32_t cy = 0; cy < ny; cy++)
         for (uint32_t cx = 0; cx < nx; cx++) {
-            const size_t cell = (size_t)cy * nx + cx;
-            const size_t lo = start[cell], hi = start[cell + 1];
-            if (lo == hi) continue;
-            const size_t east = cx + 1 < nx ? start[cell + 2] : hi;
-            size_t up_lo = 0, up_hi = 0;
-            if (cy + 1 < ny) {
-                const size_t row = cell + nx;
-                up_lo = start[cx > 0 ? row - 1 : row];
-                up_hi = start[cx + 1 < nx ? row + 2 : row + 1];
-            }
-            for (size_t p = lo; p < hi; p++) {
-                if (p + 1 < east) span(ctx, p, p + 1, east);
-                if (up_lo < up_hi) span(ctx, p, up_lo, up_hi);
+            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
+            for (size_t p = s.lo; p < s.hi; p++) {
+                if (p + 1 < s.east) span(ctx, p, p + 1, s.east);
+                if (s.up_lo < s.up_hi) span(ctx, p, s.up_lo, s.up_hi);
             }
         }
 }
@@ -100,6 +163,12 @@ C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                                         const c2d_ball_pair *pairs, size_t count,
                                                         c2d_circle_pair_contact *out,
                                                         size_t capacity, size_t total);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_circle_soa *circles,
+                                                                    uint32_t *cell_of,
+                                                                    float box[5]);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_soa *circles,
+                                                               const c2d_ball_bins *bins,
+                                                               uint32_t *cell_of, uint32_t *count);
 C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
                                                     const c2d_circle_soa *circles,

@@ -231,6 +231,36 @@ static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa
     c2d_ball_sweep_specials(&w, c2d_circle_soa_filtered(c));
 }
 
-const c2d_kernels c2d_kernels_scalar = {collide,         collide_pairs,      sweep,
-                                        sweep_pairs,     collide_circles,    sweep_circles,
-                                        ball_cell_pairs, ball_pair_contacts, ball_cell_sweeps};
+/* The ball grid's binning, a ball at a time. */
+static void ball_classify(const c2d_circle_soa *c, uint32_t *cell_of, float box[5]) {
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
+    for (size_t i = 0; i < c->count; i++) {
+        cell_of[i] = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] == C2D_BALL_GRID) c2d_ball_box_add(box, c->x[i], c->y[i], c->radius[i]);
+    }
+}
+
+static void ball_bin(const c2d_circle_soa *c, const c2d_ball_bins *bins, uint32_t *cell_of,
+                     uint32_t *count) {
+    for (size_t i = 0; i < c->count; i++) {
+        if (cell_of[i] != C2D_BALL_GRID) continue;
+        cell_of[i] = c2d_ball_bin_one(bins, c->x[i], c->y[i], c->radius[i]);
+        if (cell_of[i] != C2D_BALL_SPECIAL) count[cell_of[i] + 2]++;
+    }
+}
+
+const c2d_kernels c2d_kernels_scalar = {.collide = collide,
+                                        .collide_pairs = collide_pairs,
+                                        .sweep = sweep,
+                                        .sweep_pairs = sweep_pairs,
+                                        .collide_circles = collide_circles,
+                                        .sweep_circles = sweep_circles,
+                                        .ball_cell_pairs = ball_cell_pairs,
+                                        .ball_pair_contacts = ball_pair_contacts,
+                                        .ball_cell_sweeps = ball_cell_sweeps,
+                                        .fine_cells = NULL, /* the scan's shared path */
+                                        .fine_hits = NULL,
+                                        .ball_classify = ball_classify,
+                                        .ball_bin = ball_bin};

@@ -36,6 +36,7 @@
 #include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
+#include "batch/kernels_scene.h"
 #include "dispatch.h"
 #include "scene/scene_internal.h"
 
@@ -502,6 +503,15 @@ static bool coarse_part(const c2d_scene *s, c2d_scene_part *p) {
     return flush(s, p);
 }
 
+/* Asks memory for *p (a hint; nothing is read). */
+static inline void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 /* ---- the fine scan ------------------------------------------------------------------------ */
 
 /* Circles per block of the fine scan: their cells are found first (four at a time), then their
@@ -532,7 +542,7 @@ static inline uint32_t fine_cell_of(const c2d_fine_index *f, float X, float Y) {
  * which has no candidate), and the circles the fine index cannot serve into slow[] (returns
  * their count): radius above rho, NaN, negative, or beyond the tame range. */
 static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_t first, size_t nb,
-                         uint32_t *cell, uint16_t *slow) {
+                         uint32_t *cell, uint32_t *slow) {
     size_t ns = 0, t = 0;
     const simde__m128 zero = simde_mm_setzero_ps();
     const simde__m128 sign = simde_mm_set1_ps(-0.0f), rho = simde_mm_set1_ps(f->rho);
@@ -546,6 +556,11 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
     const simde__m128i empty = simde_mm_set1_epi32((int32_t)f->empty);
     for (; t + 4 <= nb; t += 4) {
         const size_t i = first + t;
+        if (t % 16 == 0 && i + C2D_FINE_SCAN_AHEAD < c->count) { /* as the kernels do */
+            prefetch(c->x + i + C2D_FINE_SCAN_AHEAD);
+            prefetch(c->y + i + C2D_FINE_SCAN_AHEAD);
+            prefetch(c->radius + i + C2D_FINE_SCAN_AHEAD);
+        }
         const simde__m128 X = simde_mm_loadu_ps(c->x + i), Y = simde_mm_loadu_ps(c->y + i);
         const simde__m128 R = simde_mm_loadu_ps(c->radius + i);
         const simde__m128 AX = simde_mm_andnot_ps(sign, X), AY = simde_mm_andnot_ps(sign, Y);
@@ -567,13 +582,13 @@ static size_t fine_cells(const c2d_fine_index *f, const c2d_circle_soa *c, size_
             simde_mm_or_si128(simde_mm_and_si128(use, k), simde_mm_andnot_si128(use, empty)));
         /* the rare circles it cannot serve, in order */
         for (unsigned rest = ~(unsigned)simde_mm_movemask_ps(fast) & 15u; rest; rest &= rest - 1)
-            slow[ns++] = (uint16_t)(t + (size_t)__builtin_ctz(rest));
+            slow[ns++] = (uint32_t)(t + (size_t)__builtin_ctz(rest));
     }
     for (; t < nb; t++) { /* the same operations, one circle at a time */
         const size_t i = first + t;
         const bool fast = fine_serves(f, c->x[i], c->y[i], c->radius[i]);
         cell[t] = fast ? fine_cell_of(f, c->x[i], c->y[i]) : f->empty;
-        slow[ns] = (uint16_t)t;
+        slow[ns] = (uint32_t)t;
         ns += !fast;
     }
     return ns;
@@ -606,15 +621,6 @@ static bool emit_slot(const c2d_scene *s, c2d_scene_part *p, const c2d_fine_inde
     return true;
 }
 
-/* Asks memory for *p (a hint; nothing is read). */
-static inline void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
 /* Circle i against each long capsule the fine index lists (as candidates). */
 static bool append_longs(const c2d_scene *s, c2d_scene_part *p, uint32_t i) {
     for (size_t j = 0; j < s->fine.long_count; j++)
@@ -638,82 +644,169 @@ static void prefetch_coarse(const c2d_scene *s, const c2d_circle_soa *c, size_t 
         }
 }
 
+/* What the scan found in one block: the offsets (from the block's first circle, ascending) of
+ * the circles whose bit is set, with their cells' ranks and then their slots; the offsets of
+ * the circles the small index cannot serve. */
+typedef struct fine_found {
+    uint32_t hit[FINE_BLOCK + C2D_FINE_SCAN_PAD], value[FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    uint32_t slow[FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    uint32_t big[FINE_BLOCK + C2D_FINE_SCAN_PAD]; /* per slow circle: see big_ranks */
+    size_t nh, ns;
+} fine_found;
+
+/* A slow circle's entry in fine_found.big: the big circles' index does not serve it (the coarse
+ * path does), or serves it with a clear bit (no candidate); else its cell's rank, then slot. */
+#define BIG_NONE UINT32_MAX
+#define BIG_EMPTY (UINT32_MAX - 1u)
+
+/* The cells of circles first .. first+nb-1 and the circles the small index cannot serve (the
+ * backend's fine_cells kernel, or the shared code), the cells' words asked for when `far`. */
+static void fine_ahead(const c2d_fine_index *f, const c2d_fine_grid *g, const c2d_kernels *kern,
+                       const c2d_circle_soa *c, size_t first, size_t nb, bool far, uint32_t *cell,
+                       fine_found *out) {
+    out->ns = kern->fine_cells ? kern->fine_cells(g, c, first, nb, cell, out->slow)
+                               : fine_cells(f, c, first, nb, cell, out->slow);
+    if (far) /* (words that fit in a core's cache come fast enough) */
+        for (size_t t = 0; t < nb; t++)
+            prefetch(&f->bits[cell[t] >> 6]);
+}
+
+/* The shared path's bits of a block (no branch, so the block's loads overlap), and the ranks
+ * of the set ones (slots asked for). */
+static void fine_bits(const c2d_fine_index *f, const uint32_t *cell, size_t nb, fine_found *out) {
+    const uint64_t *bits = f->bits;
+    size_t nh = 0;
+    for (size_t t = 0; t < nb; t++) {
+        const uint32_t k = cell[t];
+        out->hit[nh] = (uint32_t)t;
+        nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
+    }
+    for (size_t a = 0; a < nh; a++) {
+        out->value[a] = c2d_fine_rank(f, cell[out->hit[a]]);
+        prefetch(&f->slot[out->value[a]]);
+    }
+    out->nh = nh;
+}
+
+/* Circles in block j of the part. */
+static inline size_t block_size(const c2d_scene_part *p, size_t j) {
+    const size_t rest = p->n - j * FINE_BLOCK;
+    return rest < FINE_BLOCK ? rest : FINE_BLOCK;
+}
+
+/* fine_ahead for block j of the part, and what its slow circles will read asked for. */
+static void fine_cells_ahead(const c2d_scene *s, const c2d_fine_grid *g, const c2d_kernels *kern,
+                             const c2d_scene_part *p, size_t j, bool far, uint32_t *cell,
+                             fine_found *out) {
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
+    const size_t first = p->first + j * FINE_BLOCK;
+    fine_ahead(&s->fine, g, kern, c, first, block_size(p, j), far, cell, out);
+    for (size_t z = 0; z < out->ns; z++) {
+        const size_t i = first + out->slow[z];
+        if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i])) {
+            const uint32_t k = fine_cell_of(big, c->x[i], c->y[i]);
+            prefetch(&big->bits[k >> 6]);
+            prefetch(&big->base[k >> 6]);
+        } else {
+            prefetch_coarse(s, c, i);
+        }
+    }
+}
+
+/* The big circles' index for a block's slow circles (out->big; a block ahead): the ranks of
+ * their cells, slots asked for. */
+static void big_ranks(const c2d_scene *s, const c2d_scene_part *p, size_t j, fine_found *out) {
+    const c2d_circle_soa *c = &s->frame.circles;
+    const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
+    const size_t first = p->first + j * FINE_BLOCK;
+    for (size_t z = 0; z < out->ns; z++) {
+        const size_t i = first + out->slow[z];
+        out->big[z] = BIG_NONE;
+        if (!big || !fine_serves(big, c->x[i], c->y[i], c->radius[i])) continue;
+        const uint32_t k = fine_cell_of(big, c->x[i], c->y[i]);
+        out->big[z] = BIG_EMPTY;
+        if (!fine_bit(big, k)) continue;
+        out->big[z] = c2d_fine_rank(big, k);
+        prefetch(&big->slot[out->big[z]]);
+    }
+}
+
+/* The bits of a block's cells, the ranks of the set ones, their slots asked for (the backend's
+ * fine_hits kernel, or the shared code). */
+static void fine_hits_of(const c2d_fine_index *f, const c2d_fine_grid *g, const c2d_kernels *kern,
+                         size_t nb, const uint32_t *cell, fine_found *out) {
+    if (kern->fine_hits)
+        out->nh = kern->fine_hits(g, cell, nb, out->hit, out->value);
+    else
+        fine_bits(f, cell, nb, out);
+}
+
 /* The fine scan of a part's circles (see scene_fine.c for why it finds every contact). A block
- * goes in passes, each asking memory early for what a later one reads: the cells of the next
- * block (and their words) are found before this block's bits are read; the set bits give
- * slots, the slots of crowded cells their lists; then the candidates go out in circle order and
- * get their exact tests while the block's circles are in cache. */
+ * goes in passes, each asking memory early for what a later one reads: its cells are found
+ * two blocks ahead (their words asked for when far), its bits read and ranked one block ahead
+ * (slots asked for); then its slots are read; the slots of crowded cells ask for
+ * their lists; then the candidates go out in circle order and get their exact tests while the
+ * block's circles are in cache. */
 static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
     const c2d_fine_index *f = &s->fine;
     const c2d_circle_soa *c = &s->frame.circles;
-    const uint64_t *bits = f->bits;
     const uint32_t *slot = f->slot, *multi = f->multi;
-    const size_t end = p->first + p->n;
-    uint32_t cell[2][FINE_BLOCK], value[FINE_BLOCK];
-    uint16_t hit[FINE_BLOCK + 1], slow[2][FINE_BLOCK + 1];
-    size_t ns[2] = {0, 0}, above_big = 0;
+    const c2d_fine_grid grid = {f->x0,  f->y0, f->inv_size, f->lo_x, f->hi_x, f->lo_y, f->hi_y,
+                                f->rho, f->nx, f->ny,       f->bits, f->base, f->slot, f->empty};
+    const c2d_kernels *kern = c2d_active_kernels();
+    uint32_t cell[2][FINE_BLOCK + C2D_FINE_SCAN_PAD];
+    fine_found found[3]; /* block j's in found[j % 3] */
+    size_t above_big = 0;
     const c2d_fine_index *big = c2d_fine_big_ready(s) ? &s->fine_big : NULL;
     const bool far = ((size_t)f->nx * f->ny / 64) * sizeof(uint64_t) > FINE_NEAR_BYTES;
     block b;
     size_t above = 0;
-    if (p->n > 0) {
-        const size_t nb = p->n < FINE_BLOCK ? p->n : FINE_BLOCK;
-        ns[0] = fine_cells(f, c, p->first, nb, cell[0], slow[0]);
+    const size_t blocks = (p->n + FINE_BLOCK - 1) / FINE_BLOCK;
+    /* three steps in flight: block j + 2's cells, j + 1's bits and ranks, j's slots */
+    for (size_t j = 0; j < 2 && j < blocks; j++)
+        fine_cells_ahead(s, &grid, kern, p, j, far, cell[j], &found[j]);
+    if (blocks > 0) {
+        fine_hits_of(f, &grid, kern, block_size(p, 0), cell[0], &found[0]);
+        big_ranks(s, p, 0, &found[0]);
     }
-    for (size_t first = p->first, cur = 0; first < end; first += FINE_BLOCK, cur ^= 1) {
-        const size_t nb = end - first < FINE_BLOCK ? end - first : FINE_BLOCK;
-        const size_t next = first + nb;
-        if (next < end) { /* the next block's cells, and their words asked for */
-            const size_t nn = end - next < FINE_BLOCK ? end - next : FINE_BLOCK;
-            ns[cur ^ 1] = fine_cells(f, c, next, nn, cell[cur ^ 1], slow[cur ^ 1]);
-            if (far) /* (words that fit in a core's cache come fast enough) */
-                for (size_t t = 0; t < nn; t++)
-                    prefetch(&bits[cell[cur ^ 1][t] >> 6]);
-            for (size_t z = 0; z < ns[cur ^ 1]; z++) {
-                const size_t i = next + slow[cur ^ 1][z];
-                if (big && fine_serves(big, c->x[i], c->y[i], c->radius[i]))
-                    prefetch(&big->bits[fine_cell_of(big, c->x[i], c->y[i]) >> 6]);
-                else
-                    prefetch_coarse(s, c, i);
-            }
+    for (size_t j = 0; j < blocks; j++) {
+        const size_t first = p->first + j * FINE_BLOCK;
+        if (j + 2 < blocks) /* (block j's cells are no longer needed) */
+            fine_cells_ahead(s, &grid, kern, p, j + 2, far, cell[j % 2], &found[(j + 2) % 3]);
+        if (j + 1 < blocks) {
+            fine_hits_of(f, &grid, kern, block_size(p, j + 1), cell[(j + 1) % 2],
+                         &found[(j + 1) % 3]);
+            big_ranks(s, p, j + 1, &found[(j + 1) % 3]);
         }
-        const uint32_t *cl = cell[cur];
-        uint16_t *sl = slow[cur];
-        /* the bits: no branch, so the block's loads overlap */
-        size_t nh = 0;
-        for (size_t t = 0; t < nb; t++) {
-            const uint32_t k = cl[t];
-            hit[nh] = (uint16_t)t;
-            nh += (size_t)(bits[k >> 6] >> (k & 63)) & 1u;
-        }
-        for (size_t a = 0; a < nh; a++) { /* ranks, slots asked for */
-            value[a] = c2d_fine_rank(f, cl[hit[a]]);
-            prefetch(&slot[value[a]]);
-        }
+        fine_found *fd = &found[j % 3];
+        const size_t nh = fd->nh, ns = fd->ns;
+        uint32_t *hit = fd->hit, *value = fd->value, *sl = fd->slow, *bv = fd->big;
         for (size_t a = 0; a < nh; a++) { /* slots, crowded cells' lists asked for */
             value[a] = slot[value[a]];
             if (value[a] & C2D_FINE_MANY) prefetch(&multi[value[a] & ~C2D_FINE_MANY]);
         }
+        for (size_t z = 0; big && z < ns; z++) /* the same in the big circles' index */
+            if (bv[z] < BIG_EMPTY) {
+                bv[z] = big->slot[bv[z]];
+                if (bv[z] & C2D_FINE_MANY) prefetch(&big->multi[bv[z] & ~C2D_FINE_MANY]);
+            }
         if (!room_for(s, p, nh)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
-        hit[nh] = sl[ns[cur]] = FINE_BLOCK;
-        for (size_t a = 0, z = 0; a < nh || z < ns[cur];) {
+        hit[nh] = sl[ns] = FINE_BLOCK;
+        for (size_t a = 0, z = 0; a < nh || z < ns;) {
             if (hit[a] < sl[z]) {
                 const uint32_t i = (uint32_t)(first + hit[a]);
                 if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
                 continue;
             }
             /* a circle the small index cannot serve: the big circles' index, or the coarse path */
-            const size_t t = sl[z++];
-            const uint32_t i = (uint32_t)(first + t);
+            const uint32_t i = (uint32_t)(first + sl[z]), v = bv[z++];
             const float X = c->x[i], Y = c->y[i], r = c->radius[i];
             const bool grown = r > f->rho && tame(r) && X == X && Y == Y;
             above += grown;
-            if (big && fine_serves(big, X, Y, r)) {
-                const uint32_t k = fine_cell_of(big, X, Y);
-                if (fine_bit(big, k) &&
-                    !emit_slot(s, p, big, big->slot[c2d_fine_rank(big, k)], i, nh))
-                    return false;
+            if (v != BIG_NONE) {
+                if (v != BIG_EMPTY && !emit_slot(s, p, big, v, i, nh)) return false;
             } else {
                 above_big += grown;
                 classify(s, c, i, 0, &b);

@@ -1,7 +1,8 @@
 /* The scene's fine index (src/scene/scene_fine.c) against the batch layer, byte for byte on
  * every backend: centres exactly on cell edges and a few ulps off, radii at rho and one ulp
  * either side, the region's borders, capsules whose reach just meets a cell corner, moved
- * capsules, a frame where rho grows, tiny and huge coordinates, and boards too large for it.
+ * capsules, a frame where rho grows, tiny and huge coordinates, boards too large for it, and
+ * every tail of the scan's vectors and blocks.
  * The test reads the index's parameters (internal) to aim at its borders. */
 #include <float.h>
 #include <math.h>
@@ -171,6 +172,75 @@ static void fine_big_borders(void **state) {
     c2d_scene_destroy(sc);
     scene_free(&s);
     scene_free(&caps);
+}
+
+/* Circle counts around every backend's scan vectors (0 .. 40: the tails of 4, 8 and 16 lanes)
+ * and its blocks of 1,024 (one, two and three blocks in flight, and their tails), with circles
+ * of every kind in every lane: served with their cell's bit set or clear, above rho, on and
+ * outside the region's border, NaN, negative or infinite radii, beyond the tame range. */
+static void fine_scan_tails(void **state) {
+    (void)state;
+    c2d_workload w;
+    scene all;
+    c2d_scene *sc = open_w5(&w, &all, 4096, 256, 77);
+    check_all_backends(sc, &all, "first frame"); /* fixes rho */
+    const c2d_fine_index *f = &sc->fine;
+    assert_true(c2d_fine_ready(sc));
+    const float rho = f->rho;
+    c2d_rng rng = {0x7a115};
+    size_t kinds[9] = {0};
+    for (size_t i = 0; i < all.n; i++) {
+        const unsigned kind = (unsigned)(c2d_rng_next(&rng) % 24);
+        kinds[kind < 8 ? kind : 8]++;
+        switch (kind) {
+        case 0:
+            all.r[i] = ulp_step(rho, 1);
+            break; /* the coarse path (1/24: rho stays) */
+        case 1:
+            all.x[i] = NAN;
+            break;
+        case 2:
+            all.r[i] = -1.0f;
+            break;
+        case 3:
+            all.x[i] = ulp_step(f->lo_x, -1);
+            break; /* just outside the region */
+        case 4:
+            all.y[i] = f->hi_y;
+            break; /* on its border */
+        case 5:
+            all.x[i] = 3e12f;
+            break; /* beyond the tame range: wild */
+        case 6:
+            all.r[i] = INFINITY;
+            break;
+        case 7:
+            all.y[i] = ulp_step(f->lo_y, 1);
+            break;
+        default:
+            break; /* served */
+        }
+    }
+    for (size_t k = 0; k < 9; k++)
+        assert_true(kinds[k] > 0);
+    static const size_t more[] = {1023, 1024, 1025, 1041, 2047, 2048, 2049, 3071, 3073, 4096};
+    for (size_t q = 0; q < 41 + sizeof more / sizeof more[0]; q++) {
+        const size_t n = q < 41 ? q : more[q - 41];
+        scene s;
+        scene_init(&s, n, all.m, LAYOUT_OFFSET);
+        copy_capsules(&s, &all);
+        memcpy(s.x, all.x, n * sizeof(float));
+        memcpy(s.y, all.y, n * sizeof(float));
+        memcpy(s.r, all.r, n * sizeof(float));
+        char label[64];
+        snprintf(label, sizeof label, "%zu circles", n);
+        check_all_backends(sc, &s, label);
+        scene_free(&s);
+    }
+    assert_true(c2d_fine_ready(sc) && f->rho == rho); /* the index aimed at was used */
+    c2d_scene_destroy(sc);
+    scene_free(&all);
+    c2d_workload_free(&w);
 }
 
 /* Capsules whose reach R + rho meets a cell corner just so (a few ulps in or out), circles of
@@ -503,6 +573,7 @@ static void fine_hostile_boards(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fine_cell_borders), cmocka_unit_test(fine_big_borders),
+        cmocka_unit_test(fine_scan_tails),
         cmocka_unit_test(fine_corner_touch), cmocka_unit_test(fine_moved_capsules),
         cmocka_unit_test(fine_flippers),     cmocka_unit_test(fine_long_floors),
         cmocka_unit_test(fine_bulk_moves),   cmocka_unit_test(fine_rho_grows),

@@ -1,0 +1,158 @@
+/* The ball grid's binning kernels (ball_classify and ball_bin of every backend's table)
+ * against loops over the per-ball functions of src/batch/kernels_balls.h, byte for byte: the
+ * kinds, the cell numbers and the counts, and the box (compared as values: the lanes reduce in
+ * another order, so a zero bound may differ in sign, which no cell depends on). Every count
+ * 0..40 and a few larger (every vector tail), random and hostile values (NaN, infinities,
+ * -0, negative radii, values beyond the tame limit, subnormals, balls of many size classes),
+ * grids of one cell to many, and every size limit. The scene's contact tests cover the kernels
+ * through the public calls; this test sees the kinds, which those answers cannot show (a grid
+ * ball taken for a special one still gets its exact pairs). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "batch_check.h"
+#include "batch/kernels_balls.h"
+#include "dispatch.h"
+
+/* A value for a ball: mostly ordinary, sometimes hostile. */
+static float ball_value(c2d_rng *rng, float scale) {
+    static const float hostile[] = {NAN,   INFINITY,         -INFINITY, -0.0f,   0.0f,
+                                    2e12f, -2e12f,           1e-40f,    -1e-40f, 1e30f,
+                                    -1.0f, 1099511627776.0f, 1e-30f,    3e38f};
+    const uint64_t pick = c2d_rng_next(rng) % 16;
+    if (pick == 0) return hostile[c2d_rng_next(rng) % (sizeof hostile / sizeof hostile[0])];
+    return c2d_rng_range(rng, -scale, scale);
+}
+
+static float radius_value(c2d_rng *rng) {
+    const uint64_t pick = c2d_rng_next(rng) % 8;
+    if (pick == 0) return ball_value(rng, 1.0f);
+    if (pick == 1) return ldexpf(c2d_rng_unit(rng), (int)(c2d_rng_next(rng) % 40) - 20);
+    if (pick == 2) return ldexpf(1.0f, (int)(c2d_rng_next(rng) % 40) - 20); /* a class floor */
+    return c2d_rng_range(rng, 0.0f, 1.0f);
+}
+
+static void check_set(const c2d_circle_soa *c, c2d_rng *rng, const char *what) {
+    const size_t n = c->count;
+    uint32_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
+    enum { CELLS = 64 * 64 + 2 };
+    static uint32_t want_count[CELLS], got_count[CELLS];
+    float want_box[5] = {INFINITY, -INFINITY, INFINITY, -INFINITY, 0.0f};
+    for (size_t i = 0; i < n; i++) {
+        want[i] = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
+        if (want[i] == C2D_BALL_GRID) c2d_ball_box_add(want_box, c->x[i], c->y[i], c->radius[i]);
+    }
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    /* a grid for the second pass, the same for every backend */
+    const uint32_t nx = 1 + (uint32_t)(c2d_rng_next(rng) % 64),
+                   ny = 1 + (uint32_t)(c2d_rng_next(rng) % 64);
+    const double inv = ldexp(1.0 + c2d_rng_unit(rng), (int)(c2d_rng_next(rng) % 8) - 4);
+    /* the origin at the box's corner, or inside it (clamped below as well as above) */
+    const bool some = want_box[0] <= want_box[1];
+    const double inside = c2d_rng_next(rng) % 2 ? 0.5 : 0.0;
+    const double x0 = some ? want_box[0] + inside * ((double)want_box[1] - want_box[0]) : 0.0;
+    const double y0 = some ? want_box[2] + inside * ((double)want_box[3] - want_box[2]) : 0.0;
+    const unsigned k = (unsigned)(c2d_rng_next(rng) % 48);
+    float big = INFINITY;
+    if (k < 44) { /* 2^-22 .. 2^21, the radii's range */
+        const uint32_t bits = (uint32_t)(k + 105) << 23;
+        memcpy(&big, &bits, sizeof big);
+    }
+    const c2d_ball_bins bins = {x0, y0, inv, nx, ny, big};
+    memset(want_count, 0, sizeof want_count);
+    for (size_t i = 0; i < n; i++)
+        if (want[i] == C2D_BALL_GRID) {
+            want[i] = c2d_ball_bin_one(&bins, c->x[i], c->y[i], c->radius[i]);
+            if (want[i] != C2D_BALL_SPECIAL) want_count[want[i] + 2]++;
+        }
+    for (size_t b = 0; b < nb; b++) {
+        use_backend(list[b]);
+        const c2d_kernels *kernels = c2d_active_kernels();
+        float box[5];
+        memset(got, 0xA5, (n + 1) * sizeof *got);
+        kernels->ball_classify(c, got, box);
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t kind = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
+            if (got[i] != kind)
+                fail_msg("%s, %s: ball %zu (%a, %a, %a): kind %u, want %u", what,
+                         c2d_backend_name(list[b]), i, (double)c->x[i], (double)c->y[i],
+                         (double)c->radius[i], (unsigned)got[i], (unsigned)kind);
+        }
+        assert_int_equal(got[n], 0xA5A5A5A5u);
+        for (int j = 0; j < 5; j++)
+            if (!(box[j] == want_box[j]))
+                fail_msg("%s, %s: box[%d] %a, want %a", what, c2d_backend_name(list[b]), j,
+                         (double)box[j], (double)want_box[j]);
+        memset(got_count, 0, sizeof got_count);
+        kernels->ball_bin(c, &bins, got, got_count);
+        if (memcmp(got, want, n * sizeof *got) != 0)
+            for (size_t i = 0; i < n; i++)
+                if (got[i] != want[i])
+                    fail_msg("%s, %s: ball %zu (%a, %a, %a): cell %u, want %u", what,
+                             c2d_backend_name(list[b]), i, (double)c->x[i], (double)c->y[i],
+                             (double)c->radius[i], (unsigned)got[i], (unsigned)want[i]);
+        assert_int_equal(got[n], 0xA5A5A5A5u);
+        assert_memory_equal(got_count, want_count, sizeof want_count);
+    }
+    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
+    free(want);
+    free(got);
+}
+
+static void bins_every_tail(void **state) {
+    (void)state;
+    c2d_rng rng = {42};
+    static const size_t sizes[] = {63, 64, 65, 100, 1000};
+    for (size_t s = 0; s < 41 + sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t n = s < 41 ? s : sizes[s - 41];
+        for (int round = 0; round < 8; round++) {
+            float *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
+            float *r = malloc((n + 1) * sizeof *r);
+            const float scale = round % 2 ? 100.0f : 1e6f;
+            for (size_t i = 0; i < n; i++) {
+                x[i] = ball_value(&rng, scale);
+                y[i] = ball_value(&rng, scale);
+                r[i] = radius_value(&rng);
+            }
+            const c2d_circle_soa c = {x, y, r, n, NULL, NULL};
+            char what[64];
+            snprintf(what, sizeof what, "%zu balls, round %d", n, round);
+            check_set(&c, &rng, what);
+            free(x);
+            free(y);
+            free(r);
+        }
+    }
+}
+
+/* The backends' tables are the library's own (this test links the static library beside the
+ * shared one): selecting a backend changes the kernels it calls. */
+static void bins_see_backends(void **state) {
+    (void)state;
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t nb = available_backends(list);
+    use_backend(list[0]);
+    const c2d_kernels *first = c2d_active_kernels();
+    size_t other = 0;
+    for (size_t b = 1; b < nb; b++) {
+        use_backend(list[b]);
+        other += c2d_active_kernels()->ball_classify != first->ball_classify;
+    }
+    assert_true(nb < 2 || other > 0);
+    assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {cmocka_unit_test(bins_see_backends),
+                                       cmocka_unit_test(bins_every_tail)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
