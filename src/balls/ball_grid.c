@@ -41,12 +41,6 @@ enum {
  * underflow of squares). */
 #define CELL_RELATIVE_SLACK (1.0 + 1.0 / 1024.0)
 
-/* A grid ball's swept box, in cell order (sweeps). */
-typedef struct sweep_entry {
-    float lo_x, hi_x, lo_y, hi_y;
-    uint32_t id;
-} sweep_entry;
-
 /* The scratch block, carved into arrays. The part that does not depend on the frame's pairs
  * comes first; the rest holds the pairs (as found, then in a-order). */
 typedef struct grid_memory {
@@ -54,14 +48,14 @@ typedef struct grid_memory {
     uint32_t *start;       /* per cell: first sorted entry; start[cells] = grid balls */
     uint32_t *special;     /* special balls, increasing */
     uint32_t *first;       /* collide: per ball a, where its pairs begin in `sorted` */
-    void *entries;         /* sweep_entry, or the four padded arrays of c2d_ball_cells */
+    void *entries;         /* the padded arrays of c2d_ball_cells or c2d_ball_sweep_cells */
     c2d_ball_pair *pairs;  /* collide: pairs as found */
     c2d_ball_pair *sorted; /* collide: the same pairs, by a then b */
     size_t pair_capacity;
 } grid_memory;
 
-/* Bytes a ball in the entries area: a sweep_entry (by index), or the six padded arrays of
- * c2d_ball_sweep_cells (the four of c2d_ball_cells take less). */
+/* Bytes a ball in the entries area: the six padded arrays of c2d_ball_sweep_cells (the four
+ * of c2d_ball_cells take less). */
 enum { ENTRY_BYTES = 6 * sizeof(float) };
 
 static size_t max_cells(size_t n) {
@@ -107,13 +101,6 @@ typedef struct grid {
 typedef struct bounds {
     double lo_x, hi_x, lo_y, hi_y;
 } bounds;
-
-static void bounds_add(bounds *b, double x, double y) {
-    b->lo_x = x < b->lo_x ? x : b->lo_x;
-    b->hi_x = x > b->hi_x ? x : b->hi_x;
-    b->lo_y = y < b->lo_y ? y : b->lo_y;
-    b->hi_y = y > b->hi_y ? y : b->hi_y;
-}
 
 /* Cells of side at least `reach` over the bounds, at most `cells` (<= max_cells(n)) of them:
  * a spread-out set gets fewer, larger cells (about `cells`), so that walking the empty cells
@@ -166,20 +153,6 @@ static unsigned big_class(const size_t hist[256]) {
 static void prefix_cells(grid_memory *m, size_t cells) {
     for (size_t c = 2; c < cells + 2; c++)
         m->start[c] += m->start[c - 1];
-}
-
-static void count_cells(grid_memory *m, size_t n, size_t cells) {
-    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] < KIND_SPECIAL) m->start[m->cell_of[i] + 2]++;
-    prefix_cells(m, cells);
-}
-
-static size_t list_special(grid_memory *m, size_t n) {
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] == KIND_SPECIAL) m->special[count++] = (uint32_t)i;
-    return count;
 }
 
 static inline bool tame(float v) {
@@ -398,61 +371,70 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
 
 /* ---- sweep ------------------------------------------------------------------------------ */
 
-/* A tame ball's swept box: everything within r of its path, grown by cull.h's sweep slack
- * (2^-8 of the sizes, 2^-16 of the position), in double, then rounded to float (an error far
- * inside the slack). Two balls whose exact sweep reports a hit have overlapping boxes. */
-static inline sweep_entry swept_of(float x, float y, float r, float mx, float my, uint32_t id) {
-    const double ex = (double)x + mx, ey = (double)y + my;
-    const double grow =
-        (double)r + C2D_SWEEP_SIZE_SLACK * (fabs((double)mx) + fabs((double)my) + r) +
-        C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y)) + C2D_ABSOLUTE_SLACK;
-    sweep_entry s = {(float)((x < ex ? x : ex) - grow), (float)((x > ex ? x : ex) + grow),
-                     (float)((y < ey ? y : ey) - grow), (float)((y > ey ? y : ey) + grow), id};
-    return s;
+/* A tame ball's swept box is everything within r of its path, grown by cull.h's sweep slack:
+ * g = r + 2^-8 (|mx| + |my| + r) + 2^-16 (|x| + |y|) + 2^-60 on each side. Two balls whose exact
+ * sweep reports a hit have overlapping boxes. A box's centre is (x + mx/2, y + my/2) and its
+ * larger side max(|mx|, |my|) + 2 g, so boxes that overlap have centres at most half the sum
+ * of their larger sides apart on each axis. swept_size is that side in float: every term is
+ * >= 0, so its few roundings stay within 2^-21 of it, far inside the cells' relative slack. */
+static inline float swept_size(float x, float y, float r, float mx, float my) {
+    const float ax = fabsf(mx), ay = fabsf(my);
+    const float grow = r + C2D_SWEEP_SIZE_SLACK * (ax + ay + r) +
+                       C2D_SWEEP_POSITION_SLACK * (fabsf(x) + fabsf(y)) + (float)C2D_ABSOLUTE_SLACK;
+    return (ax > ay ? ax : ay) + 2.0f * grow;
 }
 
+/* Kinds and bins of every ball for sweeps, in two passes: the first finds the kinds, the size
+ * class of each grid ball's box (kept in cell_of for now: below KIND_SPECIAL), the largest box
+ * of each class and the bounds of the centres (in float, the big ones too: the bounds only
+ * place the grid, and the clamped cell coordinate keeps neighbours neighbours); the second
+ * makes the big ones special and counts the others into the cells of their centres, in
+ * double. Afterwards start[c + 1] is where cell c begins (prefix_cells). */
 static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float *my,
-                           grid_memory *m, size_t *special_count) {
+                           grid_memory *m) {
     const size_t n = c->count;
     size_t hist[256] = {0};
-    sweep_entry *e = m->entries; /* each grid ball's box, by index for now */
+    float class_max[256] = {0.0f}; /* the largest box of each size class */
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        const float x = c->x[i], y = c->y[i], r = c->radius[i];
-        if (x != x || y != y || mx[i] != mx[i] || my[i] != my[i] || !(r >= 0.0f))
+        const float x = c->x[i], y = c->y[i], r = c->radius[i], vx = mx[i], vy = my[i];
+        if (tame(x) && tame(y) && tame(r) && tame(vx) && tame(vy) && r >= 0.0f) {
+            const float size = swept_size(x, y, r, vx, vy);
+            const unsigned k = size_class(size);
+            m->cell_of[i] = k;
+            hist[k]++;
+            class_max[k] = size > class_max[k] ? size : class_max[k];
+            const float cx = x + 0.5f * vx, cy = y + 0.5f * vy;
+            lo_x = cx < lo_x ? cx : lo_x;
+            hi_x = cx > hi_x ? cx : hi_x;
+            lo_y = cy < lo_y ? cy : lo_y;
+            hi_y = cy > hi_y ? cy : hi_y;
+        } else if (x != x || y != y || vx != vx || vy != vy || !(r >= 0.0f))
             m->cell_of[i] = KIND_DEAD;
-        else if (!(tame(x) && tame(y) && tame(r) && tame(mx[i]) && tame(my[i])))
+        else
             m->cell_of[i] = KIND_SPECIAL;
-        else {
-            m->cell_of[i] = KIND_GRID;
-            e[i] = swept_of(x, y, r, mx[i], my[i], (uint32_t)i);
-            const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y;
-            hist[size_class(w > h ? w : h)]++;
-        }
     }
     const unsigned big = big_class(hist);
-    bounds b = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     float reach = 0.0f;
+    for (unsigned k = 0; k <= big && k < 256; k++)
+        reach = class_max[k] > reach ? class_max[k] : reach;
+    bounds b = {lo_x, hi_x, lo_y, hi_y};
+    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
+    const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
+    const size_t cells = (size_t)g.nx * g.ny;
+    memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] != KIND_GRID) continue;
-        const float w = e[i].hi_x - e[i].lo_x, h = e[i].hi_y - e[i].lo_y, size = w > h ? w : h;
-        if (size_class(size) > big) {
+        if (m->cell_of[i] >= KIND_SPECIAL) continue;
+        if (m->cell_of[i] > big) {
             m->cell_of[i] = KIND_SPECIAL;
             continue;
         }
-        reach = size > reach ? size : reach;
-        bounds_add(&b, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
-                   0.5 * ((double)e[i].lo_y + e[i].hi_y));
+        const uint32_t cell = grid_cell(&g, (double)c->x[i] + 0.5 * (double)mx[i],
+                                        (double)c->y[i] + 0.5 * (double)my[i]);
+        m->cell_of[i] = cell;
+        m->start[cell + 2]++;
     }
-    if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
-    /* boxes that overlap have centres at most (w_a + w_b) / 2 <= reach apart */
-    const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
-    for (size_t i = 0; i < n; i++)
-        if (m->cell_of[i] == KIND_GRID)
-            m->cell_of[i] = grid_cell(&g, 0.5 * ((double)e[i].lo_x + e[i].hi_x),
-                                      0.5 * ((double)e[i].lo_y + e[i].hi_y));
-    count_cells(m, n, (size_t)g.nx * g.ny);
-    /* the boxes were stored by index in the same array: place them from the pair area */
-    *special_count = list_special(m, n);
+    prefix_cells(m, cells);
     return g;
 }
 
@@ -462,36 +444,38 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     const size_t n = c->count;
     if (n == 0) return;
     grid_memory m = carve(scratch, scratch_bytes, n);
-    size_t special_count;
-    const grid g = bin_for_sweeps(c, mx, my, &m, &special_count);
-    /* the balls into the padded arrays, in cell order (the boxes by index are done with) */
+    const grid g = bin_for_sweeps(c, mx, my, &m);
+    /* the balls into the padded arrays, in cell order (the boxes by index are done with); the
+     * special ones listed and their rows swept by the all-pairs kernel; the rest start with no
+     * hit */
     float *f = m.entries;
     const size_t len = n + C2D_BALL_PAD;
     float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
     uint32_t *id = (uint32_t *)(f + 5 * len);
+    size_t special_count = 0;
     for (size_t i = 0; i < n; i++) {
         const uint32_t cell = m.cell_of[i];
-        if (cell >= KIND_SPECIAL) continue;
-        const size_t at = m.start[cell + 1]++;
-        x[at] = c->x[i];
-        y[at] = c->y[i];
-        r[at] = c->radius[i];
-        vx[at] = mx[i];
-        vy[at] = my[i];
-        id[at] = (uint32_t)i;
+        if (cell < KIND_SPECIAL) {
+            const size_t at = m.start[cell + 1]++;
+            x[at] = c->x[i];
+            y[at] = c->y[i];
+            r[at] = c->radius[i];
+            vx[at] = mx[i];
+            vy[at] = my[i];
+            id[at] = (uint32_t)i;
+        } else if (cell == KIND_SPECIAL) {
+            m.special[special_count++] = (uint32_t)i;
+            kernels->sweep_circles(c, mx, my, i, i + 1, out);
+            continue;
+        }
+        out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
     }
     const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
     for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
         x[k] = y[k] = r[k] = vx[k] = vy[k] = NAN;
         id[k] = 0;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (m.cell_of[i] == KIND_SPECIAL)
-            kernels->sweep_circles(c, mx, my, i, i + 1, out);
-        else
-            out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
-    }
-    memset(m.first, 0, n * sizeof(uint32_t));
+    memset(m.first, 0xff, grid_balls * sizeof(uint32_t));
     const c2d_ball_sweep_cells cells = {
         x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);

@@ -229,7 +229,7 @@ typedef struct c2d_ball_sweep_cells {
     uint32_t nx, ny;
     const uint32_t *special; /* increasing */
     size_t special_count;
-    uint32_t *pending; /* per ball, all 0 on entry: the kernel's own bookkeeping */
+    uint32_t *sure; /* per sorted entry, all UINT32_MAX on entry: the kernel's bookkeeping */
 } c2d_ball_sweep_cells;
 
 /* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower

@@ -12,10 +12,13 @@
 #include "core/sweep_formula.h"
 
 /* Every lane's c2d_sweep_circles(a, ma, b, mb): returns the lanes that hit; *o holds their
- * time, normal and point (other lanes: whatever the arithmetic gives). */
-C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
-                                    lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
-                                    toi_lanes *o) {
+ * time, normal and point (other lanes: whatever the arithmetic gives). `start_only` (a
+ * constant in each caller): only the hits at the start are wanted; the touch time is not
+ * computed (a lane not overlapping at the start then reports no hit), and the lanes that
+ * overlap get exactly the bytes of the full formula (their t is 0 either way). */
+C2D_FORMULA mask_t ball_sweep_lanes_of(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
+                                       lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
+                                       toi_lanes *o, bool start_only) {
     const lane_t zero = lane_splat(0.0f), one = lane_splat(1.0f);
     /* c2d_overlap_circles(a, b): b is a capsule with a zero-length axis */
     const mask_t over = capsule_overlap(xa, ya, ra, xb, yb, xb, yb, rb);
@@ -38,11 +41,14 @@ C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa,
         const dmask_t move =
             dmask_and(finite, dlane_gt(dlane_add(dlane_abs(vx), dlane_abs(vy)), dzero));
         moving[h] = dlane_select(move, done, dzero);
-        const dlane_t rs = dlane_add(dlane_from_lane(ra, h), dlane_from_lane(rb, h));
-        const dlane_t lim =
-            dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(vx, vx), dlane_mul(vy, vy))));
-        const dlane_t touch = circles_touch_time(
-            sx, sy, vx, vy, dlane_sub(dlane_mul(vx, sy), dlane_mul(vy, sx)), lim, rs);
+        dlane_t touch = dlane_splat(2.0); /* start_only: after the frame, no hit */
+        if (!start_only) {
+            const dlane_t rs = dlane_add(dlane_from_lane(ra, h), dlane_from_lane(rb, h));
+            const dlane_t lim =
+                dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(vx, vx), dlane_mul(vy, vy))));
+            touch = circles_touch_time(sx, sy, vx, vy,
+                                       dlane_sub(dlane_mul(vx, sy), dlane_mul(vy, sx)), lim, rs);
+        }
         t[h] = dlane_select(dlane_gt(dlane_from_lane(over_f, h), dzero), dzero, touch);
         soon[h] = dlane_select(dlane_le(t[h], done), done, dzero);
         const dlane_t dot = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
@@ -87,6 +93,12 @@ C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa,
     o->px = lane_add(lane_select(start, xb, pbx), lane_mul(o->nx, rb));
     o->py = lane_add(lane_select(start, yb, pby), lane_mul(o->ny, rb));
     return hit;
+}
+
+C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
+                                    lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
+                                    toi_lanes *o) {
+    return ball_sweep_lanes_of(xa, ya, ra, mxa, mya, xb, yb, rb, mxb, myb, o, false);
 }
 
 #endif

@@ -397,6 +397,54 @@ static void scene_memory(void **state) {
     c2d_scene_destroy(scene);
 }
 
+/* Resting piles for the grid sweep's walk: hexagonal piles whose spacing against the radius
+ * puts 1 to 3 balls in a cell (a ball's two spans then fit one vector of 4, 8 or 16 lanes, or
+ * do not), with their indices shuffled (the lowest sure partner is not the nearest entry), at
+ * unit, large (2^20: coarse floats) and tiny scales, with moves random, equal for all (no
+ * relative move), inwards (most neighbours moving deeper: sure hits at t = 0), outwards, and
+ * tiny. Counts end at every tail of the last sweep pass's vector. */
+static void sweep_piles(void **state) {
+    (void)state;
+    const float spacings[] = {1.0f, 0.75f, 1.5f};
+    const float scales[] = {1.0f, 1e-20f, 1.0f};
+    const float offsets[] = {0.0f, 0.0f, 1048576.0f};
+    size_t count = 0;
+    for (size_t sp = 0; sp < 3; sp++)
+        for (size_t sc = 0; sc < 3; sc++)
+            for (unsigned m = 0; m < 5; m++, count++) {
+                c2d_rng rng = {0x9113 + count};
+                const size_t per_row = 9 + count % 7, n = per_row * 6 + count % 19;
+                ball_set s;
+                balls_init(&s, n);
+                const float d = spacings[sp] * scales[sc];
+                balls_hex(&s, per_row, d, 0.51f * scales[sc], 0.05f * d, &rng);
+                const float cx = 0.5f * d * (float)per_row, cy = 0.5f * d * (float)(n / per_row);
+                for (size_t i = 0; i < n; i++) {
+                    const float dx = s.x[i] - cx, dy = s.y[i] - cy;
+                    if (m == 1) s.mx[i] = 0.03f * d, s.my[i] = -0.02f * d;
+                    if (m == 2) s.mx[i] = -0.02f * dx, s.my[i] = -0.02f * dy;
+                    if (m == 3) s.mx[i] = 0.02f * dx, s.my[i] = 0.02f * dy;
+                    if (m == 4) s.mx[i] *= 1e-6f, s.my[i] *= 1e-6f;
+                    s.x[i] += offsets[sc];
+                    s.y[i] += offsets[sc];
+                }
+                for (size_t i = n; i-- > 1;) { /* shuffle the indices */
+                    const size_t j = (size_t)(c2d_rng_next(&rng) % (i + 1));
+                    float *arrays[] = {s.x, s.y, s.r, s.mx, s.my};
+                    for (size_t k = 0; k < 5; k++) {
+                        const float t = arrays[k][i];
+                        arrays[k][i] = arrays[k][j];
+                        arrays[k][j] = t;
+                    }
+                }
+                char label[80];
+                snprintf(label, sizeof label, "pile, spacing %g, scale %g, moves %u, %zu balls",
+                         (double)spacings[sp], (double)scales[sc], m, n);
+                check_balls(&s, label);
+                balls_free(&s);
+            }
+}
+
 /* A scene's capsules play no part: a scene of pins answers the ball calls as the batch does,
  * and its own capsule calls still work between ball frames. */
 static void scene_with_capsules(void **state) {
@@ -437,6 +485,7 @@ int main(void) {
         cmocka_unit_test(every_count),    cmocka_unit_test(bad_arguments),
         cmocka_unit_test(scene_memory),   cmocka_unit_test(scene_with_capsules),
         cmocka_unit_test(crowd_tails),    cmocka_unit_test(sweep_starts),
+        cmocka_unit_test(sweep_piles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
