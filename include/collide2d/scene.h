@@ -50,18 +50,21 @@
 /// given.
 ///
 /// Memory: the scene allocates (through its allocator) only in c2d_scene_create(), in
-/// c2d_scene_move_capsules() when the index outgrows its memory, and in a frame that needs
-/// more scratch memory than every earlier frame (grown geometrically and kept). A steady
-/// stream of similar frames allocates nothing.
+/// c2d_scene_move_capsules() when the index outgrows its memory, in a frame that needs more
+/// scratch memory than every earlier frame (grown geometrically and kept), when a collide
+/// frame builds the fine index and when a sweep builds the sweep index (see c2d_scene_sweep()).
+/// A steady stream of similar frames allocates nothing.
 ///
 /// Cost: the first collide frame after c2d_scene_create() also builds the scene's fine index
 /// for small circles (docs/scenes.md), in time proportional to the capsules and the cells they
 /// reach; so does a frame whose circles outgrow the radius bound it chose (which grows
 /// geometrically, so this is rare). Capsules moved since the build (up to 32 of them: flippers)
 /// are tested against every circle of each frame instead; moving more makes the next frame
-/// rebuild the index, or, when moves keep undoing the builds, work without it for a while. A failed allocation returns C2D_ERROR_ALLOC and
-/// leaves the scene's capsules and index as they were (a frame that failed is not binned; the
-/// next call may simply try again).
+/// rebuild the index, or, when moves keep undoing the builds, work without it for a while. A
+/// failed allocation returns C2D_ERROR_ALLOC and leaves the scene's capsules and index as they
+/// were (a frame that failed is not binned; the next call may simply try again); a fine or
+/// sweep index that cannot be built is no error: the frame uses the capsule index alone, with
+/// the same bytes.
 #ifndef COLLIDE2D_SCENE_H
 #define COLLIDE2D_SCENE_H
 
