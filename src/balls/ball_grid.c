@@ -116,13 +116,6 @@ static grid grid_make(const bounds *b, double reach, size_t cells) {
     return g;
 }
 
-static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t n) {
-    return c2d_ball_grid_coord(v, origin, inv, n);
-}
-
-static inline uint32_t grid_cell(const grid *g, double x, double y) {
-    return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
-}
 
 /* ---- binning ---------------------------------------------------------------------------- */
 
