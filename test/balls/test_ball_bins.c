@@ -44,6 +44,30 @@ static float radius_value(c2d_rng *rng) {
     return c2d_rng_range(rng, 0.0f, 1.0f);
 }
 
+/* A random grid over the box of (lo_x, hi_x, lo_y, hi_y): 1..64 cells each way, cell sides
+ * 2^-scales .. 2^scales, the origin at the box's corner or inside it (clamped below as well as
+ * above); the size limit one of `classes` class floors from 2^(lowest - 127), or (`none` in
+ * classes + none) +inf. */
+static c2d_ball_bins random_bins(c2d_rng *rng, const float box[4], int scales, unsigned lowest,
+                                 unsigned classes, unsigned none) {
+    const uint32_t nx = 1 + (uint32_t)(c2d_rng_next(rng) % 64),
+                   ny = 1 + (uint32_t)(c2d_rng_next(rng) % 64);
+    const double inv =
+        ldexp(1.0 + c2d_rng_unit(rng), (int)(c2d_rng_next(rng) % (2 * (unsigned)scales)) - scales);
+    const bool some = box[0] <= box[1];
+    const double inside = c2d_rng_next(rng) % 2 ? 0.5 : 0.0;
+    const double x0 = some ? box[0] + inside * ((double)box[1] - box[0]) : 0.0;
+    const double y0 = some ? box[2] + inside * ((double)box[3] - box[2]) : 0.0;
+    const unsigned k = (unsigned)(c2d_rng_next(rng) % (classes + none));
+    float big = INFINITY;
+    if (k < classes) {
+        const uint32_t bits = (uint32_t)(k + lowest) << 23;
+        memcpy(&big, &bits, sizeof big);
+    }
+    const c2d_ball_bins bins = {x0, y0, inv, nx, ny, big};
+    return bins;
+}
+
 static void check_set(const c2d_circle_soa *c, c2d_rng *rng, const char *what) {
     const size_t n = c->count;
     uint32_t *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
@@ -56,22 +80,9 @@ static void check_set(const c2d_circle_soa *c, c2d_rng *rng, const char *what) {
     }
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);
-    /* a grid for the second pass, the same for every backend */
-    const uint32_t nx = 1 + (uint32_t)(c2d_rng_next(rng) % 64),
-                   ny = 1 + (uint32_t)(c2d_rng_next(rng) % 64);
-    const double inv = ldexp(1.0 + c2d_rng_unit(rng), (int)(c2d_rng_next(rng) % 8) - 4);
-    /* the origin at the box's corner, or inside it (clamped below as well as above) */
-    const bool some = want_box[0] <= want_box[1];
-    const double inside = c2d_rng_next(rng) % 2 ? 0.5 : 0.0;
-    const double x0 = some ? want_box[0] + inside * ((double)want_box[1] - want_box[0]) : 0.0;
-    const double y0 = some ? want_box[2] + inside * ((double)want_box[3] - want_box[2]) : 0.0;
-    const unsigned k = (unsigned)(c2d_rng_next(rng) % 48);
-    float big = INFINITY;
-    if (k < 44) { /* 2^-22 .. 2^21, the radii's range */
-        const uint32_t bits = (uint32_t)(k + 105) << 23;
-        memcpy(&big, &bits, sizeof big);
-    }
-    const c2d_ball_bins bins = {x0, y0, inv, nx, ny, big};
+    /* a grid for the second pass, the same for every backend; size limits 2^-22 .. 2^21, the
+     * radii's range */
+    const c2d_ball_bins bins = random_bins(rng, want_box, 4, 105, 44, 4);
     memset(want_count, 0, sizeof want_count);
     for (size_t i = 0; i < n; i++)
         if (want[i] == C2D_BALL_GRID) {
@@ -189,21 +200,8 @@ static void check_sweep_set(const c2d_circle_soa *c, const float *mx, const floa
     memcpy(kinds, want, n * sizeof *kinds);
     c2d_backend list[C2D_BACKEND_COUNT];
     const size_t nb = available_backends(list);
-    const uint32_t nx = 1 + (uint32_t)(c2d_rng_next(rng) % 64),
-                   ny = 1 + (uint32_t)(c2d_rng_next(rng) % 64);
-    const double inv = ldexp(1.0 + c2d_rng_unit(rng), (int)(c2d_rng_next(rng) % 12) - 6);
-    const bool some = want_box[0] <= want_box[1];
-    const double inside = c2d_rng_next(rng) % 2 ? 0.5 : 0.0;
-    const double x0 = some ? want_box[0] + inside * ((double)want_box[1] - want_box[0]) : 0.0;
-    const double y0 = some ? want_box[2] + inside * ((double)want_box[3] - want_box[2]) : 0.0;
-    /* the special threshold: a class floor 2^-27 .. 2^36 (sizes reach both), or none */
-    const unsigned k = (unsigned)(c2d_rng_next(rng) % 70);
-    float big = INFINITY;
-    if (k < 64) {
-        const uint32_t bits = (uint32_t)(k + 100) << 23;
-        memcpy(&big, &bits, sizeof big);
-    }
-    const c2d_ball_bins bins = {x0, y0, inv, nx, ny, big};
+    /* size limits 2^-27 .. 2^36 (sizes reach both) */
+    const c2d_ball_bins bins = random_bins(rng, want_box, 6, 100, 64, 6);
     memset(want_count, 0, sizeof want_count);
     for (size_t i = 0; i < n; i++)
         if (want[i] < C2D_BALL_SPECIAL) {
