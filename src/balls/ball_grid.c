@@ -116,7 +116,6 @@ static grid grid_make(const bounds *b, double reach, size_t cells) {
     return g;
 }
 
-
 /* ---- binning ---------------------------------------------------------------------------- */
 
 /* The float exponent field of a size >= 0: its power-of-two class. */
@@ -363,31 +362,42 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
 /* Kinds and bins of every ball for sweeps, in two passes of the backend's kernels: the first
  * (ball_sweep_classify) finds the kinds, each grid ball's swept size (kept in cell_of for now
  * as its float bits: below KIND_SPECIAL, and its size class is bits >> 23; see
- * core/ball_bin_formula.h) and the bounds of the centres of move (in float, the big ones too:
- * the bounds only place the grid, and the clamped cell coordinate keeps neighbours
- * neighbours); then the size classes give the largest box of each and the big class; the
- * second (ball_sweep_bin) makes the big ones special and counts the others into the cells of
- * their centres, in double. Afterwards start[c + 1] is where cell c begins (prefix_cells). */
+ * core/ball_bin_formula.h), the largest size and the bounds of the centres of move (in float,
+ * the big ones too: the bounds only place the grid, and the clamped cell coordinate keeps
+ * neighbours neighbours); the size classes are counted only when the two largest classes hold
+ * at most BIG_BUDGET balls (else none is big: big_class); the second (ball_sweep_bin) makes
+ * the big ones special and counts the others into the cells of their centres, in double.
+ * Afterwards start[c + 1] is where cell c begins (prefix_cells). */
 static grid bin_for_sweeps(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
                            const float *my, grid_memory *m) {
     const size_t n = c->count;
-    float box[4];
+    float box[5];
     kernels->ball_sweep_classify(c, mx, my, m->cell_of, box);
-    size_t hist[256] = {0};
-    uint32_t class_max[256] = {0}; /* the largest box of each size class, as float bits */
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t size = m->cell_of[i];
-        if (size >= KIND_SPECIAL) continue;
-        const unsigned k = size >> 23; /* sizes are positive: no sign bit */
-        hist[k]++;
-        class_max[k] = size > class_max[k] ? size : class_max[k];
+    unsigned big = 255;
+    float reach = box[4];
+    if (box[0] <= box[1]) {
+        const unsigned top = size_class(reach);
+        const uint32_t two_top = top > 0 ? (uint32_t)(top - 1) << 23 : 0; /* as float bits */
+        size_t above = 0;
+        for (size_t i = 0; i < n && above <= BIG_BUDGET; i++)
+            above += m->cell_of[i] < KIND_SPECIAL && m->cell_of[i] >= two_top;
+        if (above <= BIG_BUDGET) { /* a few large boxes: by size class */
+            size_t hist[256] = {0};
+            uint32_t class_max[256] = {0}; /* the largest box of each class, as float bits */
+            for (size_t i = 0; i < n; i++) {
+                const uint32_t size = m->cell_of[i];
+                if (size >= KIND_SPECIAL) continue;
+                const unsigned k = size >> 23; /* sizes are positive: no sign bit */
+                hist[k]++;
+                class_max[k] = size > class_max[k] ? size : class_max[k];
+            }
+            big = big_class(hist);
+            uint32_t reach_bits = 0; /* positive floats order as their bits */
+            for (unsigned k = 0; k <= big && k < 256; k++)
+                reach_bits = class_max[k] > reach_bits ? class_max[k] : reach_bits;
+            memcpy(&reach, &reach_bits, sizeof reach);
+        }
     }
-    const unsigned big = big_class(hist);
-    uint32_t reach_bits = 0; /* positive floats order as their bits */
-    for (unsigned k = 0; k <= big && k < 256; k++)
-        reach_bits = class_max[k] > reach_bits ? class_max[k] : reach_bits;
-    float reach;
-    memcpy(&reach, &reach_bits, sizeof reach);
     bounds b = {box[0], box[1], box[2], box[3]};
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
     const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);

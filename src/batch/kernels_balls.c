@@ -370,6 +370,27 @@ static inline void store_u32(uint32_t *p, lane_t v) {
     memcpy(p, buf, sizeof buf);
 }
 
+/* The box of c2d_ball_box_add from per-lane bounds and largest values (a lane with lo_x > hi_x
+ * saw no grid ball): min and max are exact, so any order gives the same values (up to the sign
+ * of a zero, which no cell depends on). */
+static inline void box_from_lanes(lane_t lo_x, lane_t hi_x, lane_t lo_y, lane_t hi_y, lane_t top,
+                                  float box[5]) {
+    float v[5][W];
+    lane_store(v[0], lo_x);
+    lane_store(v[1], hi_x);
+    lane_store(v[2], lo_y);
+    lane_store(v[3], hi_y);
+    lane_store(v[4], top);
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
+    for (size_t j = 0; j < W; j++)
+        if (v[0][j] <= v[1][j]) {
+            c2d_ball_box_add(box, v[0][j], v[2][j], v[4][j]);
+            c2d_ball_box_add(box, v[1][j], v[3][j], v[4][j]);
+        }
+}
+
 /* c2d_ball_kind and c2d_ball_box_add, W balls a step: the kinds as selects of the three bit
  * patterns, the box as per-lane minima and maxima over the grid lanes (exact, so reduced in any
  * order at the end), the last balls one at a time. */
@@ -398,20 +419,7 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_circle_soa *c, 
         hi_y = lane_select(grid, lane_max(y, hi_y), hi_y);
         r_max = lane_select(grid, lane_max(r, r_max), r_max);
     }
-    float v[5][W];
-    lane_store(v[0], lo_x);
-    lane_store(v[1], hi_x);
-    lane_store(v[2], lo_y);
-    lane_store(v[3], hi_y);
-    lane_store(v[4], r_max);
-    box[0] = box[2] = INFINITY;
-    box[1] = box[3] = -INFINITY;
-    box[4] = 0.0f;
-    for (size_t j = 0; j < W; j++)
-        if (v[0][j] <= v[1][j]) { /* a lane that saw a grid ball */
-            c2d_ball_box_add(box, v[0][j], v[2][j], v[4][j]);
-            c2d_ball_box_add(box, v[1][j], v[3][j], v[4][j]);
-        }
+    box_from_lanes(lo_x, hi_x, lo_y, hi_y, r_max, box);
     for (; i < n; i++) {
         cell_of[i] = c2d_ball_kind(c->x[i], c->y[i], c->radius[i]);
         if (cell_of[i] == C2D_BALL_GRID) c2d_ball_box_add(box, c->x[i], c->y[i], c->radius[i]);
@@ -474,11 +482,11 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_soa *c, const
 
 /* The accumulated bounds of the grid balls' centres of move, per lane. */
 typedef struct sweep_box_lanes {
-    lane_t lo_x, hi_x, lo_y, hi_y;
+    lane_t lo_x, hi_x, lo_y, hi_y, size;
 } sweep_box_lanes;
 
 /* W balls' c2d_ball_sweep_kind (core/ball_bin_formula.h) into kind (as bits), their centres of
- * move into the bounds of the grid lanes. */
+ * move and swept sizes into the bounds and largest size of the grid lanes. */
 static inline void sweep_classify_lanes(lane_t x, lane_t y, lane_t r, lane_t mx, lane_t my,
                                         lane_t *kind, sweep_box_lanes *b) {
     const mask_t live = ball_sweep_live_of(x, y, r, mx, my);
@@ -493,6 +501,7 @@ static inline void sweep_classify_lanes(lane_t x, lane_t y, lane_t r, lane_t mx,
     b->hi_x = lane_select(grid, lane_max(cx, b->hi_x), b->hi_x);
     b->lo_y = lane_select(grid, lane_min(cy, b->lo_y), b->lo_y);
     b->hi_y = lane_select(grid, lane_max(cy, b->hi_y), b->hi_y);
+    b->size = lane_select(grid, lane_max(size, b->size), b->size);
 }
 
 /* W balls a step; the last few copied into full vectors padded with dead balls (NaN), and
@@ -500,10 +509,10 @@ static inline void sweep_classify_lanes(lane_t x, lane_t y, lane_t r, lane_t mx,
  * are exact: any order gives the same values up to the sign of a zero). */
 void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_sweep_classify)(const c2d_circle_soa *c,
                                                              const float *mx, const float *my,
-                                                             uint32_t *cell_of, float box[4]) {
+                                                             uint32_t *cell_of, float box[5]) {
     const size_t n = c->count;
     const lane_t inf = lane_splat(INFINITY), ninf = lane_splat(-INFINITY);
-    sweep_box_lanes b = {inf, ninf, inf, ninf};
+    sweep_box_lanes b = {inf, ninf, inf, ninf, lane_splat(0.0f)};
     lane_t kind;
     size_t i = 0;
     for (; i + W <= n; i += W) {
@@ -527,18 +536,7 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_sweep_classify)(const c2d_circle_so
         store_u32(k, kind);
         memcpy(cell_of + i, k, (n - i) * sizeof(uint32_t));
     }
-    float v[4][W];
-    lane_store(v[0], b.lo_x);
-    lane_store(v[1], b.hi_x);
-    lane_store(v[2], b.lo_y);
-    lane_store(v[3], b.hi_y);
-    float out[5] = {INFINITY, -INFINITY, INFINITY, -INFINITY, 0.0f};
-    for (size_t j = 0; j < W; j++)
-        if (v[0][j] <= v[1][j]) { /* a lane that saw a grid ball */
-            c2d_ball_box_add(out, v[0][j], v[2][j], 0.0f);
-            c2d_ball_box_add(out, v[1][j], v[3][j], 0.0f);
-        }
-    memcpy(box, out, 4 * sizeof(float));
+    box_from_lanes(b.lo_x, b.hi_x, b.lo_y, b.hi_y, b.size, box);
 }
 
 /* The clamped cell coordinates of the centres of move p + m/2 in double lanes (the float

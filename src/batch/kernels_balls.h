@@ -185,7 +185,7 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_
 C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   ball_sweep_classify)(const c2d_circle_soa *circles,
                                                        const float *move_x, const float *move_y,
-                                                       uint32_t *cell_of, float box[4]);
+                                                       uint32_t *cell_of, float box[5]);
 C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   ball_sweep_bin)(const c2d_circle_soa *circles,
                                                   const float *move_x, const float *move_y,

@@ -253,15 +253,19 @@ static void ball_bin(const c2d_circle_soa *c, const c2d_ball_bins *bins, uint32_
 }
 
 static void ball_sweep_classify(const c2d_circle_soa *c, const float *mx, const float *my,
-                                uint32_t *cell_of, float box[4]) {
-    float b[5] = {INFINITY, -INFINITY, INFINITY, -INFINITY, 0.0f};
+                                uint32_t *cell_of, float box[5]) {
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
     for (size_t i = 0; i < c->count; i++) {
         cell_of[i] = c2d_ball_sweep_kind(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
-        if (cell_of[i] < C2D_BALL_SPECIAL)
-            c2d_ball_box_add(b, ball_sweep_centre_of(c->x[i], mx[i]),
-                             ball_sweep_centre_of(c->y[i], my[i]), 0.0f);
+        if (cell_of[i] < C2D_BALL_SPECIAL) {
+            float size;
+            memcpy(&size, &cell_of[i], sizeof size);
+            c2d_ball_box_add(box, ball_sweep_centre_of(c->x[i], mx[i]),
+                             ball_sweep_centre_of(c->y[i], my[i]), size);
+        }
     }
-    memcpy(box, b, 4 * sizeof(float));
 }
 
 static void ball_sweep_bin(const c2d_circle_soa *c, const float *mx, const float *my,
