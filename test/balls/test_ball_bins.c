@@ -123,32 +123,6 @@ static void check_set(const c2d_circle_soa *c, c2d_rng *rng, const char *what) {
     free(got);
 }
 
-static void bins_every_tail(void **state) {
-    (void)state;
-    c2d_rng rng = {42};
-    static const size_t sizes[] = {63, 64, 65, 100, 1000};
-    for (size_t s = 0; s < 41 + sizeof sizes / sizeof sizes[0]; s++) {
-        const size_t n = s < 41 ? s : sizes[s - 41];
-        for (int round = 0; round < 8; round++) {
-            float *x = malloc((n + 1) * sizeof *x), *y = malloc((n + 1) * sizeof *y);
-            float *r = malloc((n + 1) * sizeof *r);
-            const float scale = round % 2 ? 100.0f : 1e6f;
-            for (size_t i = 0; i < n; i++) {
-                x[i] = ball_value(&rng, scale);
-                y[i] = ball_value(&rng, scale);
-                r[i] = radius_value(&rng);
-            }
-            const c2d_circle_soa c = {x, y, r, n, NULL, NULL};
-            char what[64];
-            snprintf(what, sizeof what, "%zu balls, round %d", n, round);
-            check_set(&c, &rng, what);
-            free(x);
-            free(y);
-            free(r);
-        }
-    }
-}
-
 /* A move: mostly ordinary, sometimes hostile (NaN, infinities, huge, beyond the tame limit). */
 static float move_value(c2d_rng *rng, float scale) {
     static const float hostile[] = {
@@ -241,9 +215,10 @@ static void check_sweep_set(const c2d_circle_soa *c, const float *mx, const floa
     free(got);
 }
 
-static void sweep_bins_every_tail(void **state) {
-    (void)state;
-    c2d_rng rng = {7};
+/* Every count 0..40 and a few larger, 8 rounds each: positions at two scales, moves small or
+ * as large as the positions; the contact kernels or the sweep kernels checked. */
+static void every_tail(uint64_t seed, bool sweeps) {
+    c2d_rng rng = {seed};
     static const size_t sizes[] = {63, 64, 65, 100, 1000};
     for (size_t s = 0; s < 41 + sizeof sizes / sizeof sizes[0]; s++) {
         const size_t n = s < 41 ? s : sizes[s - 41];
@@ -262,11 +237,24 @@ static void sweep_bins_every_tail(void **state) {
             const c2d_circle_soa c = {v[0], v[1], v[2], n, NULL, NULL};
             char what[64];
             snprintf(what, sizeof what, "%zu balls, round %d", n, round);
-            check_sweep_set(&c, v[3], v[4], &rng, what);
+            if (sweeps)
+                check_sweep_set(&c, v[3], v[4], &rng, what);
+            else
+                check_set(&c, &rng, what);
             for (int a = 0; a < 5; a++)
                 free(v[a]);
         }
     }
+}
+
+static void bins_every_tail(void **state) {
+    (void)state;
+    every_tail(42, false);
+}
+
+static void sweep_bins_every_tail(void **state) {
+    (void)state;
+    every_tail(7, true);
 }
 
 /* The backends' tables are the library's own (this test links the static library beside the
