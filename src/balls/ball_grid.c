@@ -116,14 +116,6 @@ static grid grid_make(const bounds *b, double reach, size_t cells) {
     return g;
 }
 
-static inline uint32_t grid_coord(double v, double origin, double inv, uint32_t n) {
-    return c2d_ball_grid_coord(v, origin, inv, n);
-}
-
-static inline uint32_t grid_cell(const grid *g, double x, double y) {
-    return grid_coord(y, g->y0, g->inv, g->ny) * g->nx + grid_coord(x, g->x0, g->inv, g->nx);
-}
-
 /* ---- binning ---------------------------------------------------------------------------- */
 
 /* The float exponent field of a size >= 0: its power-of-two class. */
@@ -153,10 +145,6 @@ static unsigned big_class(const size_t hist[256]) {
 static void prefix_cells(grid_memory *m, size_t cells) {
     for (size_t c = 2; c < cells + 2; c++)
         m->start[c] += m->start[c - 1];
-}
-
-static inline bool tame(float v) {
-    return fabsf(v) <= C2D_TAME_LIMIT;
 }
 
 /* ---- sorting one ball's pairs ---------------------------------------------------------- */
@@ -371,69 +359,54 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
 
 /* ---- sweep ------------------------------------------------------------------------------ */
 
-/* A tame ball's swept box is everything within r of its path, grown by cull.h's sweep slack:
- * g = r + 2^-8 (|mx| + |my| + r) + 2^-16 (|x| + |y|) + 2^-60 on each side. Two balls whose exact
- * sweep reports a hit have overlapping boxes. A box's centre is (x + mx/2, y + my/2) and its
- * larger side max(|mx|, |my|) + 2 g, so boxes that overlap have centres at most half the sum
- * of their larger sides apart on each axis. swept_size is that side in float: every term is
- * >= 0, so its few roundings stay within 2^-21 of it, far inside the cells' relative slack. */
-static inline float swept_size(float x, float y, float r, float mx, float my) {
-    const float ax = fabsf(mx), ay = fabsf(my);
-    const float grow = r + C2D_SWEEP_SIZE_SLACK * (ax + ay + r) +
-                       C2D_SWEEP_POSITION_SLACK * (fabsf(x) + fabsf(y)) + (float)C2D_ABSOLUTE_SLACK;
-    return (ax > ay ? ax : ay) + 2.0f * grow;
-}
-
-/* Kinds and bins of every ball for sweeps, in two passes: the first finds the kinds, the size
- * class of each grid ball's box (kept in cell_of for now: below KIND_SPECIAL), the largest box
- * of each class and the bounds of the centres (in float, the big ones too: the bounds only
- * place the grid, and the clamped cell coordinate keeps neighbours neighbours); the second
- * makes the big ones special and counts the others into the cells of their centres, in
- * double. Afterwards start[c + 1] is where cell c begins (prefix_cells). */
-static grid bin_for_sweeps(const c2d_circle_soa *c, const float *mx, const float *my,
-                           grid_memory *m) {
+/* Kinds and bins of every ball for sweeps, in two passes of the backend's kernels: the first
+ * (ball_sweep_classify) finds the kinds, each grid ball's swept size (kept in cell_of for now
+ * as its float bits: below KIND_SPECIAL, and its size class is bits >> 23; see
+ * core/ball_bin_formula.h), the largest size and the bounds of the centres of move (in float,
+ * the big ones too: the bounds only place the grid, and the clamped cell coordinate keeps
+ * neighbours neighbours); the size classes are counted only when the two largest classes hold
+ * at most BIG_BUDGET balls (else none is big: big_class); the second (ball_sweep_bin) makes
+ * the big ones special and counts the others into the cells of their centres, in double.
+ * Afterwards start[c + 1] is where cell c begins (prefix_cells). */
+static grid bin_for_sweeps(const c2d_kernels *kernels, const c2d_circle_soa *c, const float *mx,
+                           const float *my, grid_memory *m) {
     const size_t n = c->count;
-    size_t hist[256] = {0};
-    float class_max[256] = {0.0f}; /* the largest box of each size class */
-    float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        const float x = c->x[i], y = c->y[i], r = c->radius[i], vx = mx[i], vy = my[i];
-        if (tame(x) && tame(y) && tame(r) && tame(vx) && tame(vy) && r >= 0.0f) {
-            const float size = swept_size(x, y, r, vx, vy);
-            const unsigned k = size_class(size);
-            m->cell_of[i] = k;
-            hist[k]++;
-            class_max[k] = size > class_max[k] ? size : class_max[k];
-            const float cx = x + 0.5f * vx, cy = y + 0.5f * vy;
-            lo_x = cx < lo_x ? cx : lo_x;
-            hi_x = cx > hi_x ? cx : hi_x;
-            lo_y = cy < lo_y ? cy : lo_y;
-            hi_y = cy > hi_y ? cy : hi_y;
-        } else if (x != x || y != y || vx != vx || vy != vy || !(r >= 0.0f))
-            m->cell_of[i] = KIND_DEAD;
-        else
-            m->cell_of[i] = KIND_SPECIAL;
+    float box[5];
+    kernels->ball_sweep_classify(c, mx, my, m->cell_of, box);
+    unsigned big = 255;
+    float reach = box[4];
+    if (box[0] <= box[1]) {
+        const unsigned top = size_class(reach);
+        const uint32_t two_top = top > 0 ? (uint32_t)(top - 1) << 23 : 0; /* as float bits */
+        size_t above = 0;
+        for (size_t i = 0; i < n && above <= BIG_BUDGET; i++)
+            above += m->cell_of[i] < KIND_SPECIAL && m->cell_of[i] >= two_top;
+        if (above <= BIG_BUDGET) { /* a few large boxes: by size class */
+            size_t hist[256] = {0};
+            uint32_t class_max[256] = {0}; /* the largest box of each class, as float bits */
+            for (size_t i = 0; i < n; i++) {
+                const uint32_t size = m->cell_of[i];
+                if (size >= KIND_SPECIAL) continue;
+                const unsigned k = size >> 23; /* sizes are positive: no sign bit */
+                hist[k]++;
+                class_max[k] = size > class_max[k] ? size : class_max[k];
+            }
+            big = big_class(hist);
+            uint32_t reach_bits = 0; /* positive floats order as their bits */
+            for (unsigned k = 0; k <= big && k < 256; k++)
+                reach_bits = class_max[k] > reach_bits ? class_max[k] : reach_bits;
+            memcpy(&reach, &reach_bits, sizeof reach);
+        }
     }
-    const unsigned big = big_class(hist);
-    float reach = 0.0f;
-    for (unsigned k = 0; k <= big && k < 256; k++)
-        reach = class_max[k] > reach ? class_max[k] : reach;
-    bounds b = {lo_x, hi_x, lo_y, hi_y};
+    bounds b = {box[0], box[1], box[2], box[3]};
     if (b.lo_x > b.hi_x) b.lo_x = b.hi_x = b.lo_y = b.hi_y = 0.0;
     const grid g = grid_make(&b, (double)reach, SWEEP_CELLS * n + 2);
     const size_t cells = (size_t)g.nx * g.ny;
     memset(m->start, 0, (cells + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        if (m->cell_of[i] >= KIND_SPECIAL) continue;
-        if (m->cell_of[i] > big) {
-            m->cell_of[i] = KIND_SPECIAL;
-            continue;
-        }
-        const uint32_t cell = grid_cell(&g, (double)c->x[i] + 0.5 * (double)mx[i],
-                                        (double)c->y[i] + 0.5 * (double)my[i]);
-        m->cell_of[i] = cell;
-        m->start[cell + 2]++;
-    }
+    /* a class above big is special: size >= the floor of class big + 1 (+inf for none) */
+    const c2d_ball_bins bins = {g.x0, g.y0, g.inv,
+                                g.nx, g.ny, class_floor(big < 254 ? big + 1 : 255)};
+    kernels->ball_sweep_bin(c, mx, my, &bins, m->cell_of, m->start);
     prefix_cells(m, cells);
     return g;
 }
@@ -444,7 +417,7 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     const size_t n = c->count;
     if (n == 0) return;
     grid_memory m = carve(scratch, scratch_bytes, n);
-    const grid g = bin_for_sweeps(c, mx, my, &m);
+    const grid g = bin_for_sweeps(kernels, c, mx, my, &m);
     /* the balls into the padded arrays, in cell order (the boxes by index are done with); the
      * special ones listed and their rows swept by the all-pairs kernel; the rest start with no
      * hit */

@@ -531,7 +531,9 @@ const c2d_kernels C2D_BACKEND_TABLE = {
     .fine_cells = C2D_SCENE_FINE_CELLS,
     .fine_hits = C2D_SCENE_FINE_HITS,
     .ball_classify = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify),
-    .ball_bin = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)};
+    .ball_bin = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin),
+    .ball_sweep_classify = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_sweep_classify),
+    .ball_sweep_bin = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_sweep_bin)};
 
 #if defined(C2D_MCA_CONTACT_LOOP)
 /* Compiled only by scripts/mca, never into the library: the dense contact loop of a run of

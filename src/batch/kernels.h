@@ -77,6 +77,16 @@ typedef struct c2d_kernels {
      * cell_of[i], and count[cell + 2]++ for each cell number; other entries left alone. */
     void (*ball_bin)(const c2d_circle_soa *circles, const struct c2d_ball_bins *bins,
                      uint32_t *cell_of, uint32_t *count);
+    /* The ball grid's binning for sweeps, first pass: each ball's c2d_ball_sweep_kind
+     * (core/ball_bin_formula.h: a grid ball's swept size as float bits, or the kind) into
+     * cell_of, and the grid balls' centres of move (x + mx/2, y + my/2 in float) and largest
+     * swept size into box as c2d_ball_box_add gives them from (+inf, -inf, +inf, -inf, 0). */
+    void (*ball_sweep_classify)(const c2d_circle_soa *circles, const float *move_x,
+                                const float *move_y, uint32_t *cell_of, float box[5]);
+    /* Second pass: each grid ball's (cell_of[i] below C2D_BALL_SPECIAL) c2d_ball_sweep_bin_one
+     * into cell_of[i], and count[cell + 2]++ for each cell number; other entries left alone. */
+    void (*ball_sweep_bin)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                           const struct c2d_ball_bins *bins, uint32_t *cell_of, uint32_t *count);
 } c2d_kernels;
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;

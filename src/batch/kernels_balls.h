@@ -4,6 +4,7 @@
 #define C2D_BATCH_KERNELS_BALLS_H
 
 #include <math.h>
+#include <string.h>
 
 #include "batch/cull.h"
 #include "batch/kernels.h"
@@ -92,6 +93,18 @@ static inline uint32_t c2d_ball_bin_one(const c2d_ball_bins *b, float x, float y
            c2d_ball_grid_coord(x, b->x0, b->inv, b->nx);
 }
 
+/* A grid ball's cell number for sweeps, from its sweep classification `size` (the float bits
+ * of its swept size, batch/../core/ball_bin_formula.h): C2D_BALL_SPECIAL when size >= big,
+ * else the cell of the centre of its move, (x + mx/2, y + my/2) in double. */
+static inline uint32_t c2d_ball_sweep_bin_one(const c2d_ball_bins *b, float x, float y, float mx,
+                                              float my, uint32_t size) {
+    float s;
+    memcpy(&s, &size, sizeof s);
+    if (s >= b->big) return C2D_BALL_SPECIAL;
+    return c2d_ball_grid_coord((double)y + 0.5 * (double)my, b->y0, b->inv, b->ny) * b->nx +
+           c2d_ball_grid_coord((double)x + 0.5 * (double)mx, b->x0, b->inv, b->nx);
+}
+
 /* The walk of the ball grid, shared by every backend and by contacts and sweeps: in cell
  * order, each ball p against the balls after it in its own cell and the cell east of it (one
  * contiguous span of the sorted arrays), then against the three cells of the next row (a
@@ -169,6 +182,15 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_ci
 C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_bin)(const c2d_circle_soa *circles,
                                                                const c2d_ball_bins *bins,
                                                                uint32_t *cell_of, uint32_t *count);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                  ball_sweep_classify)(const c2d_circle_soa *circles,
+                                                       const float *move_x, const float *move_y,
+                                                       uint32_t *cell_of, float box[5]);
+C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                                  ball_sweep_bin)(const c2d_circle_soa *circles,
+                                                  const float *move_x, const float *move_y,
+                                                  const c2d_ball_bins *bins, uint32_t *cell_of,
+                                                  uint32_t *count);
 C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
                                                     const c2d_circle_soa *circles,

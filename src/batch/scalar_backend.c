@@ -8,6 +8,7 @@
 #include "batch/ball_cull.h"
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
+#include "core/ball_bin_formula.h"
 
 /* True when the call's sets carry filters or sensors (collide2d/filter.h): then each pair the
  * cheap tests keep is checked with c2d_circle_meets_capsule() before its exact answer. Each
@@ -251,6 +252,31 @@ static void ball_bin(const c2d_circle_soa *c, const c2d_ball_bins *bins, uint32_
     }
 }
 
+static void ball_sweep_classify(const c2d_circle_soa *c, const float *mx, const float *my,
+                                uint32_t *cell_of, float box[5]) {
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
+    box[4] = 0.0f;
+    for (size_t i = 0; i < c->count; i++) {
+        cell_of[i] = c2d_ball_sweep_kind(c->x[i], c->y[i], c->radius[i], mx[i], my[i]);
+        if (cell_of[i] < C2D_BALL_SPECIAL) {
+            float size;
+            memcpy(&size, &cell_of[i], sizeof size);
+            c2d_ball_box_add(box, ball_sweep_centre_of(c->x[i], mx[i]),
+                             ball_sweep_centre_of(c->y[i], my[i]), size);
+        }
+    }
+}
+
+static void ball_sweep_bin(const c2d_circle_soa *c, const float *mx, const float *my,
+                           const c2d_ball_bins *bins, uint32_t *cell_of, uint32_t *count) {
+    for (size_t i = 0; i < c->count; i++) {
+        if (cell_of[i] >= C2D_BALL_SPECIAL) continue;
+        cell_of[i] = c2d_ball_sweep_bin_one(bins, c->x[i], c->y[i], mx[i], my[i], cell_of[i]);
+        if (cell_of[i] != C2D_BALL_SPECIAL) count[cell_of[i] + 2]++;
+    }
+}
+
 const c2d_kernels c2d_kernels_scalar = {.collide = collide,
                                         .collide_pairs = collide_pairs,
                                         .sweep = sweep,
@@ -263,4 +289,6 @@ const c2d_kernels c2d_kernels_scalar = {.collide = collide,
                                         .fine_cells = NULL, /* the scan's shared path */
                                         .fine_hits = NULL,
                                         .ball_classify = ball_classify,
-                                        .ball_bin = ball_bin};
+                                        .ball_bin = ball_bin,
+                                        .ball_sweep_classify = ball_sweep_classify,
+                                        .ball_sweep_bin = ball_sweep_bin};
