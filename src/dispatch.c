@@ -46,8 +46,9 @@ static bool cpu_runs(c2d_backend b) {
     case C2D_BACKEND_AVX2:
         return __builtin_cpu_supports("avx2");
     case C2D_BACKEND_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
+        /* the AVX-512 table also holds AVX2 kernels (batch/kernels.c) */
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
     default:
         return b == C2D_BACKEND_SCALAR;
     }
