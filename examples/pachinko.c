@@ -203,48 +203,62 @@ static void bounce(board *b, size_t i, uint32_t pin, c2d_vec2 normal) {
     b->vx[i] = ball.velocity.x, b->vy[i] = ball.velocity.y;
 }
 
+/* Ball i hit a pin (sweep hit `h`): advance to the touch, bounce, and leave the rest of the
+ * frame at the new velocity, without any part into the pin. Returns 1. */
+static int bounce_and_slide(board *b, size_t i, const c2d_circle_toi *h, float dt) {
+    b->swept_hits++;
+    const float t = h->toi.t;
+    if (t > 0.0f) { /* advance to the touch */
+        b->x[i] += b->mx[i] * t, b->y[i] += b->my[i] * t;
+    } else {
+        b->start_hits++;
+    }
+    bounce(b, i, h->capsule, h->toi.normal);
+    b->left[i] *= 1.0f - t;
+    const c2d_vec2 rest = {b->vx[i] * dt * b->left[i], b->vy[i] * dt * b->left[i]};
+    const c2d_vec2 slid = c2d_slide_move(rest, h->toi.normal);
+    b->mx[i] = slid.x, b->my[i] = slid.y;
+    return 1;
+}
+
+/* Applies ball i's sweep hit `h` (its move over the part of the frame it has left): no hit,
+ * the whole move (returns 0); a hit, advance to the touch, bounce, and leave the rest of the
+ * frame at the new velocity, without any part into the pin (c2d_slide_move; returns 1: a move
+ * is left for another pass). */
+static inline int advance(board *b, size_t i, const c2d_circle_toi *h, float dt) {
+    if (h->capsule == C2D_NONE) { /* the whole move is free */
+        b->x[i] += b->mx[i], b->y[i] += b->my[i];
+        return 0;
+    }
+    return bounce_and_slide(b, i, h, dt);
+}
+
 /* Step 4: move every ball by its velocity over dt plus its push-out, swept against the pins,
- * with bounce and slide. Each pass sweeps the balls still moving, copied into a compact set
- * (the first pass: all of them), so the later passes cost only the few balls that hit. */
+ * with bounce and slide. The first pass sweeps the board's own arrays; each later pass sweeps
+ * the balls still moving, copied into a compact set, so it costs only the few balls that hit. */
 static int move_balls(board *b, float dt) {
     for (size_t i = 0; i < b->n; i++) {
         b->left[i] = 1.0f;
         b->mx[i] = b->vx[i] * dt + b->dx[i], b->my[i] = b->vy[i] * dt + b->dy[i];
-        b->active[i] = (uint32_t)i;
     }
-    size_t moving = b->n;
-    for (int pass = 0; pass < PASSES && moving > 0; pass++) {
+    const c2d_circle_soa all = {b->x, b->y, b->r, b->n, NULL, NULL};
+    c2d_status st = c2d_scene_sweep(b->scene, &all, b->mx, b->my, b->hits);
+    if (st != C2D_OK) return fail("c2d_scene_sweep", st);
+    size_t moving = 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (advance(b, i, &b->hits[i], dt)) b->active[moving++] = (uint32_t)i;
+    for (int pass = 1; pass < PASSES && moving > 0; pass++) {
         for (size_t k = 0; k < moving; k++) {
             const uint32_t i = b->active[k];
             b->sx[k] = b->x[i], b->sy[k] = b->y[i], b->sr[k] = b->r[i];
             b->smx[k] = b->mx[i], b->smy[k] = b->my[i];
         }
         const c2d_circle_soa set = {b->sx, b->sy, b->sr, moving, NULL, NULL};
-        const c2d_status st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
+        st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
         if (st != C2D_OK) return fail("c2d_scene_sweep", st);
         size_t still = 0;
-        for (size_t k = 0; k < moving; k++) {
-            const uint32_t i = b->active[k];
-            const c2d_circle_toi *h = &b->hits[k];
-            if (h->capsule == C2D_NONE) { /* the whole move is free */
-                b->x[i] += b->mx[i], b->y[i] += b->my[i];
-                continue;
-            }
-            b->swept_hits++;
-            const float t = h->toi.t;
-            if (t > 0.0f) { /* advance to the touch */
-                b->x[i] += b->mx[i] * t, b->y[i] += b->my[i] * t;
-            } else {
-                b->start_hits++;
-            }
-            bounce(b, i, h->capsule, h->toi.normal);
-            b->left[i] *= 1.0f - t;
-            /* the rest of the frame at the new velocity, without any part into the pin */
-            const c2d_vec2 rest = {b->vx[i] * dt * b->left[i], b->vy[i] * dt * b->left[i]};
-            const c2d_vec2 slid = c2d_slide_move(rest, h->toi.normal);
-            b->mx[i] = slid.x, b->my[i] = slid.y;
-            b->active[still++] = i;
-        }
+        for (size_t k = 0; k < moving; k++)
+            if (advance(b, b->active[k], &b->hits[k], dt)) b->active[still++] = b->active[k];
         moving = still;
     }
     return 0;
