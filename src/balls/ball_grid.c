@@ -65,7 +65,8 @@ static size_t max_cells(size_t n) {
 
 /* Bytes of the part that does not depend on the pairs (entries first: 8-byte alignment). */
 static size_t fixed_bytes(size_t n) {
-    return (n + C2D_BALL_PAD) * ENTRY_BYTES + (3 * n + 1 + max_cells(n) + 2) * sizeof(uint32_t);
+    return (n + C2D_BALL_PAD) * ENTRY_BYTES +
+           (3 * n + 1 + C2D_BALL_PAD + max_cells(n) + 2) * sizeof(uint32_t);
 }
 
 enum { PAIR_BYTES = 2 * sizeof(c2d_ball_pair) };
@@ -81,7 +82,7 @@ static grid_memory carve(void *scratch, size_t bytes, size_t n) {
     m.cell_of = p;
     m.special = p + n;
     m.first = p + 2 * n;
-    m.start = p + 3 * n + 1;
+    m.start = p + 3 * n + 1 + C2D_BALL_PAD; /* first[] padded: the sweeps' vector stores */
     uintptr_t rest = (uintptr_t)(m.start + max_cells(n) + 2);
     rest = (rest + 7) & ~(uintptr_t)7;
     const size_t left = bytes - (size_t)(rest - (uintptr_t)scratch);
@@ -251,16 +252,20 @@ static grid bin_for_contacts(const c2d_kernels *kernels, const c2d_circle_soa *c
     float *x = (float *)e.x, *y = (float *)e.y, *r = (float *)e.r;
     uint32_t *id = (uint32_t *)e.id;
     size_t specials = 0; /* the special list, increasing, in the same pass */
+    /* the inputs and the counters in locals: the stores below could alias the struct */
+    const float *restrict cx = c->x, *restrict cy = c->y, *restrict cr = c->radius;
+    const uint32_t *restrict cell_of = m->cell_of;
+    uint32_t *restrict next = m->start + 1, *restrict special = m->special;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t cell = m->cell_of[i];
+        const uint32_t cell = cell_of[i];
         if (cell >= KIND_SPECIAL) {
-            if (cell == KIND_SPECIAL) m->special[specials++] = (uint32_t)i;
+            if (cell == KIND_SPECIAL) special[specials++] = (uint32_t)i;
             continue;
         }
-        const size_t at = m->start[cell + 1]++;
-        x[at] = c->x[i];
-        y[at] = c->y[i];
-        r[at] = c->radius[i];
+        const size_t at = next[cell]++;
+        x[at] = cx[i];
+        y[at] = cy[i];
+        r[at] = cr[i];
         id[at] = (uint32_t)i;
     }
     const size_t grid_balls = m->start[cells];

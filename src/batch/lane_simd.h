@@ -48,6 +48,11 @@ typedef simde__mmask16 mask_t;
 #define lane_add_u32(a, n)                                                                         \
     simde_mm512_castsi512_ps(                                                                      \
         simde_mm512_add_epi32(simde_mm512_castps_si512(a), simde_mm512_set1_epi32((int32_t)(n))))
+#define lane_min_u32(a, b)                                                                         \
+    simde_mm512_castsi512_ps(                                                                      \
+        simde_mm512_min_epu32(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b)))
+#define lane_store_u32(p, v) simde_mm512_storeu_si512((p), simde_mm512_castps_si512(v))
+#define mask_from_bits(bits) ((mask_t)(bits))
 #define lane_unpacklo simde_mm512_unpacklo_ps
 #define lane_unpackhi simde_mm512_unpackhi_ps
 #define lane_unpacklo64(a, b)                                                                      \
@@ -95,6 +100,16 @@ typedef simde__m256 mask_t;
 #define lane_add_u32(a, n)                                                                         \
     simde_mm256_castsi256_ps(                                                                      \
         simde_mm256_add_epi32(simde_mm256_castps_si256(a), simde_mm256_set1_epi32((int32_t)(n))))
+#define lane_min_u32(a, b)                                                                         \
+    simde_mm256_castsi256_ps(                                                                      \
+        simde_mm256_min_epu32(simde_mm256_castps_si256(a), simde_mm256_castps_si256(b)))
+#define lane_store_u32(p, v)                                                                       \
+    simde_mm256_storeu_si256((simde__m256i *)(p), simde_mm256_castps_si256(v))
+#define mask_from_bits(bits)                                                                       \
+    simde_mm256_castsi256_ps(simde_mm256_cmpeq_epi32(                                              \
+        simde_mm256_and_si256(simde_mm256_set1_epi32((int32_t)(bits)),                             \
+                              simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),                \
+        simde_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)))
 #define lane_unpacklo simde_mm256_unpacklo_ps
 #define lane_unpackhi simde_mm256_unpackhi_ps
 #define lane_unpacklo64(a, b)                                                                      \
@@ -106,6 +121,7 @@ typedef simde__m256 mask_t;
 
 #elif C2D_LANES == 4
 #include <simde/x86/sse2.h>
+#include <simde/x86/sse4.1.h> /* min_epu32 (emulated on SSE2 builds) */
 #if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
 #include <simde/arm/neon/maxv.h>
 #include <simde/arm/neon/minv.h>
@@ -144,6 +160,13 @@ typedef simde__m128 mask_t;
 #define lane_add_u32(a, n)                                                                         \
     simde_mm_castsi128_ps(                                                                         \
         simde_mm_add_epi32(simde_mm_castps_si128(a), simde_mm_set1_epi32((int32_t)(n))))
+#define lane_min_u32(a, b)                                                                         \
+    simde_mm_castsi128_ps(simde_mm_min_epu32(simde_mm_castps_si128(a), simde_mm_castps_si128(b)))
+#define lane_store_u32(p, v) simde_mm_storeu_si128((simde__m128i *)(p), simde_mm_castps_si128(v))
+#define mask_from_bits(bits)                                                                       \
+    simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(                                                    \
+        simde_mm_and_si128(simde_mm_set1_epi32((int32_t)(bits)), simde_mm_setr_epi32(1, 2, 4, 8)), \
+        simde_mm_setr_epi32(1, 2, 4, 8)))
 #define lane_unpacklo simde_mm_unpacklo_ps
 #define lane_unpackhi simde_mm_unpackhi_ps
 #define lane_unpacklo64(a, b)                                                                      \
@@ -165,7 +188,9 @@ typedef simde__m128 mask_t;
 #endif
 
 /* lane_load_u32(p): W uint32_t from p as the bits of a vector; lane_add_u32(a, n): those bits
- * plus n as integers (indices travel in float vectors to be transposed with the contacts).
+ * plus n as integers (indices travel in float vectors to be transposed with the contacts);
+ * lane_min_u32(a, b): the smaller of two such integers, per lane; lane_store_u32(p, v): the W
+ * integers to p. mask_from_bits(bits): the mask whose lane j is set when bit j of `bits` is.
  * lane_splat_u32(n): n in every lane; lane_eq_u32(a, b): the lanes whose bits are equal.
  * lane_unpacklo/hi, lane_unpacklo64/hi64: the unpack instructions on 32- and 64-bit elements,
  * within each 128-bit block (a 4 x 4 transpose per block takes four of each). */
