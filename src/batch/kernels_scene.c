@@ -244,7 +244,11 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
         const __m256i k = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvttps_epi32(ty), nx),
                                            _mm256_cvttps_epi32(tx));
         const __m256i use = _mm256_castps_si256(_mm256_and_ps(served, inside));
-        _mm256_maskstore_epi32((int *)(cell + t), valid, _mm256_blendv_epi8(empty, k, use));
+        const __m256i cells = _mm256_blendv_epi8(empty, k, use);
+        if (n - t >= 8) /* a plain store: AMD's masked stores are microcoded and slow */
+            _mm256_storeu_si256((__m256i *)(cell + t), cells);
+        else
+            _mm256_maskstore_epi32((int *)(cell + t), valid, cells);
         const unsigned rest =
             (unsigned)_mm256_movemask_ps(_mm256_andnot_ps(served, _mm256_castsi256_ps(valid)));
         if (rest) { /* rare: radius above rho, NaN, not tame */
