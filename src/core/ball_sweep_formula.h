@@ -11,14 +11,24 @@
 
 #include "core/sweep_formula.h"
 
+/* The hit of a pair in contact at the start whose relative move goes deeper, as
+ * ball_sweep_lanes reports it: t = 0, the start normal (b as a zero-length capsule; (0, 1)
+ * where it has no direction) and the point on b's surface, b + n r_b. For callers that know
+ * the pair is such a hit (the ball grid's sure pairs, kernels_balls.c). */
+C2D_FORMULA void ball_start_hit_lanes(lane_t xa, lane_t ya, lane_t xb, lane_t yb, lane_t rb,
+                                      toi_lanes *o) {
+    start_normal(xa, ya, xb, yb, xb, yb, lane_splat(0.0f), lane_splat(1.0f), &o->nx, &o->ny);
+    o->t = lane_splat(0.0f);
+    o->px = lane_add(xb, lane_mul(o->nx, rb));
+    o->py = lane_add(yb, lane_mul(o->ny, rb));
+}
+
 /* Every lane's c2d_sweep_circles(a, ma, b, mb): returns the lanes that hit; *o holds their
- * time, normal and point (other lanes: whatever the arithmetic gives). `start_only` (a
- * constant in each caller): only the hits at the start are wanted; the touch time is not
- * computed (a lane not overlapping at the start then reports no hit), and the lanes that
- * overlap get exactly the bytes of the full formula (their t is 0 either way). */
-C2D_FORMULA mask_t ball_sweep_lanes_of(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
-                                       lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
-                                       toi_lanes *o, bool start_only) {
+ * time, normal and point (other lanes: whatever the arithmetic gives). Where the hit is at the
+ * start, its values are ball_start_hit_lanes' (the same operations). */
+C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
+                                    lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
+                                    toi_lanes *o) {
     const lane_t zero = lane_splat(0.0f), one = lane_splat(1.0f);
     /* c2d_overlap_circles(a, b): b is a capsule with a zero-length axis */
     const mask_t over = capsule_overlap(xa, ya, ra, xb, yb, xb, yb, rb);
@@ -41,14 +51,11 @@ C2D_FORMULA mask_t ball_sweep_lanes_of(lane_t xa, lane_t ya, lane_t ra, lane_t m
         const dmask_t move =
             dmask_and(finite, dlane_gt(dlane_add(dlane_abs(vx), dlane_abs(vy)), dzero));
         moving[h] = dlane_select(move, done, dzero);
-        dlane_t touch = dlane_splat(2.0); /* start_only: after the frame, no hit */
-        if (!start_only) {
-            const dlane_t rs = dlane_add(dlane_from_lane(ra, h), dlane_from_lane(rb, h));
-            const dlane_t lim =
-                dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(vx, vx), dlane_mul(vy, vy))));
-            touch = circles_touch_time(sx, sy, vx, vy,
-                                       dlane_sub(dlane_mul(vx, sy), dlane_mul(vy, sx)), lim, rs);
-        }
+        const dlane_t rs = dlane_add(dlane_from_lane(ra, h), dlane_from_lane(rb, h));
+        const dlane_t lim =
+            dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(vx, vx), dlane_mul(vy, vy))));
+        const dlane_t touch = circles_touch_time(
+            sx, sy, vx, vy, dlane_sub(dlane_mul(vx, sy), dlane_mul(vy, sx)), lim, rs);
         t[h] = dlane_select(dlane_gt(dlane_from_lane(over_f, h), dzero), dzero, touch);
         soon[h] = dlane_select(dlane_le(t[h], done), done, dzero);
         const dlane_t dot = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
@@ -93,12 +100,6 @@ C2D_FORMULA mask_t ball_sweep_lanes_of(lane_t xa, lane_t ya, lane_t ra, lane_t m
     o->px = lane_add(lane_select(start, xb, pbx), lane_mul(o->nx, rb));
     o->py = lane_add(lane_select(start, yb, pby), lane_mul(o->ny, rb));
     return hit;
-}
-
-C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
-                                    lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
-                                    toi_lanes *o) {
-    return ball_sweep_lanes_of(xa, ya, ra, mxa, mya, xb, yb, rb, mxb, myb, o, false);
 }
 
 #endif
