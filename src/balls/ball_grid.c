@@ -431,13 +431,17 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
     uint32_t *id = (uint32_t *)(f + 5 * len);
     size_t special_count = 0;
+    /* the inputs and the counters in locals: the stores below could alias the struct */
+    const float *restrict cx = c->x, *restrict cy = c->y, *restrict cr = c->radius;
+    const uint32_t *restrict cell_of = m.cell_of;
+    uint32_t *restrict next = m.start + 1;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t cell = m.cell_of[i];
+        const uint32_t cell = cell_of[i];
         if (cell < KIND_SPECIAL) {
-            const size_t at = m.start[cell + 1]++;
-            x[at] = c->x[i];
-            y[at] = c->y[i];
-            r[at] = c->radius[i];
+            const size_t at = next[cell]++;
+            x[at] = cx[i];
+            y[at] = cy[i];
+            r[at] = cr[i];
             vx[at] = mx[i];
             vy[at] = my[i];
             id[at] = (uint32_t)i;
