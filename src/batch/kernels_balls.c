@@ -875,8 +875,9 @@ C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
                                       lane_splat(g->my[p]), lane_splat(fabsf(xs) + fabsf(ys))};
                 const size_t first = east - p - 1, second = up_hi - up_lo;
                 uint32_t best;
-                if (first + second <= W && first > 0 && second > 0) {
-                    const size_t other = up_lo - first;
+                if (first + second <= W) {
+                    /* (with no second span, any entry loads: its lanes are masked off) */
+                    const size_t other = second > 0 ? up_lo - first : p + 1;
                     lane_t a[5], b[5];
                     sweep_load(g, p + 1, a);
                     sweep_load(g, other, b);
