@@ -4,7 +4,9 @@
  *   fuzz_replay PATH...           each PATH a file, or a directory whose regular files are read
  *   fuzz_replay --random N [SEED] N pseudo-random inputs (0 to 600 bytes, splitmix64 from SEED):
  *                                 a cheap differential run where libFuzzer is not available
- *                                 (e.g. the NEON backend under qemu)
+ *                                 (e.g. the NEON backend under qemu); the environment variable
+ *                                 C2D_FUZZ_RANDOM_INPUTS, when set, replaces N (scripts/test
+ *                                 runs fewer under valgrind, where each input costs 50x)
  *
  * Exit status 0 when every input passed (a failing input aborts inside the harness, after
  * printing it; with --random the input's number is printed first). */
@@ -117,9 +119,11 @@ static int replay_random(unsigned long n, uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
-    if (argc > 2 && strcmp(argv[1], "--random") == 0)
-        return replay_random(strtoul(argv[2], NULL, 10),
+    if (argc > 2 && strcmp(argv[1], "--random") == 0) {
+        const char *inputs = getenv("C2D_FUZZ_RANDOM_INPUTS");
+        return replay_random(strtoul(inputs && *inputs ? inputs : argv[2], NULL, 10),
                              argc > 3 ? (uint64_t)strtoull(argv[3], NULL, 10) : 1);
+    }
     size_t count = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
