@@ -748,20 +748,21 @@ C2D_FORMULA void sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_
     *maybe = rest;
 }
 
-/* The lowest index among the partners in the lanes `sure` (lane j is the sorted entry
- * (j < split ? at : other) + j), and each of those partners' sure[] entry lowered to ip, in
- * vectors: the partners' indices selected and reduced, sure[] read, lowered where `sure` says
- * and written back a vector at a time (the array is padded), one store for the lanes below
- * split and one for the rest. The second window is read after the first is written, so the two
- * may overlap (near the end of a row they do). */
+/* The sure[] entries of W sorted entries from sure_of, lowered to `mine` in the lanes `bits`
+ * and written back (the array is padded: a whole vector reads and writes from any entry). */
 static inline void lower_sure(uint32_t *sure_of, lane_t mine, uint32_t bits) {
     const lane_t s = lane_load_u32(sure_of);
     lane_store_u32(sure_of, lane_select(mask_from_bits(bits), lane_min_u32(s, mine), s));
 }
 
+/* The lowest index among the partners in the lanes `sure` (lane j is the sorted entry
+ * (j < split ? at : other) + j), and each of those partners' sure[] entry lowered to ip, in
+ * vectors: the partners' indices selected and reduced, then one store of sure[] for the lanes
+ * below split and one for the rest. The second window is read after the first is written, so
+ * the two may overlap (near the end of a row they do). */
 static inline uint32_t sure_lanes(const c2d_ball_sweep_cells *g, uint32_t ip, uint32_t sure,
                                   size_t at, size_t other, unsigned split) {
-    const uint32_t low = split >= W ? valid_lanes(W) : valid_lanes(split);
+    const uint32_t low = valid_lanes(split);
     lane_t ids = lane_load_u32(g->id + at);
     if (split < W) ids = lane_select(mask_from_bits(low), ids, lane_load_u32(g->id + other));
     uint32_t v[W];
@@ -790,19 +791,7 @@ C2D_FORMULA uint32_t sweep_take(sweep_queue *qu, size_t p, uint32_t sure, uint32
         sure &= keep;
         maybe &= keep;
     }
-    const uint32_t ip = g->id[p];
-    uint32_t best = UINT32_MAX;
-    if (sure && !filtered) {
-        best = sure_lanes(g, ip, sure, at, other, split);
-        sure = 0;
-    }
-    for (; sure; sure &= sure - 1) {
-        const unsigned j = (unsigned)__builtin_ctz(sure);
-        const size_t b = (j < split ? at : other) + j;
-        const uint32_t ib = g->id[b];
-        best = ib < best ? ib : best;
-        g->sure[b] = ip < g->sure[b] ? ip : g->sure[b];
-    }
+    const uint32_t best = sure ? sure_lanes(g, g->id[p], sure, at, other, split) : UINT32_MAX;
     for (; maybe; maybe &= maybe - 1) {
         const unsigned j = (unsigned)__builtin_ctz(maybe);
         const uint32_t b = (uint32_t)((j < split ? at : other) + j);

@@ -24,8 +24,8 @@ C2D_FORMULA void ball_start_hit_lanes(lane_t xa, lane_t ya, lane_t xb, lane_t yb
 }
 
 /* Every lane's c2d_sweep_circles(a, ma, b, mb): returns the lanes that hit; *o holds their
- * time, normal and point (other lanes: whatever the arithmetic gives). Where the hit is at the
- * start, its values are ball_start_hit_lanes' (the same operations). */
+ * time, normal and point (other lanes: whatever the arithmetic gives). A hit at the start
+ * takes ball_start_hit_lanes' values. */
 C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa, lane_t mya,
                                     lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
                                     toi_lanes *o) {
@@ -72,14 +72,15 @@ C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa,
                           lane_gt(lane_from_dlanes(soon[0], soon[DLANE_HALVES - 1]), half)));
     const mask_t start = lane_le(tf, zero); /* t is never negative: tf == 0 */
     mask_t hit = mask_and(go, lane_not_le(tf, zero));
-    /* in contact at the start: a hit only when the relative move goes deeper */
-    lane_t snx = zero, sny = one;
+    /* in contact at the start: a hit only when the relative move goes deeper (the hit's values
+     * are computed only when some lane needs them: the others are no hit) */
+    toi_lanes first = {zero, zero, one, xb, yb};
     if (mask_any(mask_and(go, start))) {
-        start_normal(xa, ya, xb, yb, xb, yb, zero, one, &snx, &sny);
+        ball_start_hit_lanes(xa, ya, xb, yb, rb, &first);
         dlane_t deeper[2];
         for (int h = 0; h < DLANE_HALVES; h++) {
-            const dlane_t d = dlane_add(dlane_mul(vxs[h], dlane_from_lane(snx, h)),
-                                        dlane_mul(vys[h], dlane_from_lane(sny, h)));
+            const dlane_t d = dlane_add(dlane_mul(vxs[h], dlane_from_lane(first.nx, h)),
+                                        dlane_mul(vys[h], dlane_from_lane(first.ny, h)));
             deeper[h] =
                 dlane_select(dmask_and(dlane_lt(d, dzero), dlane_le(apart[h], dzero)), done, dzero);
         }
@@ -94,11 +95,11 @@ C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa,
         pby = lane_add(yb, lane_mul(tf, myb));
         unit_or(lane_sub(pax, pbx), lane_sub(pay, pby), zero, one, &mnx, &mny);
     }
-    o->t = lane_select(start, zero, tf);
-    o->nx = lane_select(start, snx, mnx);
-    o->ny = lane_select(start, sny, mny);
-    o->px = lane_add(lane_select(start, xb, pbx), lane_mul(o->nx, rb));
-    o->py = lane_add(lane_select(start, yb, pby), lane_mul(o->ny, rb));
+    o->t = lane_select(start, first.t, tf);
+    o->nx = lane_select(start, first.nx, mnx);
+    o->ny = lane_select(start, first.ny, mny);
+    o->px = lane_select(start, first.px, lane_add(pbx, lane_mul(mnx, rb)));
+    o->py = lane_select(start, first.py, lane_add(pby, lane_mul(mny, rb)));
     return hit;
 }
 
