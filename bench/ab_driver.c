@@ -136,12 +136,15 @@ int main(int argc, char **argv) {
     const char *name = argv[3];
     const size_t n = strtoul(argv[4], NULL, 10);
     const int frames = argc > 6 ? atoi(argv[6]) : 31;
-    /* c2d_backend_name's names, in enum order (the driver links no library of its own) */
-    static const char *const names[C2D_BACKEND_COUNT] = {"auto", "scalar", "sse2", "sse41",
-                                                         "avx2", "avx512", "neon", "wasm_simd128"};
+    /* the backend by the name B's own c2d_backend_name gives it */
+    void *names_of = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!names_of) return fprintf(stderr, "%s\n", dlerror()), 1;
+    const char *(*name_of)(c2d_backend);
+    void *address = symbol(names_of, argv[2], "c2d_backend_name");
+    memcpy(&name_of, &address, sizeof address);
     c2d_backend backend = C2D_BACKEND_COUNT;
     for (int b = 0; b < C2D_BACKEND_COUNT; b++)
-        if (strcmp(argv[5], names[b]) == 0) backend = (c2d_backend)b;
+        if (strcmp(argv[5], name_of((c2d_backend)b)) == 0) backend = (c2d_backend)b;
     const kind k = !strcmp(name, "w5")        ? W5
                    : !strcmp(name, "w5sweep") ? W5_SWEEP
                    : strstr(name, "sweep")    ? BALL_SWEEPS
