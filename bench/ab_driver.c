@@ -7,7 +7,8 @@
  * FRAMES times each after three untimed rounds, and times every call with the thread's CPU
  * clock. A busy neighbour on a shared machine slows a call of A and the next call of B alike,
  * so the ratio of the two, call by call, is steadier than whole runs of two programs (what
- * scripts/compare does). Prints one line: the minimum and the median of each, the ratio of the
+ * scripts/compare does): within about 3% from run to run, though a change of the host's load
+ * over an hour still moves it more. Prints one line: the minimum and the median of each, the ratio of the
  * minima and the median of the per-round ratios A/B (above 1: B is faster), and whether both
  * gave the same bytes. scripts/ab builds a ref's library beside HEAD's and runs this.
  *
