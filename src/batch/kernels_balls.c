@@ -771,8 +771,8 @@ static inline uint32_t sure_lanes(const c2d_ball_sweep_cells *g, uint32_t ip, ui
     for (size_t j = 1; j < W; j++)
         best = v[j] < best ? v[j] : best;
     const lane_t mine = lane_splat_u32(ip);
-    if (sure & low) lower_sure(g->sure + at, mine, sure & low);
-    if (sure & ~low) lower_sure(g->sure + other, mine, sure & ~low);
+    lower_sure(g->sure + at, mine, sure & low);
+    if (split < W) lower_sure(g->sure + other, mine, sure & ~low);
     return best;
 }
 
