@@ -225,9 +225,11 @@ static void list_extra(candidates *q, uint32_t i, const swept *c) {
 
 /* Circle i's candidates of the coarse cells its swept box touches (or of every capsule, for a
  * long move). */
-static void list_coarse(candidates *q, uint32_t i, const swept *c, const c2d_cell_span *sp) {
+static void list_coarse(candidates *q, uint32_t i, const swept *c) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
+    const c2d_cell_span span = c2d_grid_span(&x->grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    const c2d_cell_span *sp = &span;
     if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
             if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
@@ -242,7 +244,6 @@ static void list_coarse(candidates *q, uint32_t i, const swept *c, const c2d_cel
 /* A block's circles: swept boxes, cells, and whether each needs the ordered scan. */
 typedef struct block {
     swept c[BLOCK];
-    uint32_t x0[BLOCK], x1[BLOCK], y0[BLOCK], y1[BLOCK]; /* its coarse cells */
     uint32_t cell[BLOCK]; /* the sweep-index cell, NO_CELL for the coarse cells; then its
                              first entry */
     uint32_t end[BLOCK];  /* its entries' end */
@@ -264,8 +265,6 @@ static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const
     b->c[t] = (swept){m.lo_x, m.hi_x, m.lo_y, m.hi_y};
     const swept *c = &b->c[t];
     if (b->ordered[t]) return;
-    const c2d_cell_span sp = c2d_grid_span(&s->index.grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
-    b->x0[t] = sp.x0, b->x1[t] = sp.x1, b->y0[t] = sp.y0, b->y1[t] = sp.y1;
     const c2d_sweep_index *w = &s->sweep;
     if (sweep_ready(s) && c->hi_x - c->lo_x <= w->gate && c->hi_y - c->lo_y <= w->gate) {
         const c2d_grid *g = &w->grid;
@@ -278,7 +277,6 @@ static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const
  * (simde_mm_min_ps(a, b) is a < b ? a : b, max likewise), so the same boxes and cells. */
 static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
                          const float *move_y, size_t i, size_t t, block *b) {
-    const c2d_grid *g = &s->index.grid;
     const simde__m128 sign = simde_mm_set1_ps(-0.0f);
     const simde__m128 px = simde_mm_loadu_ps(circles->x + i),
                       py = simde_mm_loadu_ps(circles->y + i);
@@ -312,14 +310,6 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 1), r1);
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 2), r2);
     simde_mm_storeu_ps((float *)(void *)(b->c + t + 3), r3);
-    simde_mm_storeu_si128((simde__m128i *)(b->x0 + t),
-                          c2d_grid_coord4(lo_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)(b->x1 + t),
-                          c2d_grid_coord4(hi_x, g->x0, g->inv_size, g->nx));
-    simde_mm_storeu_si128((simde__m128i *)(b->y0 + t),
-                          c2d_grid_coord4(lo_y, g->y0, g->inv_size, g->ny));
-    simde_mm_storeu_si128((simde__m128i *)(b->y1 + t),
-                          c2d_grid_coord4(hi_y, g->y0, g->inv_size, g->ny));
     const unsigned ok = (unsigned)simde_mm_movemask_ps(tame);
     /* the sweep-index cell of the low corner, for the boxes within the gate (as prepare_one:
      * row * nx + column is below 2^24, so exact in float too), else NO_CELL */
@@ -384,6 +374,7 @@ static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
 /* Stage three: the candidates of the block's circles (from circle q->base), through the lanes,
  * then the ordered scans. */
 static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
+    c2d_clear_tois(q->out, nb);
     memset(q->nan, 0, nb);
     for (size_t j = 0; j < nb; j++) {
         if (b->ordered[j]) continue;
@@ -391,7 +382,7 @@ static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
         if (b->cell[j] != NO_CELL)
             list_sweep_cell(q, &b->c[j], i, b->cell[j], b->end[j]);
         else
-            list_coarse(q, i, &b->c[j], &(c2d_cell_span){b->x0[j], b->x1[j], b->y0[j], b->y1[j]});
+            list_coarse(q, i, &b->c[j]);
         if (extra) list_extra(q, i, &b->c[j]);
     }
     run_candidates(q);
@@ -403,8 +394,10 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
                                   const float *move_x, const float *move_y,
                                   const c2d_scene_movers *movers, size_t first, size_t n,
                                   c2d_circle_toi *out) {
-    c2d_clear_tois(out, n);
-    if (s->capsule_count == 0) return;
+    if (s->capsule_count == 0) {
+        c2d_clear_tois(out, n);
+        return;
+    }
     unsigned char nan[BLOCK];
     block b[3];
     candidates q;
