@@ -17,7 +17,19 @@
  * the pair is such a hit (the ball grid's sure pairs, kernels_balls.c). */
 C2D_FORMULA void ball_start_hit_lanes(lane_t xa, lane_t ya, lane_t xb, lane_t yb, lane_t rb,
                                       toi_lanes *o) {
-    start_normal(xa, ya, xb, yb, xb, yb, lane_splat(0.0f), lane_splat(1.0f), &o->nx, &o->ny);
+    /* start_normal(a, b, b) without its projection: the axis d = b - b is (0, 0), so
+     * u = (P.d) / (d.d) is 0/0 = NaN, which the clamp sends to 0, and q = P - 0 d is P = a - b
+     * exactly (also for a zero of either sign); the same double steps follow, so the same
+     * floats */
+    dlane_t ux[2], uy[2];
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        const dlane_t qx = dlane_sub(dlane_from_lane(xa, h), dlane_from_lane(xb, h));
+        const dlane_t qy = dlane_sub(dlane_from_lane(ya, h), dlane_from_lane(yb, h));
+        const dlane_t len = dlane_sqrt(dlane_add(dlane_mul(qx, qx), dlane_mul(qy, qy)));
+        ux[h] = dlane_div(qx, len);
+        uy[h] = dlane_div(qy, len);
+    }
+    unit_in_float_or(ux, uy, lane_splat(0.0f), lane_splat(1.0f), &o->nx, &o->ny);
     o->t = lane_splat(0.0f);
     o->px = lane_add(xb, lane_mul(o->nx, rb));
     o->py = lane_add(yb, lane_mul(o->ny, rb));

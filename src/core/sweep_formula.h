@@ -128,6 +128,18 @@ typedef struct sweep_found {
  * turns it by up to eps |p| / |q|: for shapes small against their coordinates that is enough
  * for a move along the surface to drift deep into it (docs/sweeps.md); here it is off by the
  * float rounding of the unit vector alone. */
+/* The unit vectors of the double halves (ux, uy) rounded to float, or (fx, fy) in the lanes
+ * where they are no direction (NaN, or not about unit): start_normal()'s last step. */
+C2D_FORMULA void unit_in_float_or(const dlane_t ux[2], const dlane_t uy[2], lane_t fx, lane_t fy,
+                                  lane_t *nx, lane_t *ny) {
+    const lane_t rx = lane_from_dlanes(ux[0], ux[DLANE_HALVES - 1]);
+    const lane_t ry = lane_from_dlanes(uy[0], uy[DLANE_HALVES - 1]);
+    /* a direction: about unit (NaN fails the compare) */
+    const mask_t ok = lane_gt(lane_add(lane_mul(rx, rx), lane_mul(ry, ry)), lane_splat(0.5f));
+    *nx = lane_select(ok, rx, fx);
+    *ny = lane_select(ok, ry, fy);
+}
+
 C2D_FORMULA void start_normal(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx, lane_t by,
                               lane_t fx, lane_t fy, lane_t *nx, lane_t *ny) {
     dlane_t ux[2], uy[2];
@@ -147,12 +159,7 @@ C2D_FORMULA void start_normal(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t
         ux[h] = dlane_div(qx, len); /* NaN where len is 0 or not finite */
         uy[h] = dlane_div(qy, len);
     }
-    const lane_t rx = lane_from_dlanes(ux[0], ux[DLANE_HALVES - 1]);
-    const lane_t ry = lane_from_dlanes(uy[0], uy[DLANE_HALVES - 1]);
-    /* a direction: about unit (NaN fails the compare) */
-    const mask_t ok = lane_gt(lane_add(lane_mul(rx, rx), lane_mul(ry, ry)), lane_splat(0.5f));
-    *nx = lane_select(ok, rx, fx);
-    *ny = lane_select(ok, ry, fy);
+    unit_in_float_or(ux, uy, fx, fy, nx, ny);
 }
 
 /* -1 in the lanes where the move (mx, my) goes deeper along the unit normal (nx, ny), that is
