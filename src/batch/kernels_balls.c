@@ -715,8 +715,9 @@ typedef struct sweep_ball {
  * - then pairs outside the relative-path box (ball_path_near), for the lanes still left.
  * Every test is exactly symmetric in the two balls (a - b rounds to -(b - a); the position
  * slack sums |x| + |y| of both), so a pair is left out, sure or maybe both ways. */
-C2D_FORMULA void sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_t rj, lane_t mxj,
-                                lane_t myj, uint32_t valid, uint32_t *sure, uint32_t *maybe) {
+C2D_FORMULA uint32_t sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_t rj,
+                                    lane_t mxj, lane_t myj, uint32_t valid, uint32_t *sure,
+                                    uint32_t *maybe) {
     const lane_t sx = lane_sub(s->x, xj), sy = lane_sub(s->y, yj);
     const lane_t vx = lane_sub(s->mx, mxj), vy = lane_sub(s->my, myj);
     const lane_t v1 = lane_add(lane_abs(vx), lane_abs(vy));
@@ -730,7 +731,7 @@ C2D_FORMULA void sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_
     const lane_t reach = lane_add(v1, grow); /* >= rs: the overlapping pairs stay */
     const uint32_t close = valid & mask_bits(lane_le(d2, lane_mul(reach, reach)));
     *sure = *maybe = 0;
-    if (!close) return;
+    if (!close) return 0;
     const lane_t l1 = lane_mul(v1, lane_add(lane_abs(sx), lane_abs(sy)));
     const lane_t dot = lane_add(lane_mul(vx, sx), lane_mul(vy, sy));
     const mask_t over = radii_overlap(d2, s->r, rj);
@@ -746,6 +747,7 @@ C2D_FORMULA void sweep_lanes_of(const sweep_ball *s, lane_t xj, lane_t yj, lane_
         rest &= mask_bits(
             ball_path_near(s->x, s->y, s->r, s->mx, s->my, s->size, xj, yj, rj, mxj, myj));
     *maybe = rest;
+    return close;
 }
 
 /* The sure[] entries of W sorted entries from sure_of, lowered to `mine` in the lanes `bits`
@@ -791,7 +793,7 @@ C2D_FORMULA uint32_t sweep_take(sweep_queue *qu, size_t p, uint32_t sure, uint32
         sure &= keep;
         maybe &= keep;
     }
-    const uint32_t best = sure ? sure_lanes(g, g->id[p], sure, at, other, split) : UINT32_MAX;
+    const uint32_t best = sure_lanes(g, g->id[p], sure, at, other, split);
     for (; maybe; maybe &= maybe - 1) {
         const unsigned j = (unsigned)__builtin_ctz(maybe);
         const uint32_t b = (uint32_t)((j < split ? at : other) + j);
@@ -874,11 +876,12 @@ C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
                     for (int k = 0; k < 5; k++)
                         a[k] = lane_select(low, a[k], b[k]);
                     uint32_t sure, maybe;
-                    sweep_lanes_of(&s, a[0], a[1], a[2], a[3], a[4], valid_lanes(first + second),
-                                   &sure, &maybe);
-                    best = sure | maybe ? sweep_take(qu, p, sure, maybe, p + 1, other,
-                                                     (unsigned)first, filtered)
-                                        : UINT32_MAX;
+                    const uint32_t close = sweep_lanes_of(&s, a[0], a[1], a[2], a[3], a[4],
+                                                          valid_lanes(first + second), &sure,
+                                                          &maybe);
+                    best = close ? sweep_take(qu, p, sure, maybe, p + 1, other, (unsigned)first,
+                                              filtered)
+                                 : UINT32_MAX;
                 } else {
                     best = sweep_span(qu, &s, p, p + 1, east, filtered);
                     const uint32_t up = sweep_span(qu, &s, p, up_lo, up_hi, filtered);
