@@ -1,6 +1,8 @@
 /* Worked examples for the swept tests c2d_sweep_circles and c2d_sweep_circle_capsule.
  * Expected times, normals and points are worked out by hand from the contract (query.h,
  * docs/design.md section 3); most are chosen so that every step is exact in float. */
+#include <string.h>
+
 #include "scalar_test.h"
 #include "workload.h"
 
@@ -380,6 +382,46 @@ static void capsule_zero_length_is_a_circle(void **state) {
     assert_false(c2d_sweep_circle_capsule(circle(-40, 30, 0.5f), v2(0, 0), k, &t));
 }
 
+/* A ball in contact at the start and moving deeper: c2d_sweep_circles' hit (its start normal
+ * taken without a projection, core/ball_sweep_formula.h) is byte for byte the hit of the same
+ * sweep against b as a zero-length capsule, whose start normal projects onto the axis. Radii
+ * from 2^-20 to 2^30, centres' magnitudes from 2^-40 to 2^30 apart from them (so a - b is often
+ * not exact in float), gaps from deep to a few ulps, the move along -n. */
+static void circles_start_hit_is_the_zero_length_capsules(void **state) {
+    (void)state;
+    c2d_rng rng = {UINT64_C(0x5eed)};
+    for (int i = 0; i < 20000; i++) {
+        const float scale = ldexpf(1.0f, (int)(c2d_rng_next(&rng) % 51) - 20);
+        const float where = ldexpf(1.0f, (int)(c2d_rng_next(&rng) % 71) - 40);
+        const c2d_vec2 b =
+            v2(c2d_rng_range(&rng, -1, 1) * where, c2d_rng_range(&rng, -1, 1) * where);
+        const float rb = c2d_rng_range(&rng, 0.01f, 1) * scale,
+                    ra = c2d_rng_range(&rng, 0.01f, 1) * scale;
+        const c2d_vec2 d = c2d_rng_direction(&rng);
+        /* the gap as a share of the radius sum: deep, near touching, or a few ulps apart */
+        const float share = i % 3 == 0   ? c2d_rng_range(&rng, 0.0f, 1.0f)
+                            : i % 3 == 1 ? 1.0f - ldexpf(c2d_rng_range(&rng, 0, 1), -20)
+                                         : c2d_rng_range(&rng, 0.999f, 1.0f);
+        const float gap = (ra + rb) * share;
+        const c2d_circle a = circle(b.x + d.x * gap, b.y + d.y * gap, ra);
+        const c2d_vec2 move = v2(-d.x * (ra + rb), -d.y * (ra + rb));
+        c2d_toi ball, cap;
+        const bool hit_ball = c2d_sweep_circles(a, move, circle(b.x, b.y, rb), v2(0, 0), &ball);
+        const bool hit_cap =
+            c2d_sweep_circle_capsule(a, move, capsule(b.x, b.y, b.x, b.y, rb), &cap);
+        assert_int_equal(hit_ball, hit_cap);
+        if (!hit_ball || ball.t != 0.0f) continue;
+        if (memcmp(&ball.normal, &cap.normal, sizeof ball.normal) != 0 ||
+            memcmp(&ball.point, &cap.point, sizeof ball.point) != 0)
+            fail_msg("ball a (%a, %a) r %a, b (%a, %a) r %a: normal (%a, %a) point (%a, %a), "
+                     "as a capsule (%a, %a) (%a, %a)",
+                     (double)a.center.x, (double)a.center.y, (double)ra, (double)b.x, (double)b.y,
+                     (double)rb, (double)ball.normal.x, (double)ball.normal.y, (double)ball.point.x,
+                     (double)ball.point.y, (double)cap.normal.x, (double)cap.normal.y,
+                     (double)cap.point.x, (double)cap.point.y);
+    }
+}
+
 /* A circle that starts touching a capsule's side (to the float precision of its position) and
  * moves straight through it must be stopped at (or right after) the start: touching counts,
  * and the capsule sweep promises no tunnelling. */
@@ -640,6 +682,7 @@ int main(void) {
         cmocka_unit_test(capsule_fast_ball_no_tunnelling),
         cmocka_unit_test(capsule_end_long_move_small_radii),
         cmocka_unit_test(capsule_zero_length_is_a_circle),
+        cmocka_unit_test(circles_start_hit_is_the_zero_length_capsules),
         cmocka_unit_test(capsule_touching_start_moving_in_minimal),
         cmocka_unit_test(capsule_touching_start_moving_in_many),
         cmocka_unit_test(touching_at_start),
