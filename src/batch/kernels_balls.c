@@ -697,7 +697,8 @@ typedef struct sweep_ball {
 /* The lanes of W partners (x, y, r, mx, my) of ball s, among `valid`, that need a look:
  * `sure` (in contact at the start and surely moving deeper: a hit at t = 0, c2d_sweep_circles
  * would say so) and `maybe` (everything else the tests cannot rule out; the exact formula
- * decides). Left out:
+ * decides). Returns the lanes within reach, `sure` and `maybe` among them (0: none needs a
+ * look). Left out:
  * - pairs with no relative move (v = 0 exactly), and pairs in contact at the start and
  *   clearly moving apart, v.s > 2^-10 |v|_1 |s|_1 in float: c2d_sweep_circles' own quick exit
  *   asks v.s > 2^-20 |v|_1 |s|_1 in double, and the float dot product is within
@@ -760,7 +761,8 @@ static inline void lower_sure(uint32_t *sure_of, lane_t mine, uint32_t bits) {
 /* The lowest index among the partners in the lanes `sure` (lane j is the sorted entry
  * (j < split ? at : other) + j), and each of those partners' sure[] entry lowered to ip, in
  * vectors: the partners' indices selected and reduced, then one store of sure[] for the lanes
- * below split and one for the rest. The second window is read after the first is written, so
+ * below split and one for the rest, whether or not a lane is sure (rewriting unchanged entries
+ * costs less than the branch on the mask, which mispredicted in a pile). The second window is read after the first is written, so
  * the two may overlap (near the end of a row they do). */
 static inline uint32_t sure_lanes(const c2d_ball_sweep_cells *g, uint32_t ip, uint32_t sure,
                                   size_t at, size_t other, unsigned split) {

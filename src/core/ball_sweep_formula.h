@@ -3,9 +3,10 @@
  *
  * The one source of c2d_sweep_circles: the scalar layer (src/scalar/sweep.c) runs it on one
  * float lane (core/lane_scalar.h), the ball-ball kernels on SIMD lanes. It is built from the
- * pieces of core/sweep_formula.h (circles_touch_time, start_normal) and core/contact_formula.h
- * (unit_or); every exit of the scalar rules is a select, so each lane holds the bytes of its own
- * pair. The including file provides the lane types of sweep_formula.h. */
+ * pieces of core/sweep_formula.h (circles_touch_time, and start_normal's steps for a b of zero
+ * length: ball_start_hit_lanes) and core/contact_formula.h (unit_or); every exit of the scalar
+ * rules is a select, so each lane holds the bytes of its own pair. The including file provides the
+ * lane types of sweep_formula.h. */
 #ifndef C2D_CORE_BALL_SWEEP_FORMULA_H
 #define C2D_CORE_BALL_SWEEP_FORMULA_H
 

@@ -121,13 +121,6 @@ typedef struct sweep_found {
     lane_t nx, ny;  /* start_normal(), where `start` */
 } sweep_found;
 
-/* The normal of a circle in contact at the start: the direction from the closest axis point
- * to the centre, computed in double from the floats and rounded to float; the fallback
- * (fx, fy) where it has none (the centre on the axis, or a value not finite). The contact
- * query computes the same direction in float, where the closest point's rounding, eps |p|,
- * turns it by up to eps |p| / |q|: for shapes small against their coordinates that is enough
- * for a move along the surface to drift deep into it (docs/sweeps.md); here it is off by the
- * float rounding of the unit vector alone. */
 /* The unit vectors of the double halves (ux, uy) rounded to float, or (fx, fy) in the lanes
  * where they are no direction (NaN, or not about unit): start_normal()'s last step. */
 C2D_FORMULA void unit_in_float_or(const dlane_t ux[2], const dlane_t uy[2], lane_t fx, lane_t fy,
@@ -140,6 +133,13 @@ C2D_FORMULA void unit_in_float_or(const dlane_t ux[2], const dlane_t uy[2], lane
     *ny = lane_select(ok, ry, fy);
 }
 
+/* The normal of a circle in contact at the start: the direction from the closest axis point
+ * to the centre, computed in double from the floats and rounded to float; the fallback
+ * (fx, fy) where it has none (the centre on the axis, or a value not finite). The contact
+ * query computes the same direction in float, where the closest point's rounding, eps |p|,
+ * turns it by up to eps |p| / |q|: for shapes small against their coordinates that is enough
+ * for a move along the surface to drift deep into it (docs/sweeps.md); here it is off by the
+ * float rounding of the unit vector alone. */
 C2D_FORMULA void start_normal(lane_t px, lane_t py, lane_t ax, lane_t ay, lane_t bx, lane_t by,
                               lane_t fx, lane_t fy, lane_t *nx, lane_t *ny) {
     dlane_t ux[2], uy[2];

@@ -228,15 +228,14 @@ static void list_extra(candidates *q, uint32_t i, const swept *c) {
 static void list_coarse(candidates *q, uint32_t i, const swept *c) {
     const c2d_scene *s = q->s;
     const c2d_capsule_index *x = &s->index;
-    const c2d_cell_span span = c2d_grid_span(&x->grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
-    const c2d_cell_span *sp = &span;
-    if (c2d_span_cells(sp) > visit_limit(s)) { /* a long move: every capsule */
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    if (c2d_span_cells(&sp) > visit_limit(s)) { /* a long move: every capsule */
         for (uint32_t k = 0; k < s->capsule_count; k++)
             if (x->kind[k] == C2D_KIND_GRID && meets_capsule(c, x, k)) add_candidate(q, i, k);
     } else if (x->listed > 0) {
         const uint32_t nx = x->grid.nx;
-        for (uint32_t cy = sp->y0; cy <= sp->y1; cy++)
-            for (uint32_t cx = sp->x0; cx <= sp->x1; cx++)
+        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
+            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
                 list_cell(q, c, i, cy * nx + cx);
     }
 }
