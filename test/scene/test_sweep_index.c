@@ -192,8 +192,8 @@ static void sweep_index_special_and_moves(void **state) {
 }
 
 /* Moves that grow (a falling pile): after a look at the circles finds more than a quarter
- * above the gate, the index is built again with a larger gate; every sweep on the way is the
- * batch call's. */
+ * above the gate, the index is built again with a gate at least 1.5 times the last; every
+ * sweep on the way is the batch call's. */
 static void sweep_index_regrow(void **state) {
     (void)state;
     c2d_workload w;
@@ -207,14 +207,19 @@ static void sweep_index_regrow(void **state) {
     check_sweeps(sc, &s, "small moves");
     assert_true(index_ready(sc));
     const float first_gate = sc->sweep.gate;
+    float gate = first_gate;
     c2d_circle_toi *ref = xmalloc(s.n * sizeof *ref), *got = xmalloc(s.n * sizeof *got);
-    for (int frame = 0; frame < 40; frame++) {
+    for (int frame = 0; frame < 120; frame++) { /* 1.02^16 a look: less than the 1.5 step */
         for (size_t i = 0; i < s.n; i++)
-            s.mx[i] *= 1.08f, s.my[i] *= 1.08f;
+            s.mx[i] *= 1.02f, s.my[i] *= 1.02f;
         assert_int_equal(c2d_batch_sweep(&s.circles, s.mx, s.my, &s.capsules, ref), C2D_OK);
         assert_int_equal(c2d_scene_sweep(sc, &s.circles, s.mx, s.my, got), C2D_OK);
         assert_memory_equal(got, ref, s.n * sizeof *got);
         assert_true(index_ready(sc));
+        if (sc->sweep.gate != gate) { /* a regrowth: ahead of the moves, not just caught up */
+            assert_true(sc->sweep.gate >= 1.5f * gate);
+            gate = sc->sweep.gate;
+        }
     }
     assert_true(sc->sweep.gate > first_gate);
     check_sweeps(sc, &s, "grown moves");
