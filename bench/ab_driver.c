@@ -1,4 +1,4 @@
-/* c2d_ab: two builds of libcollide2d in one process, one scene call timed alternately.
+/* c2d_ab: two builds of libcollide2d in one process, one call timed alternately.
  *
  *   c2d_ab LIB_A LIB_B CASE N BACKEND [FRAMES]
  *
@@ -8,14 +8,19 @@
  * clock. A busy neighbour on a shared machine slows a call of A and the next call of B alike,
  * so the ratio of the two, call by call, is steadier than whole runs of two programs (what
  * scripts/compare does): within about 3% from run to run, though a change of the host's load
- * over an hour still moves it more. Prints one line: the minimum and the median of each, the ratio of the
- * minima and the median of the per-round ratios A/B (above 1: B is faster), and whether both
+ * over an hour still moves it more. Prints one line: the minimum and the median of each, the ratio
+ * of the minima and the median of the per-round ratios A/B (above 1: B is faster), and whether both
  * gave the same bytes. scripts/ab builds a ref's library beside HEAD's and runs this.
  *
  * CASE: w5 (c2d_scene_collide, W5 uniform: N balls, N/16 pins), w5sweep (c2d_scene_sweep on
  * the same, W3's moves), pile, gas (c2d_scene_collide_circles on W6), pilesweep, gassweep
- * (c2d_scene_sweep_circles on W6 with its moves). BACKEND: a name of c2d_backend_name (scalar,
- * sse2, avx2, avx512, neon). */
+ * (c2d_scene_sweep_circles on W6 with its moves), pileresolve, gasresolve, pilepushout,
+ * gaspushout (c2d_resolve_circle_contacts and c2d_push_out_circle_contacts on the W6 set's
+ * contacts, each call on the same bodies: the velocities or positions are put back before it,
+ * untimed), w7 (one frame of the README's loop, examples/pachinko.c, on its board of N balls:
+ * each library runs its own board, 90 frames untimed first, then a frame of A and the same
+ * frame of B in turn; the bytes compared are the balls' positions and velocities at the end).
+ * BACKEND: a name of c2d_backend_name (scalar, sse2, avx2, avx512, neon). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -25,6 +30,46 @@
 
 #include "collide2d.h"
 #include "workload.h"
+
+/* The library functions the W7 frame calls, from one library: examples/pachinko.c is included
+ * below with each of its calls sent through `api`, which points at the library whose board is
+ * running. */
+typedef struct frame_api {
+    float (*apply_impulse)(c2d_body *, c2d_body *, c2d_vec2);
+    c2d_status (*push_out_capsule)(const c2d_body_soa *, const c2d_pair_contact *, size_t);
+    c2d_status (*push_out_circle)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t);
+    c2d_status (*resolve_capsule)(const c2d_body_soa *, const c2d_pair_contact *, size_t,
+                                  const float *, size_t, float *);
+    c2d_status (*resolve_circle)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t,
+                                 float *);
+    c2d_status (*collide)(c2d_scene *, const c2d_circle_soa *, c2d_pair_contact *, size_t,
+                          size_t *);
+    c2d_status (*collide_circles)(c2d_scene *, const c2d_circle_soa *, c2d_circle_pair_contact *,
+                                  size_t, size_t *);
+    c2d_status (*create)(const c2d_capsule_soa *, const c2d_allocator *, c2d_scene **);
+    void (*destroy)(c2d_scene *);
+    c2d_status (*sweep)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
+                        c2d_circle_toi *);
+    c2d_vec2 (*slide_move)(c2d_vec2, c2d_vec2);
+    const char *(*status_string)(c2d_status);
+} frame_api;
+
+static const frame_api *api;
+
+#define c2d_apply_impulse(...) api->apply_impulse(__VA_ARGS__)
+#define c2d_push_out_capsule_contacts(...) api->push_out_capsule(__VA_ARGS__)
+#define c2d_push_out_circle_contacts(...) api->push_out_circle(__VA_ARGS__)
+#define c2d_resolve_capsule_contacts(...) api->resolve_capsule(__VA_ARGS__)
+#define c2d_resolve_circle_contacts(...) api->resolve_circle(__VA_ARGS__)
+#define c2d_scene_collide(...) api->collide(__VA_ARGS__)
+#define c2d_scene_collide_circles(...) api->collide_circles(__VA_ARGS__)
+#define c2d_scene_create(...) api->create(__VA_ARGS__)
+#define c2d_scene_destroy(...) api->destroy(__VA_ARGS__)
+#define c2d_scene_sweep(...) api->sweep(__VA_ARGS__)
+#define c2d_slide_move(...) api->slide_move(__VA_ARGS__)
+#define c2d_status_string(...) api->status_string(__VA_ARGS__)
+#define PACHINKO_NO_MAIN
+#include "../examples/pachinko.c"
 
 typedef struct library {
     void *handle;
@@ -38,10 +83,27 @@ typedef struct library {
                                   size_t, size_t *);
     c2d_status (*sweep_circles)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
                                 c2d_circle_hit *);
+    c2d_status (*resolve)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t, float *);
+    c2d_status (*push_out)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t);
+    frame_api frame;
+    board *board; /* the w7 case's */
     c2d_scene *scene;
 } library;
 
-typedef enum kind { W5, W5_SWEEP, BALLS, BALL_SWEEPS } kind;
+typedef enum kind { W5, W5_SWEEP, BALLS, BALL_SWEEPS, RESOLVE, PUSH_OUT, W7 } kind;
+
+/* W7's frames before the timed ones, and its frame step, gravity as the README's loop. */
+enum { W7_WARMUP = 90 };
+static const float W7_DT = 1.0f / 60.0f, W7_GRAVITY = -9.8f;
+
+/* The bodies of the resolve and pushout cases: the W6 balls with their moves as velocities,
+ * inverse mass 1 / r^2, restitution 0.5; `saved` holds what each call starts from. */
+typedef struct bodies {
+    c2d_body_soa soa;
+    float *saved_x, *saved_y;
+    const c2d_circle_pair_contact *contacts;
+    size_t count;
+} bodies;
 
 static void *symbol(void *handle, const char *path, const char *name) {
     void *p = dlsym(handle, name);
@@ -95,6 +157,20 @@ static void load(library *l, const char *path, c2d_backend backend,
     BIND(sweep, "c2d_scene_sweep");
     BIND(collide_circles, "c2d_scene_collide_circles");
     BIND(sweep_circles, "c2d_scene_sweep_circles");
+    BIND(resolve, "c2d_resolve_circle_contacts");
+    BIND(push_out, "c2d_push_out_circle_contacts");
+    BIND(frame.apply_impulse, "c2d_apply_impulse");
+    BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
+    BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
+    BIND(frame.resolve_capsule, "c2d_resolve_capsule_contacts");
+    BIND(frame.resolve_circle, "c2d_resolve_circle_contacts");
+    BIND(frame.collide, "c2d_scene_collide");
+    BIND(frame.collide_circles, "c2d_scene_collide_circles");
+    BIND(frame.create, "c2d_scene_create");
+    BIND(frame.destroy, "c2d_scene_destroy");
+    BIND(frame.sweep, "c2d_scene_sweep");
+    BIND(frame.slide_move, "c2d_slide_move");
+    BIND(frame.status_string, "c2d_status_string");
 #undef BIND
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
@@ -106,11 +182,22 @@ static void load(library *l, const char *path, c2d_backend backend,
     }
 }
 
-/* One call; returns the output's bytes (its count in *count). */
-static size_t run(library *l, kind k, const c2d_workload *w, void *out, size_t capacity,
-                  size_t *count) {
+/* One call; returns the output's bytes (its count in *count). The resolve and pushout cases
+ * write the bodies' velocities or positions (out unused): their bytes are compared instead. */
+static size_t run(library *l, kind k, const c2d_workload *w, const bodies *b, void *out,
+                  size_t capacity, size_t *count) {
     const size_t n = w->circles.count;
     switch (k) {
+    case RESOLVE:
+        l->resolve(&b->soa, b->contacts, b->count, NULL);
+        return 0;
+    case PUSH_OUT:
+        l->push_out(&b->soa, b->contacts, b->count);
+        return 0;
+    case W7:
+        api = &l->frame;
+        if (board_frame(l->board, W7_DT, W7_GRAVITY) != 0) exit(1);
+        return 0;
     case W5:
         l->collide(l->scene, &w->circles, out, capacity, count);
         return *count * sizeof(c2d_pair_contact);
@@ -130,7 +217,8 @@ int main(int argc, char **argv) {
     if (argc < 6) {
         fprintf(stderr,
                 "usage: %s LIB_A LIB_B CASE N BACKEND [FRAMES]\n"
-                "  CASE: w5 w5sweep pile gas pilesweep gassweep\n",
+                "  CASE: w5 w5sweep pile gas pilesweep gassweep pileresolve gasresolve\n"
+                "        pilepushout gaspushout w7\n",
                 argv[0]);
         return 2;
     }
@@ -146,20 +234,24 @@ int main(int argc, char **argv) {
     c2d_backend backend = C2D_BACKEND_COUNT;
     for (int b = 0; b < C2D_BACKEND_COUNT; b++)
         if (strcmp(argv[5], name_of((c2d_backend)b)) == 0) backend = (c2d_backend)b;
-    const kind k = !strcmp(name, "w5")        ? W5
+    const kind k = !strcmp(name, "w7")        ? W7
+                   : !strcmp(name, "w5")      ? W5
                    : !strcmp(name, "w5sweep") ? W5_SWEEP
+                   : strstr(name, "resolve")  ? RESOLVE
+                   : strstr(name, "pushout")  ? PUSH_OUT
                    : strstr(name, "sweep")    ? BALL_SWEEPS
                                               : BALLS;
     const bool pile = !strncmp(name, "pile", 4);
     if (backend == C2D_BACKEND_COUNT || n == 0 || frames < 1 ||
-        (k >= BALLS && !pile && strncmp(name, "gas", 3))) {
+        (k >= BALLS && k != W7 && !pile && strncmp(name, "gas", 3))) {
         fprintf(stderr, "bad case, size, backend or frame count\n");
         return 2;
     }
     c2d_workload w;
     const int made =
-        k >= BALLS ? c2d_workload_w6(&w, n, pile ? C2D_W6_PILE : C2D_W6_GAS, C2D_WORKLOAD_SEED)
-                   : c2d_workload_w5(&w, n, n / 16, C2D_W5_UNIFORM, C2D_WORKLOAD_SEED);
+        k == W7      ? c2d_workload_w6(&w, 16, C2D_W6_GAS, C2D_WORKLOAD_SEED) /* unused */
+        : k >= BALLS ? c2d_workload_w6(&w, n, pile ? C2D_W6_PILE : C2D_W6_GAS, C2D_WORKLOAD_SEED)
+                     : c2d_workload_w5(&w, n, n / 16, C2D_W5_UNIFORM, C2D_WORKLOAD_SEED);
     if (made != 0) return fprintf(stderr, "out of memory\n"), 1;
     const c2d_capsule_soa none = {0};
     library lib[2];
@@ -173,15 +265,61 @@ int main(int argc, char **argv) {
     double *ratio = malloc((size_t)frames * sizeof(double));
     if (!out[0] || !out[1] || !t[0] || !t[1] || !ratio) return fprintf(stderr, "no memory\n"), 1;
     size_t count[2] = {0, 0}, bytes[2] = {0, 0};
+    bodies body[2] = {{{0}, NULL, NULL, NULL, 0}, {{0}, NULL, NULL, NULL, 0}};
+    if (k >= RESOLVE) { /* the pile's contacts, by B, and a set of bodies for each library */
+        lib[1].collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]);
+        for (int s = 0; s < 2; s++) {
+            float *v[8];
+            for (int a = 0; a < 8; a++)
+                if (!(v[a] = malloc(n * sizeof(float)))) return fprintf(stderr, "no memory\n"), 1;
+            for (size_t i = 0; i < n; i++) {
+                const float r = w.circles.radius[i];
+                v[0][i] = w.circles.x[i], v[1][i] = w.circles.y[i];
+                v[2][i] = w.move_x[i], v[3][i] = w.move_y[i];
+                v[4][i] = 1.0f / (r * r), v[5][i] = 0.5f;
+            }
+            const bool moves = k == RESOLVE; /* what a call changes, saved */
+            memcpy(v[6], moves ? v[2] : v[0], n * sizeof(float));
+            memcpy(v[7], moves ? v[3] : v[1], n * sizeof(float));
+            body[s] =
+                (bodies){{v[0], v[1], v[2], v[3], v[4], v[5], n}, v[6], v[7], out[1], count[1]};
+        }
+    }
+    board boards[2];
+    if (k == W7) /* each library's board, warmed up */
+        for (int s = 0; s < 2; s++) {
+            api = &lib[s].frame;
+            lib[s].board = &boards[s];
+            if (board_make(&boards[s], n, 2463534242u) != 0) return 1;
+            for (int f = 0; f < W7_WARMUP; f++)
+                if (board_frame(&boards[s], W7_DT, W7_GRAVITY) != 0) return 1;
+        }
     for (int f = -3; f < frames; f++) {
         for (int s = 0; s < 2; s++) {
+            if (k >= RESOLVE) { /* the same start for every call */
+                const c2d_body_soa *b = &body[s].soa;
+                memcpy(k == RESOLVE ? b->vx : b->x, body[s].saved_x, n * sizeof(float));
+                memcpy(k == RESOLVE ? b->vy : b->y, body[s].saved_y, n * sizeof(float));
+            }
             const double t0 = thread_ms();
-            bytes[s] = run(&lib[s], k, &w, out[s], capacity, &count[s]);
+            bytes[s] = run(&lib[s], k, &w, &body[s], out[s], capacity, &count[s]);
             if (f >= 0) t[s][f] = thread_ms() - t0;
         }
         if (f >= 0) ratio[f] = t[0][f] / t[1][f];
     }
-    const bool same = bytes[0] == bytes[1] && memcmp(out[0], out[1], bytes[0]) == 0;
+    bool same = bytes[0] == bytes[1] && memcmp(out[0], out[1], bytes[0]) == 0;
+    if (k >= RESOLVE) {
+        const c2d_body_soa *a = &body[0].soa, *b = &body[1].soa;
+        const size_t z = n * sizeof(float);
+        same = k == RESOLVE ? !memcmp(a->vx, b->vx, z) && !memcmp(a->vy, b->vy, z)
+                            : !memcmp(a->x, b->x, z) && !memcmp(a->y, b->y, z);
+    }
+    if (k == W7) {
+        const board *a = &boards[0], *b = &boards[1];
+        const size_t z = n * sizeof(float);
+        same = !memcmp(a->x, b->x, z) && !memcmp(a->y, b->y, z) && !memcmp(a->vx, b->vx, z) &&
+               !memcmp(a->vy, b->vy, z);
+    }
     const double min_a = least(t[0], frames), min_b = least(t[1], frames);
     printf(
         "%-9s %-7s %8zu  A %8.3f / %8.3f ms  B %8.3f / %8.3f ms  min %5.2fx  paired %5.2fx  %s\n",
