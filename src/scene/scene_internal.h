@@ -11,6 +11,7 @@
 
 #include "collide2d/scene.h"
 #include "core/filter_words.h"
+#include "prefetch.h"
 #include "scalar/reference.h"
 
 /* Frame checks (meson option frame_checks): range calls compare a checksum of the binned
@@ -189,15 +190,6 @@ typedef struct c2d_fine_index {
     bool regrow;         /* the last frame had many circles above rho: choose it again */
     bool declined;       /* the big circles' index could not be built for these capsules */
 } c2d_fine_index;
-
-/* Asks memory for *p (a hint; nothing is read). */
-static inline void c2d_prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
 
 /* Set bits of a 64-bit word (a bit trick where no instruction is sure to exist). */
 static inline uint32_t c2d_popcount64(uint64_t x) {
