@@ -241,7 +241,7 @@ int main(int argc, char **argv) {
                    : strstr(name, "pushout")  ? PUSH_OUT
                    : strstr(name, "sweep")    ? BALL_SWEEPS
                                               : BALLS;
-    const bool pile = !strncmp(name, "pile", 4);
+    const bool pile = !strncmp(name, "pile", 4), on_bodies = k == RESOLVE || k == PUSH_OUT;
     if (backend == C2D_BACKEND_COUNT || n == 0 || frames < 1 ||
         (k >= BALLS && k != W7 && !pile && strncmp(name, "gas", 3))) {
         fprintf(stderr, "bad case, size, backend or frame count\n");
@@ -266,7 +266,7 @@ int main(int argc, char **argv) {
     if (!out[0] || !out[1] || !t[0] || !t[1] || !ratio) return fprintf(stderr, "no memory\n"), 1;
     size_t count[2] = {0, 0}, bytes[2] = {0, 0};
     bodies body[2] = {{{0}, NULL, NULL, NULL, 0}, {{0}, NULL, NULL, NULL, 0}};
-    if (k >= RESOLVE) { /* the pile's contacts, by B, and a set of bodies for each library */
+    if (on_bodies) { /* the set's contacts, by B, and a set of bodies for each library */
         lib[1].collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]);
         for (int s = 0; s < 2; s++) {
             float *v[8];
@@ -296,7 +296,7 @@ int main(int argc, char **argv) {
         }
     for (int f = -3; f < frames; f++) {
         for (int s = 0; s < 2; s++) {
-            if (k >= RESOLVE) { /* the same start for every call */
+            if (on_bodies) { /* the same start for every call */
                 const c2d_body_soa *b = &body[s].soa;
                 memcpy(k == RESOLVE ? b->vx : b->x, body[s].saved_x, n * sizeof(float));
                 memcpy(k == RESOLVE ? b->vy : b->y, body[s].saved_y, n * sizeof(float));
@@ -308,7 +308,7 @@ int main(int argc, char **argv) {
         if (f >= 0) ratio[f] = t[0][f] / t[1][f];
     }
     bool same = bytes[0] == bytes[1] && memcmp(out[0], out[1], bytes[0]) == 0;
-    if (k >= RESOLVE) {
+    if (on_bodies) {
         const c2d_body_soa *a = &body[0].soa, *b = &body[1].soa;
         const size_t z = n * sizeof(float);
         same = k == RESOLVE ? !memcmp(a->vx, b->vx, z) && !memcmp(a->vy, b->vy, z)
