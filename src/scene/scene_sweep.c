@@ -330,8 +330,12 @@ static void prepare_four(const c2d_scene *s, const c2d_circle_soa *circles, cons
         fine = simde_mm_or_si128(fine, simde_mm_andnot_si128(simde_mm_castps_si128(gated), none));
     }
     simde_mm_storeu_si128((simde__m128i *)(b->cell + t), fine);
-    for (unsigned j = 0; j < 4; j++)
-        b->ordered[t + j] = !(ok >> j & 1u);
+    /* the four flags at once: byte j is 1 where bit j of ok is clear */
+    static const unsigned char not_tame[16][4] = {
+        {1, 1, 1, 1}, {0, 1, 1, 1}, {1, 0, 1, 1}, {0, 0, 1, 1}, {1, 1, 0, 1}, {0, 1, 0, 1},
+        {1, 0, 0, 1}, {0, 0, 0, 1}, {1, 1, 1, 0}, {0, 1, 1, 0}, {1, 0, 1, 0}, {0, 0, 1, 0},
+        {1, 1, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}};
+    memcpy(b->ordered + t, not_tame[ok], 4);
 }
 
 void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,
@@ -370,6 +374,20 @@ static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
         }
 }
 
+/* Is any of the n flags (bytes 0 or 1) set: eight at a time. */
+static bool any_byte(const unsigned char *flag, size_t n) {
+    uint64_t any = 0;
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        uint64_t w;
+        memcpy(&w, flag + j, 8);
+        any |= w;
+    }
+    for (; j < n; j++)
+        any |= flag[j];
+    return any != 0;
+}
+
 /* Stage three: the candidates of the block's circles (from circle q->base), through the lanes,
  * then the ordered scans. */
 static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
@@ -385,6 +403,7 @@ static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
         if (extra) list_extra(q, i, &b->c[j]);
     }
     run_candidates(q);
+    if (!any_byte(b->ordered, nb) && !any_byte(q->nan, nb)) return; /* the usual block */
     for (size_t j = 0; j < nb; j++)
         if (b->ordered[j] || q->nan[j]) scan_in_order(q, q->base + j, &q->out[j]);
 }
