@@ -1,11 +1,12 @@
 /* Sequential impulses over a contact list against structure-of-arrays velocities.
  *
- * Every contact runs c2d_apply_impulse() itself on two c2d_body values gathered from the
- * arrays and scattered back, so the arithmetic has one source of truth and a list resolved
- * here equals a loop of c2d_apply_impulse() byte for byte. All indices are checked before the
- * first write, so an error changes nothing. */
+ * Every contact runs c2d_apply_impulse()'s own formula (core/impulse_formula.h, inlined) on
+ * two c2d_body values gathered from the arrays and scattered back, so the arithmetic has one
+ * source of truth and a list resolved here equals a loop of c2d_apply_impulse() byte for byte. All
+ * indices are checked before the first write, so an error changes nothing. */
 #include "collide2d/response.h"
 #include "collide2d/query.h"
+#include "core/impulse_formula.h"
 #include "prefetch.h"
 
 static c2d_body gather(const c2d_body_soa *s, uint32_t i) {
@@ -54,7 +55,7 @@ c2d_status c2d_resolve_circle_contacts(const c2d_body_soa *bodies,
         const c2d_circle_pair_contact *p = &contacts[k];
         if (k + AHEAD < count) ask_body(bodies, p[AHEAD].b); /* a ascends: the cache's own */
         c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);
-        const float j = c2d_apply_impulse(&a, &b, p->contact.normal);
+        const float j = c2d_impulse_between(&a, &b, p->contact.normal);
         scatter(bodies, p->a, &a);
         scatter(bodies, p->b, &b);
         if (impulses) impulses[k] = j;
@@ -78,7 +79,7 @@ c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
         /* The capsule: at rest, infinite mass. */
         c2d_body capsule = {{0.0f, 0.0f}, 0.0f, 1.0f};
         if (capsule_restitution) capsule.restitution = capsule_restitution[p->capsule];
-        const float j = c2d_apply_impulse(&ball, &capsule, p->contact.normal);
+        const float j = c2d_impulse_between(&ball, &capsule, p->contact.normal);
         scatter(bodies, p->circle, &ball);
         if (impulses) impulses[k] = j;
     }
