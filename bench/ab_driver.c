@@ -137,8 +137,8 @@ static double least(const double *v, int n) {
     return m;
 }
 
-static void load(library *l, const char *path, c2d_backend backend,
-                 const c2d_capsule_soa *capsules) {
+static void load(library *l, const char *path, c2d_backend backend, const c2d_capsule_soa *capsules,
+                 bool w7) {
     l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!l->handle) {
         fprintf(stderr, "%s\n", dlerror());
@@ -151,6 +151,11 @@ static void load(library *l, const char *path, c2d_backend backend,
         void *address = symbol(l->handle, path, name);                                             \
         memcpy(&l->field, &address, sizeof address);                                               \
     } while (0)
+    /* the W7 frame's functions, only for the w7 case: older refs lack some (c2d_slide_move) */
+#define FRAME_BIND(field, name)                                                                    \
+    do {                                                                                           \
+        if (w7) BIND(field, name);                                                                 \
+    } while (0)
     BIND(select, "c2d_backend_select");
     BIND(create, "c2d_scene_create");
     BIND(collide, "c2d_scene_collide");
@@ -159,18 +164,19 @@ static void load(library *l, const char *path, c2d_backend backend,
     BIND(sweep_circles, "c2d_scene_sweep_circles");
     BIND(resolve, "c2d_resolve_circle_contacts");
     BIND(push_out, "c2d_push_out_circle_contacts");
-    BIND(frame.apply_impulse, "c2d_apply_impulse");
-    BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
-    BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
-    BIND(frame.resolve_capsule, "c2d_resolve_capsule_contacts");
-    BIND(frame.resolve_circle, "c2d_resolve_circle_contacts");
-    BIND(frame.collide, "c2d_scene_collide");
-    BIND(frame.collide_circles, "c2d_scene_collide_circles");
-    BIND(frame.create, "c2d_scene_create");
-    BIND(frame.destroy, "c2d_scene_destroy");
-    BIND(frame.sweep, "c2d_scene_sweep");
-    BIND(frame.slide_move, "c2d_slide_move");
-    BIND(frame.status_string, "c2d_status_string");
+    FRAME_BIND(frame.apply_impulse, "c2d_apply_impulse");
+    FRAME_BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
+    FRAME_BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
+    FRAME_BIND(frame.resolve_capsule, "c2d_resolve_capsule_contacts");
+    FRAME_BIND(frame.resolve_circle, "c2d_resolve_circle_contacts");
+    FRAME_BIND(frame.collide, "c2d_scene_collide");
+    FRAME_BIND(frame.collide_circles, "c2d_scene_collide_circles");
+    FRAME_BIND(frame.create, "c2d_scene_create");
+    FRAME_BIND(frame.destroy, "c2d_scene_destroy");
+    FRAME_BIND(frame.sweep, "c2d_scene_sweep");
+    FRAME_BIND(frame.slide_move, "c2d_slide_move");
+    FRAME_BIND(frame.status_string, "c2d_status_string");
+#undef FRAME_BIND
 #undef BIND
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
@@ -256,7 +262,7 @@ int main(int argc, char **argv) {
     const c2d_capsule_soa none = {0};
     library lib[2];
     for (int s = 0; s < 2; s++)
-        load(&lib[s], argv[1 + s], backend, k >= BALLS ? &none : &w.capsules);
+        load(&lib[s], argv[1 + s], backend, k >= BALLS ? &none : &w.capsules, k == W7);
     const size_t capacity = 8 * n + 16; /* W6 piles: 3 pairs a ball; W5: 0.08 contacts */
     void *out[2] = {malloc(capacity * sizeof(c2d_circle_pair_contact)),
                     malloc(capacity * sizeof(c2d_circle_pair_contact))};
