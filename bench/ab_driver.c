@@ -7,10 +7,11 @@
  * FRAMES times each after three untimed rounds, and times every call with the thread's CPU
  * clock. A busy neighbour on a shared machine slows a call of A and the next call of B alike,
  * so the ratio of the two, call by call, is steadier than whole runs of two programs (what
- * scripts/compare does): within about 3% from run to run, though a change of the host's load
- * over an hour still moves it more. Prints one line: the minimum and the median of each, the ratio
- * of the minima and the median of the per-round ratios A/B (above 1: B is faster), and whether both
- * gave the same bytes. scripts/ab builds a ref's library beside HEAD's and runs this.
+ * scripts/compare does): usually within a few % from run to run, though a change of the host's
+ * load moves it more (up to 15% between two sittings an hour apart on the 2-core guest). Prints one
+ * line: the minimum and the median of each, the ratio of the minima and the median of the per-round
+ * ratios A/B (above 1: B is faster), and whether both gave the same bytes. scripts/ab builds a
+ * ref's library beside HEAD's and runs this.
  *
  * CASE: w5 (c2d_scene_collide, W5 uniform: N balls, N/16 pins), w5sweep (c2d_scene_sweep on
  * the same, W3's moves), pile, gas (c2d_scene_collide_circles on W6), pilesweep, gassweep
@@ -18,8 +19,9 @@
  * gaspushout (c2d_resolve_circle_contacts and c2d_push_out_circle_contacts on the W6 set's
  * contacts, each call on the same bodies: the velocities or positions are put back before it,
  * untimed), w7 (one frame of the README's loop, examples/pachinko.c, on its board of N balls:
- * each library runs its own board, 90 frames untimed first, then a frame of A and the same
- * frame of B in turn; the bytes compared are the balls' positions and velocities at the end).
+ * each library runs its own board, 90 frames and the three untimed rounds first, then a frame
+ * of A and the same frame of B in turn; the bytes compared are the balls' positions and
+ * velocities at the end; a ref without one of the loop's functions cannot run it).
  * BACKEND: a name of c2d_backend_name (scalar, sse2, avx2, avx512, neon). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,8 +34,8 @@
 #include "workload.h"
 
 /* The library functions the W7 frame calls, from one library: examples/pachinko.c is included
- * below with each of its calls sent through `api`, which points at the library whose board is
- * running. */
+ * below with each of its calls sent through `ab_frame_api`, which points at the library whose
+ * board is running. */
 typedef struct frame_api {
     float (*apply_impulse)(c2d_body *, c2d_body *, c2d_vec2);
     c2d_status (*push_out_capsule)(const c2d_body_soa *, const c2d_pair_contact *, size_t);
@@ -54,22 +56,36 @@ typedef struct frame_api {
     const char *(*status_string)(c2d_status);
 } frame_api;
 
-static const frame_api *api;
+static const frame_api *ab_frame_api;
 
-#define c2d_apply_impulse(...) api->apply_impulse(__VA_ARGS__)
-#define c2d_push_out_capsule_contacts(...) api->push_out_capsule(__VA_ARGS__)
-#define c2d_push_out_circle_contacts(...) api->push_out_circle(__VA_ARGS__)
-#define c2d_resolve_capsule_contacts(...) api->resolve_capsule(__VA_ARGS__)
-#define c2d_resolve_circle_contacts(...) api->resolve_circle(__VA_ARGS__)
-#define c2d_scene_collide(...) api->collide(__VA_ARGS__)
-#define c2d_scene_collide_circles(...) api->collide_circles(__VA_ARGS__)
-#define c2d_scene_create(...) api->create(__VA_ARGS__)
-#define c2d_scene_destroy(...) api->destroy(__VA_ARGS__)
-#define c2d_scene_sweep(...) api->sweep(__VA_ARGS__)
-#define c2d_slide_move(...) api->slide_move(__VA_ARGS__)
-#define c2d_status_string(...) api->status_string(__VA_ARGS__)
+/* (collide2d.h is included above, so these rename the calls of pachinko.c, not the headers'
+ * declarations; the driver links no library, so a call not listed here fails to link) */
+#define c2d_apply_impulse(...) ab_frame_api->apply_impulse(__VA_ARGS__)
+#define c2d_push_out_capsule_contacts(...) ab_frame_api->push_out_capsule(__VA_ARGS__)
+#define c2d_push_out_circle_contacts(...) ab_frame_api->push_out_circle(__VA_ARGS__)
+#define c2d_resolve_capsule_contacts(...) ab_frame_api->resolve_capsule(__VA_ARGS__)
+#define c2d_resolve_circle_contacts(...) ab_frame_api->resolve_circle(__VA_ARGS__)
+#define c2d_scene_collide(...) ab_frame_api->collide(__VA_ARGS__)
+#define c2d_scene_collide_circles(...) ab_frame_api->collide_circles(__VA_ARGS__)
+#define c2d_scene_create(...) ab_frame_api->create(__VA_ARGS__)
+#define c2d_scene_destroy(...) ab_frame_api->destroy(__VA_ARGS__)
+#define c2d_scene_sweep(...) ab_frame_api->sweep(__VA_ARGS__)
+#define c2d_slide_move(...) ab_frame_api->slide_move(__VA_ARGS__)
+#define c2d_status_string(...) ab_frame_api->status_string(__VA_ARGS__)
 #define PACHINKO_NO_MAIN
 #include "../examples/pachinko.c"
+#undef c2d_apply_impulse
+#undef c2d_push_out_capsule_contacts
+#undef c2d_push_out_circle_contacts
+#undef c2d_resolve_capsule_contacts
+#undef c2d_resolve_circle_contacts
+#undef c2d_scene_collide
+#undef c2d_scene_collide_circles
+#undef c2d_scene_create
+#undef c2d_scene_destroy
+#undef c2d_scene_sweep
+#undef c2d_slide_move
+#undef c2d_status_string
 
 typedef struct library {
     void *handle;
@@ -188,33 +204,49 @@ static void load(library *l, const char *path, c2d_backend backend, const c2d_ca
     }
 }
 
+/* Stops the program unless a call succeeded (and its output fit: count <= capacity). */
+static void check(bool ok, const char *what) {
+    if (ok) return;
+    fprintf(stderr, "%s failed\n", what);
+    exit(1);
+}
+
 /* One call; returns the output's bytes (its count in *count). The resolve and pushout cases
- * write the bodies' velocities or positions (out unused): their bytes are compared instead. */
+ * write the bodies' velocities or positions, and w7 its board (out unused): those bytes are
+ * compared at the end instead. */
 static size_t run(library *l, kind k, const c2d_workload *w, const bodies *b, void *out,
                   size_t capacity, size_t *count) {
     const size_t n = w->circles.count;
     switch (k) {
     case RESOLVE:
-        l->resolve(&b->soa, b->contacts, b->count, NULL);
+        check(l->resolve(&b->soa, b->contacts, b->count, NULL) == C2D_OK,
+              "c2d_resolve_circle_contacts");
         return 0;
     case PUSH_OUT:
-        l->push_out(&b->soa, b->contacts, b->count);
+        check(l->push_out(&b->soa, b->contacts, b->count) == C2D_OK,
+              "c2d_push_out_circle_contacts");
         return 0;
     case W7:
-        api = &l->frame;
-        if (board_frame(l->board, W7_DT, W7_GRAVITY) != 0) exit(1);
+        ab_frame_api = &l->frame;
+        check(board_frame(l->board, W7_DT, W7_GRAVITY) == 0, "a W7 frame");
         return 0;
     case W5:
-        l->collide(l->scene, &w->circles, out, capacity, count);
+        check(l->collide(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
+                  *count <= capacity,
+              "c2d_scene_collide");
         return *count * sizeof(c2d_pair_contact);
     case W5_SWEEP:
-        l->sweep(l->scene, &w->circles, w->move_x, w->move_y, out);
+        check(l->sweep(l->scene, &w->circles, w->move_x, w->move_y, out) == C2D_OK,
+              "c2d_scene_sweep");
         return n * sizeof(c2d_circle_toi);
     case BALLS:
-        l->collide_circles(l->scene, &w->circles, out, capacity, count);
+        check(l->collide_circles(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
+                  *count <= capacity,
+              "c2d_scene_collide_circles");
         return *count * sizeof(c2d_circle_pair_contact);
     default:
-        l->sweep_circles(l->scene, &w->circles, w->move_x, w->move_y, out);
+        check(l->sweep_circles(l->scene, &w->circles, w->move_x, w->move_y, out) == C2D_OK,
+              "c2d_scene_sweep_circles");
         return n * sizeof(c2d_circle_hit);
     }
 }
@@ -273,7 +305,10 @@ int main(int argc, char **argv) {
     size_t count[2] = {0, 0}, bytes[2] = {0, 0};
     bodies body[2] = {{{0}, NULL, NULL, NULL, 0}, {{0}, NULL, NULL, NULL, 0}};
     if (on_bodies) { /* the set's contacts, by B, and a set of bodies for each library */
-        lib[1].collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]);
+        check(lib[1].collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]) ==
+                      C2D_OK &&
+                  count[1] <= capacity,
+              "c2d_scene_collide_circles (the contacts to resolve)");
         for (int s = 0; s < 2; s++) {
             float *v[8];
             for (int a = 0; a < 8; a++)
@@ -294,11 +329,11 @@ int main(int argc, char **argv) {
     board boards[2];
     if (k == W7) /* each library's board, warmed up */
         for (int s = 0; s < 2; s++) {
-            api = &lib[s].frame;
+            ab_frame_api = &lib[s].frame;
             lib[s].board = &boards[s];
-            if (board_make(&boards[s], n, 2463534242u) != 0) return 1;
+            check(board_make(&boards[s], n, 2463534242u) == 0, "the W7 board (board_make)");
             for (int f = 0; f < W7_WARMUP; f++)
-                if (board_frame(&boards[s], W7_DT, W7_GRAVITY) != 0) return 1;
+                check(board_frame(&boards[s], W7_DT, W7_GRAVITY) == 0, "a W7 warm-up frame");
         }
     for (int f = -3; f < frames; f++) {
         for (int s = 0; s < 2; s++) {

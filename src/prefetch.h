@@ -3,6 +3,11 @@
 #ifndef C2D_PREFETCH_H
 #define C2D_PREFETCH_H
 
+/* How far ahead the contact-list calls (src/response/) ask for a contact's bodies: a list
+ * reaches some of its bodies in no order (b in the scenes' ball lists, whose a ascends; the
+ * circle in their capsule lists), and the arrays of a large set are not in a core's cache. */
+enum { C2D_CONTACTS_AHEAD = 16 };
+
 /* Asks memory for *p, to be read. */
 static inline void c2d_prefetch(const void *p) {
 #if defined(__GNUC__) || defined(__clang__)

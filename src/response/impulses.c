@@ -1,9 +1,11 @@
 /* Sequential impulses over a contact list against structure-of-arrays velocities.
  *
- * Every contact runs c2d_apply_impulse()'s own formula (core/impulse_formula.h, inlined) on
- * two c2d_body values gathered from the arrays and scattered back, so the arithmetic has one
- * source of truth and a list resolved here equals a loop of c2d_apply_impulse() byte for byte. All
- * indices are checked before the first write, so an error changes nothing. */
+ * The plain lists (c2d_resolve_circle_contacts, c2d_resolve_capsule_contacts) run
+ * c2d_apply_impulse()'s own formula (core/impulse_formula.h, inlined) on two c2d_body values
+ * gathered from the arrays and scattered back; the _ex calls call c2d_apply_impulse_friction()
+ * (or c2d_apply_impulse() without friction). So the arithmetic has one source of truth, and a
+ * list resolved here equals a loop of the public functions byte for byte. All indices are checked
+ * before the first write, so an error changes nothing. */
 #include "collide2d/response.h"
 #include "collide2d/query.h"
 #include "core/impulse_formula.h"
@@ -18,10 +20,6 @@ static void scatter(const c2d_body_soa *s, uint32_t i, const c2d_body *b) {
     s->vx[i] = b->velocity.x;
     s->vy[i] = b->velocity.y;
 }
-
-/* Contacts ahead whose bodies are asked for: a list reaches its b bodies in no order, and the
- * arrays of a large set are not in a core's cache. */
-enum { AHEAD = 16 };
 
 /* Asks memory for body i's velocity, inverse mass and restitution. */
 static inline void ask_body(const c2d_body_soa *s, uint32_t i) {
@@ -53,7 +51,8 @@ c2d_status c2d_resolve_circle_contacts(const c2d_body_soa *bodies,
     if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
-        if (k + AHEAD < count) ask_body(bodies, p[AHEAD].b); /* a ascends: the cache's own */
+        if (k + C2D_CONTACTS_AHEAD < count)
+            ask_body(bodies, p[C2D_CONTACTS_AHEAD].b); /* a ascends */
         c2d_body a = gather(bodies, p->a), b = gather(bodies, p->b);
         const float j = c2d_impulse_between(&a, &b, p->contact.normal);
         scatter(bodies, p->a, &a);
@@ -74,7 +73,7 @@ c2d_status c2d_resolve_capsule_contacts(const c2d_body_soa *bodies,
     }
     for (size_t k = 0; k < count; k++) {
         const c2d_pair_contact *p = &contacts[k];
-        if (k + AHEAD < count) ask_body(bodies, p[AHEAD].circle);
+        if (k + C2D_CONTACTS_AHEAD < count) ask_body(bodies, p[C2D_CONTACTS_AHEAD].circle);
         c2d_body ball = gather(bodies, p->circle);
         /* The capsule: at rest, infinite mass. */
         c2d_body capsule = {{0.0f, 0.0f}, 0.0f, 1.0f};

@@ -10,10 +10,6 @@ static bool positions_ready(const c2d_body_soa *s, const void *contacts, size_t 
     return count == 0 || (s->x && s->y && s->inv_mass);
 }
 
-/* Contacts ahead whose bodies are asked for: a list reaches its b bodies in no order, and the
- * arrays of a large set are not in a core's cache. */
-enum { AHEAD = 16 };
-
 /* Asks memory for body i's position and inverse mass. */
 static inline void ask_body(const c2d_body_soa *s, uint32_t i) {
     c2d_prefetch_write(&s->x[i]);
@@ -52,7 +48,8 @@ c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
     }
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];
-        if (k + AHEAD < count) ask_body(bodies, p[AHEAD].b); /* a ascends: the cache's own */
+        if (k + C2D_CONTACTS_AHEAD < count)
+            ask_body(bodies, p[C2D_CONTACTS_AHEAD].b); /* a ascends */
         const float ia = bodies->inv_mass[p->a], ib = bodies->inv_mass[p->b];
         if (!(ia >= 0.0f && ib >= 0.0f) || !usable(&p->contact, ia + ib)) continue;
         /* Each body's share of the depth as a fraction in [0, 1]: depth / (ia + ib) overflows
@@ -81,7 +78,7 @@ c2d_status c2d_push_out_capsule_contacts(const c2d_body_soa *bodies,
         if (contacts[k].circle >= bodies->count) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
         const c2d_pair_contact *p = &contacts[k];
-        if (k + AHEAD < count) ask_body(bodies, p[AHEAD].circle);
+        if (k + C2D_CONTACTS_AHEAD < count) ask_body(bodies, p[C2D_CONTACTS_AHEAD].circle);
         const float ia = bodies->inv_mass[p->circle];
         float x, y;
         if (!(ia >= 0.0f) || !usable(&p->contact, ia) ||

@@ -637,7 +637,7 @@ void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float 
          * again for their sizes, with a gate at least 1.5 times the last: moves that grow keep
          * growing (balls falling), and a gate that only catches up leaves a growing share of
          * the circles on the slower coarse cells until the next look (W7 at 262,144 balls: up
-         * to a third of them) */
+         * to 36% of them) */
         if (!w->ready || w->uses - w->checked < 16 || circles->count < 256) return;
         w->checked = w->uses;
         if (!outgrown(circles, move_x, move_y, w->gate)) return;

@@ -208,6 +208,7 @@ static void sweep_index_regrow(void **state) {
     assert_true(index_ready(sc));
     const float first_gate = sc->sweep.gate;
     float gate = first_gate;
+    int at_floor = 0; /* regrowths whose chosen gate was below the floor of 1.5 times */
     c2d_circle_toi *ref = xmalloc(s.n * sizeof *ref), *got = xmalloc(s.n * sizeof *got);
     for (int frame = 0; frame < 120; frame++) { /* 1.02^16 a look: less than the 1.5 step */
         for (size_t i = 0; i < s.n; i++)
@@ -218,10 +219,12 @@ static void sweep_index_regrow(void **state) {
         assert_true(index_ready(sc));
         if (sc->sweep.gate != gate) { /* a regrowth: ahead of the moves, not just caught up */
             assert_true(sc->sweep.gate >= 1.5f * gate);
+            at_floor += sc->sweep.gate == 1.5f * gate;
             gate = sc->sweep.gate;
         }
     }
     assert_true(sc->sweep.gate > first_gate);
+    assert_true(at_floor > 0); /* the floor itself was exercised, not only larger choices */
     check_sweeps(sc, &s, "grown moves");
     free(ref);
     free(got);
