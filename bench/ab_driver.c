@@ -90,19 +90,10 @@ static const frame_api *ab_frame_api;
 typedef struct library {
     void *handle;
     c2d_status (*select)(c2d_backend);
-    c2d_status (*create)(const c2d_capsule_soa *, const c2d_allocator *, c2d_scene **);
-    c2d_status (*collide)(c2d_scene *, const c2d_circle_soa *, c2d_pair_contact *, size_t,
-                          size_t *);
-    c2d_status (*sweep)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
-                        c2d_circle_toi *);
-    c2d_status (*collide_circles)(c2d_scene *, const c2d_circle_soa *, c2d_circle_pair_contact *,
-                                  size_t, size_t *);
     c2d_status (*sweep_circles)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
                                 c2d_circle_hit *);
-    c2d_status (*resolve)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t, float *);
-    c2d_status (*push_out)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t);
-    frame_api frame;
-    board *board; /* the w7 case's */
+    frame_api frame; /* also the calls the other cases time (collide, sweep, resolve, ...) */
+    board *board;    /* the w7 case's */
     c2d_scene *scene;
 } library;
 
@@ -153,8 +144,8 @@ static double least(const double *v, int n) {
     return m;
 }
 
-static void load(library *l, const char *path, c2d_backend backend, const c2d_capsule_soa *capsules,
-                 bool w7) {
+static void load(library *l, const char *path, c2d_backend backend,
+                 const c2d_capsule_soa *capsules) {
     l->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!l->handle) {
         fprintf(stderr, "%s\n", dlerror());
@@ -167,38 +158,28 @@ static void load(library *l, const char *path, c2d_backend backend, const c2d_ca
         void *address = symbol(l->handle, path, name);                                             \
         memcpy(&l->field, &address, sizeof address);                                               \
     } while (0)
-    /* the W7 frame's functions, only for the w7 case: older refs lack some (c2d_slide_move) */
-#define FRAME_BIND(field, name)                                                                    \
-    do {                                                                                           \
-        if (w7) BIND(field, name);                                                                 \
-    } while (0)
     BIND(select, "c2d_backend_select");
-    BIND(create, "c2d_scene_create");
-    BIND(collide, "c2d_scene_collide");
-    BIND(sweep, "c2d_scene_sweep");
-    BIND(collide_circles, "c2d_scene_collide_circles");
     BIND(sweep_circles, "c2d_scene_sweep_circles");
-    BIND(resolve, "c2d_resolve_circle_contacts");
-    BIND(push_out, "c2d_push_out_circle_contacts");
-    FRAME_BIND(frame.apply_impulse, "c2d_apply_impulse");
-    FRAME_BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
-    FRAME_BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
-    FRAME_BIND(frame.resolve_capsule, "c2d_resolve_capsule_contacts");
-    FRAME_BIND(frame.resolve_circle, "c2d_resolve_circle_contacts");
-    FRAME_BIND(frame.collide, "c2d_scene_collide");
-    FRAME_BIND(frame.collide_circles, "c2d_scene_collide_circles");
-    FRAME_BIND(frame.create, "c2d_scene_create");
-    FRAME_BIND(frame.destroy, "c2d_scene_destroy");
-    FRAME_BIND(frame.sweep, "c2d_scene_sweep");
-    FRAME_BIND(frame.slide_move, "c2d_slide_move");
-    FRAME_BIND(frame.status_string, "c2d_status_string");
-#undef FRAME_BIND
+    BIND(frame.apply_impulse, "c2d_apply_impulse");
+    BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
+    BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
+    BIND(frame.resolve_capsule, "c2d_resolve_capsule_contacts");
+    BIND(frame.resolve_circle, "c2d_resolve_circle_contacts");
+    BIND(frame.collide, "c2d_scene_collide");
+    BIND(frame.collide_circles, "c2d_scene_collide_circles");
+    BIND(frame.create, "c2d_scene_create");
+    BIND(frame.destroy, "c2d_scene_destroy");
+    BIND(frame.sweep, "c2d_scene_sweep");
+    BIND(frame.status_string, "c2d_status_string");
 #undef BIND
+    /* refs before the start rule (45f751a) have no c2d_slide_move: only w7 needs it */
+    void *slide = dlsym(l->handle, "c2d_slide_move");
+    memcpy(&l->frame.slide_move, &slide, sizeof slide);
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
         exit(1);
     }
-    if (l->create(capsules, NULL, &l->scene) != C2D_OK) {
+    if (l->frame.create(capsules, NULL, &l->scene) != C2D_OK) {
         fprintf(stderr, "%s: c2d_scene_create failed\n", path);
         exit(1);
     }
@@ -219,11 +200,11 @@ static size_t run(library *l, kind k, const c2d_workload *w, const bodies *b, vo
     const size_t n = w->circles.count;
     switch (k) {
     case RESOLVE:
-        check(l->resolve(&b->soa, b->contacts, b->count, NULL) == C2D_OK,
+        check(l->frame.resolve_circle(&b->soa, b->contacts, b->count, NULL) == C2D_OK,
               "c2d_resolve_circle_contacts");
         return 0;
     case PUSH_OUT:
-        check(l->push_out(&b->soa, b->contacts, b->count) == C2D_OK,
+        check(l->frame.push_out_circle(&b->soa, b->contacts, b->count) == C2D_OK,
               "c2d_push_out_circle_contacts");
         return 0;
     case W7:
@@ -231,16 +212,16 @@ static size_t run(library *l, kind k, const c2d_workload *w, const bodies *b, vo
         check(board_frame(l->board, W7_DT, W7_GRAVITY) == 0, "a W7 frame");
         return 0;
     case W5:
-        check(l->collide(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
+        check(l->frame.collide(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
                   *count <= capacity,
               "c2d_scene_collide");
         return *count * sizeof(c2d_pair_contact);
     case W5_SWEEP:
-        check(l->sweep(l->scene, &w->circles, w->move_x, w->move_y, out) == C2D_OK,
+        check(l->frame.sweep(l->scene, &w->circles, w->move_x, w->move_y, out) == C2D_OK,
               "c2d_scene_sweep");
         return n * sizeof(c2d_circle_toi);
     case BALLS:
-        check(l->collide_circles(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
+        check(l->frame.collide_circles(l->scene, &w->circles, out, capacity, count) == C2D_OK &&
                   *count <= capacity,
               "c2d_scene_collide_circles");
         return *count * sizeof(c2d_circle_pair_contact);
@@ -294,7 +275,7 @@ int main(int argc, char **argv) {
     const c2d_capsule_soa none = {0};
     library lib[2];
     for (int s = 0; s < 2; s++)
-        load(&lib[s], argv[1 + s], backend, k >= BALLS ? &none : &w.capsules, k == W7);
+        load(&lib[s], argv[1 + s], backend, k >= BALLS ? &none : &w.capsules);
     const size_t capacity = 8 * n + 16; /* W6 piles: 3 pairs a ball; W5: 0.08 contacts */
     void *out[2] = {malloc(capacity * sizeof(c2d_circle_pair_contact)),
                     malloc(capacity * sizeof(c2d_circle_pair_contact))};
@@ -305,7 +286,7 @@ int main(int argc, char **argv) {
     size_t count[2] = {0, 0}, bytes[2] = {0, 0};
     bodies body[2] = {{{0}, NULL, NULL, NULL, 0}, {{0}, NULL, NULL, NULL, 0}};
     if (on_bodies) { /* the set's contacts, by B, and a set of bodies for each library */
-        check(lib[1].collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]) ==
+        check(lib[1].frame.collide_circles(lib[1].scene, &w.circles, out[1], capacity, &count[1]) ==
                       C2D_OK &&
                   count[1] <= capacity,
               "c2d_scene_collide_circles (the contacts to resolve)");
@@ -329,6 +310,7 @@ int main(int argc, char **argv) {
     board boards[2];
     if (k == W7) /* each library's board, warmed up */
         for (int s = 0; s < 2; s++) {
+            check(lib[s].frame.slide_move != NULL, "w7 (a library without c2d_slide_move)");
             ab_frame_api = &lib[s].frame;
             lib[s].board = &boards[s];
             check(board_make(&boards[s], n, 2463534242u) == 0, "the W7 board (board_make)");
