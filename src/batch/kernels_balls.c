@@ -318,7 +318,8 @@ C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity
 
 /* The contacts of W listed pairs from `pairs` (a partial vector's unused lanes repeat its first
  * pair and are masked off by `valid`): both balls gathered, the contact formula of the scalar
- * layer with b as a zero-length capsule (c2d_ball_contact) in every lane, the hit lanes
+ * layer with b as a zero-length capsule (c2d_ball_contact) in every lane, through
+ * point_contact_lanes (the same bytes without the projection's division), the hit lanes
  * appended. */
 C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
                                       uint32_t valid, c2d_circle_pair_contact *out, size_t capacity,
@@ -336,10 +337,9 @@ C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pa
         yb[j] = c->y[pr.b];
         rb[j] = c->radius[pr.b];
     }
-    const lane_t bx = lane_load(xb), by = lane_load(yb);
     contact_lanes con;
-    const mask_t hit = capsule_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra), bx, by,
-                                             bx, by, lane_load(rb), &con);
+    const mask_t hit = point_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra),
+                                           lane_load(xb), lane_load(yb), lane_load(rb), &con);
     const uint32_t bits = mask_bits(hit) & valid;
     if (bits)
         total =
@@ -348,7 +348,8 @@ C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pa
 }
 
 /* W listed pairs at a time (pair_contact_lanes), whole vectors with every lane valid (a
- * constant the loads inline with), then the partial one. */
+ * constant the loads inline with), then the partial one. (Software-pipelined by one vector,
+ * as collide_pairs_run is, it measured no faster: 1.00x on the W6 pile.) */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                        ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
                                            size_t count, c2d_circle_pair_contact *out,
@@ -762,8 +763,8 @@ static inline void lower_sure(uint32_t *sure_of, lane_t mine, uint32_t bits) {
  * (j < split ? at : other) + j), and each of those partners' sure[] entry lowered to ip, in
  * vectors: the partners' indices selected and reduced, then one store of sure[] for the lanes
  * below split and one for the rest, whether or not a lane is sure (rewriting unchanged entries
- * costs less than the branch on the mask, which mispredicted in a pile). The second window is read after the first is written, so
- * the two may overlap (near the end of a row they do). */
+ * costs less than the branch on the mask, which mispredicted in a pile). The second window is read
+ * after the first is written, so the two may overlap (near the end of a row they do). */
 static inline uint32_t sure_lanes(const c2d_ball_sweep_cells *g, uint32_t ip, uint32_t sure,
                                   size_t at, size_t other, unsigned split) {
     const uint32_t low = valid_lanes(split);
@@ -878,9 +879,9 @@ C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
                     for (int k = 0; k < 5; k++)
                         a[k] = lane_select(low, a[k], b[k]);
                     uint32_t sure, maybe;
-                    const uint32_t close = sweep_lanes_of(&s, a[0], a[1], a[2], a[3], a[4],
-                                                          valid_lanes(first + second), &sure,
-                                                          &maybe);
+                    const uint32_t close =
+                        sweep_lanes_of(&s, a[0], a[1], a[2], a[3], a[4],
+                                       valid_lanes(first + second), &sure, &maybe);
                     best = close ? sweep_take(qu, p, sure, maybe, p + 1, other, (unsigned)first,
                                               filtered)
                                  : UINT32_MAX;

@@ -43,8 +43,9 @@ C2D_FORMULA mask_t ball_sweep_lanes(lane_t xa, lane_t ya, lane_t ra, lane_t mxa,
                                     lane_t xb, lane_t yb, lane_t rb, lane_t mxb, lane_t myb,
                                     toi_lanes *o) {
     const lane_t zero = lane_splat(0.0f), one = lane_splat(1.0f);
-    /* c2d_overlap_circles(a, b): b is a capsule with a zero-length axis */
-    const mask_t over = capsule_overlap(xa, ya, ra, xb, yb, xb, yb, rb);
+    /* c2d_overlap_circles(a, b): b is a capsule with a zero-length axis (point_overlap: the
+     * same answer without the projection's division) */
+    const mask_t over = point_overlap(xa, ya, ra, xb, yb, rb);
     const lane_t over_f = lane_select(over, one, zero);
     /* per double lane: t (0 where overlapping), and the flags of the scalar function's exits,
      * 1 or 0 as doubles (moving: a relative move and no NaN; soon: t <= 1; apart: clearly

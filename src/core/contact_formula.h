@@ -100,4 +100,15 @@ C2D_FORMULA mask_t capsule_contact_lanes(lane_t px, lane_t py, lane_t r, lane_t 
     return hit;
 }
 
+/* capsule_contact_lanes for a zero-length axis b-b (point_gap: the same bytes without the
+ * projection's division): circle (p, r) against the ball (b, R). */
+C2D_FORMULA mask_t point_contact_lanes(lane_t px, lane_t py, lane_t r, lane_t bx, lane_t by,
+                                       lane_t R, contact_lanes *k) {
+    lane_t cx, cy, qx, qy;
+    const lane_t d2 = point_gap(px, py, bx, by, &cx, &cy, &qx, &qy);
+    const mask_t hit = radii_overlap(d2, r, R);
+    *k = contact_from_gap(r, R, bx, by, bx, by, cx, cy, qx, qy, d2);
+    return hit;
+}
+
 #endif

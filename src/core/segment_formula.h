@@ -37,6 +37,22 @@ static inline lane_t capsule_gap(lane_t px, lane_t py, lane_t ax, lane_t ay, lan
     return lane_add(lane_mul(*qx, *qx), lane_mul(*qy, *qy));
 }
 
+/* capsule_gap for a zero-length axis a = b = (bx, by) (a ball), without the projection:
+ * segment_closest's t is +0 for every such input. d = b - b is +0 where b is finite and NaN
+ * where not (x - x is never -0), so |d|^2 is +0 or NaN and dot / |d|^2 is NaN (0/0, or NaN
+ * anywhere); max(NaN, 0) = 0 and min(0, 1) = 0. The point keeps the formula's last step,
+ * c = b + 0 d: +0 or NaN is added, so c and q carry the same zeros' signs and NaNs as
+ * capsule_gap's. */
+static inline lane_t point_gap(lane_t px, lane_t py, lane_t bx, lane_t by, lane_t *cx, lane_t *cy,
+                               lane_t *qx, lane_t *qy) {
+    const lane_t zero = lane_splat(0.0f);
+    *cx = lane_add(bx, lane_mul(zero, lane_sub(bx, bx)));
+    *cy = lane_add(by, lane_mul(zero, lane_sub(by, by)));
+    *qx = lane_sub(px, *cx);
+    *qy = lane_sub(py, *cy);
+    return lane_add(lane_mul(*qx, *qx), lane_mul(*qy, *qy));
+}
+
 /* The overlap predicate: |q|^2 <= (r+R)^2, touching counts. A negative radius is an empty
  * shape and never overlaps; NaN anywhere makes a compare false, so NaN never overlaps. */
 static inline mask_t radii_overlap(lane_t d2, lane_t r, lane_t R) {
@@ -50,6 +66,14 @@ static inline mask_t capsule_overlap(lane_t px, lane_t py, lane_t r, lane_t ax, 
                                      lane_t bx, lane_t by, lane_t R) {
     lane_t cx, cy, qx, qy;
     const lane_t d2 = capsule_gap(px, py, ax, ay, bx, by, &cx, &cy, &qx, &qy);
+    return radii_overlap(d2, r, R);
+}
+
+/* capsule_overlap for a zero-length axis b-b (point_gap): does circle (p, r) overlap the
+ * ball (b, R)? */
+static inline mask_t point_overlap(lane_t px, lane_t py, lane_t r, lane_t bx, lane_t by, lane_t R) {
+    lane_t cx, cy, qx, qy;
+    const lane_t d2 = point_gap(px, py, bx, by, &cx, &cy, &qx, &qy);
     return radii_overlap(d2, r, R);
 }
 
