@@ -298,6 +298,14 @@ C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity
     contact_records rec;
     contact_records_from(&rec, k, a, b);
     if (total <= capacity && capacity - total >= W) { /* room for every lane: no test a hit */
+        if (bits == valid_lanes(W)) { /* every lane (a pile): no loop over the bits */
+            for (unsigned j = 0; j < W; j++) {
+                unsigned char *o = (unsigned char *)(out + total + j);
+                memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+                memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+            }
+            return total + W;
+        }
         for (; bits; bits &= bits - 1, total++) {
             const unsigned j = (unsigned)__builtin_ctz(bits);
             unsigned char *o = (unsigned char *)(out + total);
