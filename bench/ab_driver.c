@@ -22,7 +22,10 @@
  * each library runs its own board, 90 frames and the three untimed rounds first, then a frame
  * of A and the same frame of B in turn; the bytes compared are the balls' positions and
  * velocities at the end; a ref without one of the loop's functions cannot run it).
- * BACKEND: a name of c2d_backend_name (scalar, sse2, avx2, avx512, neon). */
+ * BACKEND: a name of c2d_backend_name (scalar, sse2, avx2, avx512, neon), or two joined by a
+ * comma, A's and B's: with the same library on both sides (scripts/ab --ref HEAD, so two files
+ * and two loaded copies) that times one backend against another in the same way, e.g.
+ * scalar,avx2 for the SIMD gain. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -244,15 +247,22 @@ int main(int argc, char **argv) {
     const char *name = argv[3];
     const size_t n = strtoul(argv[4], NULL, 10);
     const int frames = argc > 6 ? atoi(argv[6]) : 31;
-    /* the backend by the name B's own c2d_backend_name gives it */
+    /* the backends by the names B's own c2d_backend_name gives them: "X" for both, "X,Y" for A
+     * on X and B on Y */
     void *names_of = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!names_of) return fprintf(stderr, "%s\n", dlerror()), 1;
     const char *(*name_of)(c2d_backend);
     void *address = symbol(names_of, argv[2], "c2d_backend_name");
     memcpy(&name_of, &address, sizeof address);
-    c2d_backend backend = C2D_BACKEND_COUNT;
-    for (int b = 0; b < C2D_BACKEND_COUNT; b++)
-        if (strcmp(argv[5], name_of((c2d_backend)b)) == 0) backend = (c2d_backend)b;
+    const char *comma = strchr(argv[5], ',');
+    const size_t first_length = comma ? (size_t)(comma - argv[5]) : strlen(argv[5]);
+    c2d_backend backend[2] = {C2D_BACKEND_COUNT, C2D_BACKEND_COUNT};
+    for (int b = 0; b < C2D_BACKEND_COUNT; b++) {
+        const char *backend_name = name_of((c2d_backend)b);
+        if (strlen(backend_name) == first_length && !strncmp(argv[5], backend_name, first_length))
+            backend[0] = (c2d_backend)b;
+        if (!strcmp(comma ? comma + 1 : argv[5], backend_name)) backend[1] = (c2d_backend)b;
+    }
     const kind k = !strcmp(name, "w7")        ? W7
                    : !strcmp(name, "w5")      ? W5
                    : !strcmp(name, "w5sweep") ? W5_SWEEP
@@ -261,8 +271,8 @@ int main(int argc, char **argv) {
                    : strstr(name, "sweep")    ? BALL_SWEEPS
                                               : BALLS;
     const bool pile = !strncmp(name, "pile", 4), on_bodies = k == RESOLVE || k == PUSH_OUT;
-    if (backend == C2D_BACKEND_COUNT || n == 0 || frames < 1 ||
-        (k >= BALLS && k != W7 && !pile && strncmp(name, "gas", 3))) {
+    if (backend[0] == C2D_BACKEND_COUNT || backend[1] == C2D_BACKEND_COUNT || n == 0 ||
+        frames < 1 || (k >= BALLS && k != W7 && !pile && strncmp(name, "gas", 3))) {
         fprintf(stderr, "bad case, size, backend or frame count\n");
         return 2;
     }
@@ -275,7 +285,7 @@ int main(int argc, char **argv) {
     const c2d_capsule_soa none = {0};
     library lib[2];
     for (int s = 0; s < 2; s++)
-        load(&lib[s], argv[1 + s], backend, k >= BALLS ? &none : &w.capsules);
+        load(&lib[s], argv[1 + s], backend[s], k >= BALLS ? &none : &w.capsules);
     const size_t capacity = 8 * n + 16; /* W6 piles: 3 pairs a ball; W5: 0.08 contacts */
     void *out[2] = {malloc(capacity * sizeof(c2d_circle_pair_contact)),
                     malloc(capacity * sizeof(c2d_circle_pair_contact))};
@@ -345,7 +355,7 @@ int main(int argc, char **argv) {
     }
     const double min_a = least(t[0], frames), min_b = least(t[1], frames);
     printf(
-        "%-9s %-7s %8zu  A %8.3f / %8.3f ms  B %8.3f / %8.3f ms  min %5.2fx  paired %5.2fx  %s\n",
+        "%-9s %-11s %8zu  A %8.3f / %8.3f ms  B %8.3f / %8.3f ms  min %5.2fx  paired %5.2fx  %s\n",
         name, argv[5], n, min_a, median(t[0], frames), min_b, median(t[1], frames), min_a / min_b,
         median(ratio, frames), same ? "same bytes" : "BYTES DIFFER");
     return 0;
