@@ -175,32 +175,47 @@ static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) 
     }
 }
 
-/* Bit j set when slot j's box meets swept box c (as c2d_cell_mask). */
+/* Bit j set when slot j's box meets swept box c (as c2d_cell_mask). The box's four bounds are
+ * splat from one load of it (a swept is lo_x, hi_x, lo_y, hi_y). */
 static inline unsigned group_mask(const c2d_sweep_group *g, const swept *c) {
-    const simde__m128 x =
-        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(c->lo_x), simde_mm_loadu_ps(g->hi_x)),
-                        simde_mm_cmpge_ps(simde_mm_set1_ps(c->hi_x), simde_mm_loadu_ps(g->lo_x)));
-    const simde__m128 y =
-        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(c->lo_y), simde_mm_loadu_ps(g->hi_y)),
-                        simde_mm_cmpge_ps(simde_mm_set1_ps(c->hi_y), simde_mm_loadu_ps(g->lo_y)));
+    const simde__m128 box = simde_mm_loadu_ps((const float *)(const void *)c);
+    const simde__m128 lo_x = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(0, 0, 0, 0));
+    const simde__m128 hi_x = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(1, 1, 1, 1));
+    const simde__m128 lo_y = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(2, 2, 2, 2));
+    const simde__m128 hi_y = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(3, 3, 3, 3));
+    const simde__m128 x = simde_mm_and_ps(simde_mm_cmple_ps(lo_x, simde_mm_loadu_ps(g->hi_x)),
+                                          simde_mm_cmpge_ps(hi_x, simde_mm_loadu_ps(g->lo_x)));
+    const simde__m128 y = simde_mm_and_ps(simde_mm_cmple_ps(lo_y, simde_mm_loadu_ps(g->hi_y)),
+                                          simde_mm_cmpge_ps(hi_y, simde_mm_loadu_ps(g->lo_y)));
     return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
 }
 
+/* For each mask of four slots, the set slots in order first (then the others, to fill the
+ * four writes), and how many are set. */
+static const unsigned char slot_order[16][4] = {
+    {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 2, 3}, {2, 0, 1, 3}, {0, 2, 1, 3},
+    {1, 2, 0, 3}, {0, 1, 2, 3}, {3, 0, 1, 2}, {0, 3, 1, 2}, {1, 3, 0, 2}, {0, 1, 3, 2},
+    {2, 3, 0, 1}, {0, 2, 3, 1}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const unsigned char slots_set[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 /* The capsules of sweep-index groups [g, end) whose boxes meet the swept box of circle i (each
- * listed once in a cell, so no repeats). A cell of up to four capsules is one group. */
+ * listed once in a cell, so no repeats). A cell of up to four capsules is one group. Each group
+ * writes four candidates, the ones that meet first, and keeps those (no branch a slot). */
 static void list_sweep_cell(candidates *q, const swept *c, uint32_t i, uint32_t g, uint32_t end) {
     const c2d_sweep_group *group = q->s->sweep.group;
+    const simde__m128i circle = simde_mm_set1_epi32((int32_t)i);
     for (; g < end; g++) {
         const c2d_sweep_group *gr = &group[g];
         const unsigned mask = group_mask(gr, c);
         if (q->n > LIST - 4) run_candidates(q);
-        size_t n = q->n; /* all four slots written, the ones that meet kept: no branch a slot */
-        for (unsigned j = 0; j < 4; j++) {
-            q->circle[n] = i;
-            q->capsule[n] = gr->capsule[j];
-            n += (mask >> j) & 1u;
-        }
-        q->n = n;
+        const size_t n = q->n;
+        const unsigned char *order = slot_order[mask];
+        simde_mm_storeu_si128((simde__m128i *)(void *)(q->circle + n), circle);
+        q->capsule[n] = gr->capsule[order[0]];
+        q->capsule[n + 1] = gr->capsule[order[1]];
+        q->capsule[n + 2] = gr->capsule[order[2]];
+        q->capsule[n + 3] = gr->capsule[order[3]];
+        q->n = n + slots_set[mask];
     }
 }
 
