@@ -335,14 +335,13 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
         if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
         const c2d_index_cell *ic = &x->cells[b->cell[t]];
         const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
-        uint32_t *out = p->pairs + 2 * p->count;
-        size_t n = 0;
+        uint32_t *out = p->pairs + 2 * p->count; /* four written, the ones that meet kept */
+        const unsigned char *order = c2d_slot_order[mask];
         for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-            out[2 * n] = ic->capsule[j];
-            out[2 * n + 1] = i;
-            n += (mask >> j) & 1u;
+            out[2 * j] = ic->capsule[order[j]];
+            out[2 * j + 1] = i;
         }
-        p->count += n;
+        p->count += c2d_slots_set[mask];
         for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
             const c2d_index_entry *en = &x->entries[e];
             if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&

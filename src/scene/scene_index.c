@@ -12,6 +12,12 @@
 #include "batch/cull.h"
 #include "scene/scene_internal.h"
 
+const unsigned char c2d_slot_order[16][4] = {
+    {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 2, 3}, {2, 0, 1, 3}, {0, 2, 1, 3},
+    {1, 2, 0, 3}, {0, 1, 2, 3}, {3, 0, 1, 2}, {0, 3, 1, 2}, {1, 3, 0, 2}, {0, 1, 3, 2},
+    {2, 3, 0, 1}, {0, 2, 3, 1}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+const unsigned char c2d_slots_set[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 /* NEVER for an empty box (a NaN), EVERYWHERE for an infinite or huge one, else GRID. */
 static unsigned char box_kind(const c2d_capsule_index *x, size_t k) {
     if (!(x->lo_x[k] <= x->hi_x[k])) return C2D_KIND_NEVER;

@@ -334,18 +334,34 @@ static inline bool c2d_grid_owns(const c2d_grid *g, uint32_t cx, uint32_t cy, fl
     return c2d_grid_coord(ox, g->x0, g->inv_size, g->nx) == cx &&
            c2d_grid_coord(oy, g->y0, g->inv_size, g->ny) == cy;
 }
-/* Bit j set when slot j's box meets [lo_x, hi_x] x [lo_y, hi_y]: four boxes in one vector
- * (SIMDe: SSE on x86, NEON on AArch64). A NaN compares false, as in scalar code. */
-static inline unsigned c2d_cell_mask(const c2d_index_cell *c, float lo_x, float hi_x, float lo_y,
-                                     float hi_y) {
-    const simde__m128 x =
-        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_x), simde_mm_loadu_ps(c->hi_x)),
-                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_x), simde_mm_loadu_ps(c->lo_x)));
-    const simde__m128 y =
-        simde_mm_and_ps(simde_mm_cmple_ps(simde_mm_set1_ps(lo_y), simde_mm_loadu_ps(c->hi_y)),
-                        simde_mm_cmpge_ps(simde_mm_set1_ps(hi_y), simde_mm_loadu_ps(c->lo_y)));
+/* Bit j set when box j of four (lo_x[j], hi_x[j], lo_y[j], hi_y[j]) meets the box held in one
+ * vector as (lo_x, hi_x, lo_y, hi_y): four boxes at once (SIMDe: SSE on x86, NEON on AArch64),
+ * the query box's bounds splat by shuffles. A NaN compares false, as in scalar code. */
+static inline unsigned c2d_slots_mask(const float *lo_x, const float *hi_x, const float *lo_y,
+                                      const float *hi_y, simde__m128 box) {
+    const simde__m128 bx0 = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(0, 0, 0, 0));
+    const simde__m128 bx1 = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(1, 1, 1, 1));
+    const simde__m128 by0 = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(2, 2, 2, 2));
+    const simde__m128 by1 = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(3, 3, 3, 3));
+    const simde__m128 x = simde_mm_and_ps(simde_mm_cmple_ps(bx0, simde_mm_loadu_ps(hi_x)),
+                                          simde_mm_cmpge_ps(bx1, simde_mm_loadu_ps(lo_x)));
+    const simde__m128 y = simde_mm_and_ps(simde_mm_cmple_ps(by0, simde_mm_loadu_ps(hi_y)),
+                                          simde_mm_cmpge_ps(by1, simde_mm_loadu_ps(lo_y)));
     return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
 }
+
+/* Bit j set when slot j's box meets [lo_x, hi_x] x [lo_y, hi_y]. */
+static inline unsigned c2d_cell_mask(const c2d_index_cell *c, float lo_x, float hi_x, float lo_y,
+                                     float hi_y) {
+    return c2d_slots_mask(c->lo_x, c->hi_x, c->lo_y, c->hi_y,
+                          simde_mm_setr_ps(lo_x, hi_x, lo_y, hi_y));
+}
+
+/* Writing the slots that met a query without a branch a slot: for each 4-bit mask, the set
+ * slots in order, then the others (so four writes always fill four entries), and how many
+ * are set. A query writes all four and keeps the first c2d_slots_set[mask]. */
+C2D_INTERNAL extern const unsigned char c2d_slot_order[16][4];
+C2D_INTERNAL extern const unsigned char c2d_slots_set[16];
 
 /* A query box spanning more cells than this visits every capsule instead. */
 #define C2D_SCENE_SPAN_LIMIT 64

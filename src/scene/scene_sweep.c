@@ -154,68 +154,51 @@ static bool swept_box(moving *c) {
     return true;
 }
 
+/* A swept box as one vector (lo_x, hi_x, lo_y, hi_y), for c2d_slots_mask. */
+static inline simde__m128 box_vector(const swept *c) {
+    return simde_mm_loadu_ps((const float *)(const void *)c);
+}
+
+/* Circle i's candidates of four slots (capsules), those of the bits of `mask` kept: all four
+ * written, the ones that meet first (c2d_slot_order), so no branch a slot (room for four was
+ * made). */
+static inline void write_slots(candidates *q, uint32_t i, const uint32_t capsule[4],
+                               unsigned mask) {
+    const size_t n = q->n;
+    const unsigned char *order = c2d_slot_order[mask];
+    simde_mm_storeu_si128((simde__m128i *)(void *)(q->circle + n), simde_mm_set1_epi32((int32_t)i));
+    q->capsule[n] = capsule[order[0]];
+    q->capsule[n + 1] = capsule[order[1]];
+    q->capsule[n + 2] = capsule[order[2]];
+    q->capsule[n + 3] = capsule[order[3]];
+    q->n = n + c2d_slots_set[mask];
+}
+
 /* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
  * several cells the box visits is a candidate once per cell: keeping the smallest (t, capsule)
  * makes the repeats harmless, and cheaper than deciding which cell owns the pair. */
 static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) {
     const c2d_capsule_index *x = &q->s->index;
     const c2d_index_cell *ic = &x->cells[cell];
-    const unsigned mask = c2d_cell_mask(ic, c->lo_x, c->hi_x, c->lo_y, c->hi_y);
+    const unsigned mask = c2d_slots_mask(ic->lo_x, ic->hi_x, ic->lo_y, ic->hi_y, box_vector(c));
     if (q->n > LIST - C2D_CELL_SLOTS) run_candidates(q);
-    size_t n = q->n; /* all four slots written, the ones that meet kept: no branch a slot */
-    for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-        q->circle[n] = i;
-        q->capsule[n] = ic->capsule[j];
-        n += (mask >> j) & 1u;
-    }
-    q->n = n;
+    write_slots(q, i, ic->capsule, mask);
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
         if (boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) add_candidate(q, i, en->capsule);
     }
 }
 
-/* Bit j set when slot j's box meets swept box c (as c2d_cell_mask). The box's four bounds are
- * splat from one load of it (a swept is lo_x, hi_x, lo_y, hi_y). */
-static inline unsigned group_mask(const c2d_sweep_group *g, const swept *c) {
-    const simde__m128 box = simde_mm_loadu_ps((const float *)(const void *)c);
-    const simde__m128 lo_x = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(0, 0, 0, 0));
-    const simde__m128 hi_x = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(1, 1, 1, 1));
-    const simde__m128 lo_y = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(2, 2, 2, 2));
-    const simde__m128 hi_y = simde_mm_shuffle_ps(box, box, SIMDE_MM_SHUFFLE(3, 3, 3, 3));
-    const simde__m128 x = simde_mm_and_ps(simde_mm_cmple_ps(lo_x, simde_mm_loadu_ps(g->hi_x)),
-                                          simde_mm_cmpge_ps(hi_x, simde_mm_loadu_ps(g->lo_x)));
-    const simde__m128 y = simde_mm_and_ps(simde_mm_cmple_ps(lo_y, simde_mm_loadu_ps(g->hi_y)),
-                                          simde_mm_cmpge_ps(hi_y, simde_mm_loadu_ps(g->lo_y)));
-    return (unsigned)simde_mm_movemask_ps(simde_mm_and_ps(x, y));
-}
-
-/* For each mask of four slots, the set slots in order first (then the others, to fill the
- * four writes), and how many are set. */
-static const unsigned char slot_order[16][4] = {
-    {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 2, 3}, {2, 0, 1, 3}, {0, 2, 1, 3},
-    {1, 2, 0, 3}, {0, 1, 2, 3}, {3, 0, 1, 2}, {0, 3, 1, 2}, {1, 3, 0, 2}, {0, 1, 3, 2},
-    {2, 3, 0, 1}, {0, 2, 3, 1}, {1, 2, 3, 0}, {0, 1, 2, 3}};
-static const unsigned char slots_set[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-
 /* The capsules of sweep-index groups [g, end) whose boxes meet the swept box of circle i (each
  * listed once in a cell, so no repeats). A cell of up to four capsules is one group. Each group
  * writes four candidates, the ones that meet first, and keeps those (no branch a slot). */
 static void list_sweep_cell(candidates *q, const swept *c, uint32_t i, uint32_t g, uint32_t end) {
     const c2d_sweep_group *group = q->s->sweep.group;
-    const simde__m128i circle = simde_mm_set1_epi32((int32_t)i);
     for (; g < end; g++) {
         const c2d_sweep_group *gr = &group[g];
-        const unsigned mask = group_mask(gr, c);
+        const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box_vector(c));
         if (q->n > LIST - 4) run_candidates(q);
-        const size_t n = q->n;
-        const unsigned char *order = slot_order[mask];
-        simde_mm_storeu_si128((simde__m128i *)(void *)(q->circle + n), circle);
-        q->capsule[n] = gr->capsule[order[0]];
-        q->capsule[n + 1] = gr->capsule[order[1]];
-        q->capsule[n + 2] = gr->capsule[order[2]];
-        q->capsule[n + 3] = gr->capsule[order[3]];
-        q->n = n + slots_set[mask];
+        write_slots(q, i, gr->capsule, mask);
     }
 }
 
