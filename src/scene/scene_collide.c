@@ -783,9 +783,18 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         /* hits and slow circles merged in circle order (both ascending) */
         hit[nh] = sl[ns] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns;) {
-            if (hit[a] < sl[z]) {
-                const uint32_t i = (uint32_t)(first + hit[a]);
-                if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
+            if (hit[a] < sl[z]) { /* a run of hits: one capsule each in a local count */
+                uint32_t *pairs = p->pairs;
+                size_t count = p->count;
+                for (; hit[a] < sl[z] && !(value[a] & C2D_FINE_MANY); a++, count++) {
+                    pairs[2 * count] = value[a];
+                    pairs[2 * count + 1] = (uint32_t)(first + hit[a]);
+                }
+                p->count = count;
+                if (hit[a] < sl[z]) { /* a crowded cell's list (room for the rest is kept) */
+                    const uint32_t i = (uint32_t)(first + hit[a]);
+                    if (!emit_slot(s, p, f, value[a++], i, nh)) return false;
+                }
                 continue;
             }
             /* a circle the small index cannot serve: the big circles' index, or the coarse path */
