@@ -127,26 +127,48 @@ c2d_status c2d_scene_frame_begin(c2d_scene *s, const c2d_circle_soa *circles, si
         part[p].first = n * p / parts;
         part[p].n = n * (p + 1) / parts - part[p].first;
         part[p].count = 0;
+        part[p].wild = false;
         part[p].status = C2D_ERROR_STATE; /* not binned yet */
     }
     s->frame.state = C2D_FRAME_BEGUN;
     return C2D_OK;
 }
 
+/* A part's candidates are two arrays in one buffer, so the pairs kernel reads them where they
+ * are: the capsules, and from [capacity] the circles. */
+static inline uint32_t *pair_capsules(const c2d_scene_part *p) {
+    return p->pairs;
+}
+static inline uint32_t *pair_circles(const c2d_scene_part *p) {
+    return p->pairs + p->capacity;
+}
+
+/* Writes the pair (capsule, circle) at entry j (room was made). */
+static inline void put_pair(const c2d_scene_part *p, size_t j, uint32_t capsule, uint32_t circle) {
+    pair_capsules(p)[j] = capsule;
+    pair_circles(p)[j] = circle;
+}
+
+/* A buffer of `capacity` pairs for the part, holding its pairs so far (kept for later frames). */
+static bool regrow(const c2d_scene *s, c2d_scene_part *p, size_t capacity) {
+    uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
+    if (!pairs) return false;
+    if (p->count) {
+        memcpy(pairs, pair_capsules(p), p->count * sizeof(uint32_t));
+        memcpy(pairs + capacity, pair_circles(p), p->count * sizeof(uint32_t));
+    }
+    c2d_scene_free(s, p->pairs);
+    p->pairs = pairs;
+    p->capacity = capacity;
+    return true;
+}
+
 /* Appends the pair (capsule, circle) to the part, growing its buffer (1.5x) when full. */
 static bool append(const c2d_scene *s, c2d_scene_part *p, uint32_t capsule, uint32_t circle) {
-    if (p->count == p->capacity) {
-        const size_t capacity = p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2;
-        uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
-        if (!pairs) return false;
-        if (p->count) memcpy(pairs, p->pairs, 2 * p->count * sizeof(uint32_t));
-        c2d_scene_free(s, p->pairs);
-        p->pairs = pairs;
-        p->capacity = capacity;
-    }
-    p->pairs[2 * p->count] = capsule;
-    p->pairs[2 * p->count + 1] = circle;
-    p->count++;
+    if (p->count == p->capacity &&
+        !regrow(s, p, p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2))
+        return false;
+    put_pair(p, p->count++, capsule, circle);
     return true;
 }
 
@@ -166,13 +188,7 @@ static bool room_for(const c2d_scene *s, c2d_scene_part *p, size_t n) {
     const size_t need = p->count + n;
     size_t capacity = p->capacity < 512 ? 1024 : p->capacity + p->capacity / 2;
     if (capacity < need + need / 2) capacity = need + need / 2;
-    uint32_t *pairs = c2d_scene_alloc(s, 2 * capacity * sizeof(uint32_t));
-    if (!pairs) return false;
-    if (p->count) memcpy(pairs, p->pairs, 2 * p->count * sizeof(uint32_t));
-    c2d_scene_free(s, p->pairs);
-    p->pairs = pairs;
-    p->capacity = capacity;
-    return true;
+    return regrow(s, p, capacity);
 }
 
 /* The capsules of one cell whose boxes meet b, as (capsule, circle i) pairs; `shared` when b
@@ -189,17 +205,13 @@ static bool scan_cell(const c2d_scene *s, c2d_scene_part *p, uint32_t i, const c
     for (; mask; mask &= mask - 1) {
         const unsigned j = (unsigned)__builtin_ctz(mask);
         if (shared && !c2d_grid_owns(g, cx, cy, b->lo_x, b->lo_y, c->lo_x[j], c->lo_y[j])) continue;
-        p->pairs[2 * p->count] = c->capsule[j];
-        p->pairs[2 * p->count + 1] = i;
-        p->count++;
+        put_pair(p, p->count++, c->capsule[j], i);
     }
     for (uint32_t e = e0; e < e1; e++) { /* the overflow of a crowded cell */
         const c2d_index_entry *en = &x->entries[e];
         if (!meets(b, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) continue;
         if (shared && !c2d_grid_owns(g, cx, cy, b->lo_x, b->lo_y, en->lo_x, en->lo_y)) continue;
-        p->pairs[2 * p->count] = en->capsule;
-        p->pairs[2 * p->count + 1] = i;
-        p->count++;
+        put_pair(p, p->count++, en->capsule, i);
     }
     return true;
 }
@@ -335,12 +347,9 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
         if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
         const c2d_index_cell *ic = &x->cells[b->cell[t]];
         const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
-        uint32_t *out = p->pairs + 2 * p->count; /* four written, the ones that meet kept */
-        const unsigned char *order = c2d_slot_order[mask];
-        for (unsigned j = 0; j < C2D_CELL_SLOTS; j++) {
-            out[2 * j] = ic->capsule[order[j]];
-            out[2 * j + 1] = i;
-        }
+        const unsigned char *order = c2d_slot_order[mask]; /* four written, those that meet kept */
+        for (unsigned j = 0; j < C2D_CELL_SLOTS; j++)
+            put_pair(p, p->count + j, ic->capsule[order[j]], i);
         p->count += c2d_slots_set[mask];
         for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
             const c2d_index_entry *en = &x->entries[e];
@@ -350,6 +359,7 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
         }
     } else if (b->how[t] == WILD_CIRCLE) {
         if (!append(s, p, UINT32_MAX, i)) return false;
+        p->wild = true;
     } else if (b->how[t] == MANY_CELLS) {
         const circle_box box = {b->lo_x[t], b->hi_x[t], b->lo_y[t], b->hi_y[t]};
         if (!scan_circle(s, p, i, &box)) return false;
@@ -428,10 +438,16 @@ static c2d_capsule_soa one_capsule(const c2d_scene *s, size_t k) {
 /* The exact tests of the part's candidates, in order, but for dirty capsules (tested by
  * test_dirty); empties the candidate list. */
 static bool flush(const c2d_scene *s, c2d_scene_part *p) {
+    const uint32_t *caps = pair_capsules(p), *circs = pair_circles(p);
+    const size_t count = p->count;
+    p->count = 0;
+    if (!p->wild && !c2d_fine_dirty_any(s)) /* the usual case: every pair as it is */
+        return test_pairs(s, p, circs, caps, count);
+    p->wild = false;
     uint32_t ci[CHUNK], ki[CHUNK];
     size_t fill = 0;
-    for (size_t j = 0; j < p->count; j++) {
-        const uint32_t k = p->pairs[2 * j], i = p->pairs[2 * j + 1];
+    for (size_t j = 0; j < count; j++) {
+        const uint32_t k = caps[j], i = circs[j];
         if (k != UINT32_MAX && c2d_fine_dirty(s, k)) continue;
         if (k == UINT32_MAX) { /* in circle order: the pairs before it first */
             if (!test_pairs(s, p, ci, ki, fill) || !test_wild(s, p, i)) return false;
@@ -445,7 +461,6 @@ static bool flush(const c2d_scene *s, c2d_scene_part *p) {
             fill = 0;
         }
     }
-    p->count = 0;
     return test_pairs(s, p, ci, ki, fill);
 }
 
@@ -592,19 +607,14 @@ static inline bool fine_bit(const c2d_fine_index *f, uint32_t k) {
 static bool emit_slot(const c2d_scene *s, c2d_scene_part *p, const c2d_fine_index *f, uint32_t v,
                       uint32_t i, size_t keep) {
     if (!(v & C2D_FINE_MANY)) {
-        p->pairs[2 * p->count] = v;
-        p->pairs[2 * p->count + 1] = i;
-        p->count++;
+        put_pair(p, p->count++, v, i);
         return true;
     }
     const uint32_t *e = f->multi + (v & ~C2D_FINE_MANY);
     const uint32_t n = e[0];
     if (!room_for(s, p, n + keep)) return false;
-    uint32_t *out = p->pairs + 2 * p->count;
-    for (uint32_t q = 0; q < n; q++, out += 2) {
-        out[0] = e[1 + q];
-        out[1] = i;
-    }
+    for (uint32_t q = 0; q < n; q++)
+        put_pair(p, p->count + q, e[1 + q], i);
     p->count += n;
     return true;
 }
@@ -784,11 +794,11 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         hit[nh] = sl[ns] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns;) {
             if (hit[a] < sl[z]) { /* a run of hits: one capsule each in a local count */
-                uint32_t *pairs = p->pairs;
+                uint32_t *caps = pair_capsules(p), *circs = pair_circles(p);
                 size_t count = p->count;
                 for (; hit[a] < sl[z] && !(value[a] & C2D_FINE_MANY); a++, count++) {
-                    pairs[2 * count] = value[a];
-                    pairs[2 * count + 1] = (uint32_t)(first + hit[a]);
+                    caps[count] = value[a];
+                    circs[count] = (uint32_t)(first + hit[a]);
                 }
                 p->count = count;
                 if (hit[a] < sl[z]) { /* a crowded cell's list (room for the rest is kept) */
@@ -827,6 +837,7 @@ c2d_status c2d_scene_frame_part(c2d_scene *s, size_t index) {
     c2d_scene_part *p = (c2d_scene_part *)s->scratch[C2D_SCENE_SLOT_PARTS].ptr + index;
     const c2d_circle_soa *c = &s->frame.circles;
     p->count = 0;
+    p->wild = false;
     p->found = 0;
     p->above_rho = 0;
     p->above_big = 0;

@@ -117,8 +117,9 @@ typedef struct c2d_capsule_index {
  * (capsule UINT32_MAX marks a wild circle, tested against every listed capsule), and the
  * contacts of the exact tests of all its candidates so far, in circle order. */
 typedef struct c2d_scene_part {
-    uint32_t *pairs; /* 2 * capacity entries */
+    uint32_t *pairs; /* 2 * capacity entries: the capsules, then the circles from [capacity] */
     size_t count, capacity;
+    bool wild; /* some pair since the last flush is a wild circle's (capsule UINT32_MAX) */
     c2d_pair_contact *contacts; /* contact_capacity entries */
     size_t found, contact_capacity;
     size_t first, n;   /* its circles */
@@ -297,10 +298,13 @@ static inline bool c2d_fine_ready(const c2d_scene *s) {
 static inline bool c2d_fine_big_ready(const c2d_scene *s) {
     return c2d_fine_ready(s) && s->fine_big.ready && s->fine_big.generation == s->generation;
 }
-/* Is capsule k dirty in a usable fine index (its scan candidates are then ignored: the frame
- * tests it against every circle instead). */
+/* Does a usable fine index have dirty capsules; is capsule k one (its scan candidates are then
+ * ignored: the frame tests it against every circle instead). */
+static inline bool c2d_fine_dirty_any(const c2d_scene *s) {
+    return s->fine.dirty_count > 0 && c2d_fine_ready(s);
+}
 static inline bool c2d_fine_dirty(const c2d_scene *s, size_t k) {
-    return s->fine.dirty_count > 0 && c2d_fine_ready(s) && s->fine.dirty[k];
+    return c2d_fine_dirty_any(s) && s->fine.dirty[k];
 }
 /* Is capsule k one of the long capsules the fine index lists (s->fine's list, shared by the
  * big circles' index). */
