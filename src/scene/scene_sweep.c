@@ -159,19 +159,18 @@ static inline simde__m128 box_vector(const swept *c) {
     return simde_mm_loadu_ps((const float *)(const void *)c);
 }
 
-/* Circle i's candidates of four slots (capsules), those of the bits of `mask` kept: all four
- * written, the ones that meet first (c2d_slot_order), so no branch a slot (room for four was
- * made). */
-static inline void write_slots(candidates *q, uint32_t i, const uint32_t capsule[4],
-                               unsigned mask) {
-    const size_t n = q->n;
+/* Circle i's candidates of four slots (capsules), those of the bits of `mask` kept, after the
+ * list's first n: all four written, the ones that meet first (c2d_slot_order), so no branch a
+ * slot (room for four was made). Returns the new count (the caller keeps it in a register). */
+static inline size_t write_slots(candidates *q, size_t n, uint32_t i, const uint32_t capsule[4],
+                                 unsigned mask) {
     const unsigned char *order = c2d_slot_order[mask];
     simde_mm_storeu_si128((simde__m128i *)(void *)(q->circle + n), simde_mm_set1_epi32((int32_t)i));
     q->capsule[n] = capsule[order[0]];
     q->capsule[n + 1] = capsule[order[1]];
     q->capsule[n + 2] = capsule[order[2]];
     q->capsule[n + 3] = capsule[order[3]];
-    q->n = n + c2d_slots_set[mask];
+    return n + c2d_slots_set[mask];
 }
 
 /* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
@@ -182,7 +181,7 @@ static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) 
     const c2d_index_cell *ic = &x->cells[cell];
     const unsigned mask = c2d_slots_mask(ic->lo_x, ic->hi_x, ic->lo_y, ic->hi_y, box_vector(c));
     if (q->n > LIST - C2D_CELL_SLOTS) run_candidates(q);
-    write_slots(q, i, ic->capsule, mask);
+    q->n = write_slots(q, q->n, i, ic->capsule, mask);
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
         if (boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) add_candidate(q, i, en->capsule);
@@ -190,16 +189,23 @@ static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) 
 }
 
 /* The capsules of sweep-index groups [g, end) whose boxes meet the swept box of circle i (each
- * listed once in a cell, so no repeats). A cell of up to four capsules is one group. Each group
- * writes four candidates, the ones that meet first, and keeps those (no branch a slot). */
-static void list_sweep_cell(candidates *q, const swept *c, uint32_t i, uint32_t g, uint32_t end) {
+ * listed once in a cell, so no repeats), after the list's first n; returns the new count. A cell
+ * of up to four capsules is one group. Each group writes four candidates, the ones that meet
+ * first, and keeps those (no branch a slot). */
+static inline size_t list_sweep_cell(candidates *q, size_t n, const swept *c, uint32_t i,
+                                     uint32_t g, uint32_t end) {
     const c2d_sweep_group *group = q->s->sweep.group;
     for (; g < end; g++) {
         const c2d_sweep_group *gr = &group[g];
         const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box_vector(c));
-        if (q->n > LIST - 4) run_candidates(q);
-        write_slots(q, i, gr->capsule, mask);
+        if (n > LIST - 4) {
+            q->n = n;
+            run_candidates(q);
+            n = q->n;
+        }
+        n = write_slots(q, n, i, gr->capsule, mask);
     }
+    return n;
 }
 
 /* Cells a swept box may visit before the circle takes the all-capsules scan instead. */
@@ -391,15 +397,26 @@ static bool any_byte(const unsigned char *flag, size_t n) {
 static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
     c2d_clear_tois(q->out, nb);
     memset(q->nan, 0, nb);
+    /* the list's count in a register through the block (a field of *q, it went through memory
+     * at every group), written back around the calls that read it */
+    size_t n = q->n;
     for (size_t j = 0; j < nb; j++) {
         if (b->ordered[j]) continue;
         const uint32_t i = (uint32_t)(q->base + j);
-        if (b->cell[j] != NO_CELL)
-            list_sweep_cell(q, &b->c[j], i, b->cell[j], b->end[j]);
-        else
+        if (b->cell[j] != NO_CELL) {
+            n = list_sweep_cell(q, n, &b->c[j], i, b->cell[j], b->end[j]);
+        } else {
+            q->n = n;
             list_coarse(q, i, &b->c[j]);
-        if (extra) list_extra(q, i, &b->c[j]);
+            n = q->n;
+        }
+        if (extra) {
+            q->n = n;
+            list_extra(q, i, &b->c[j]);
+            n = q->n;
+        }
     }
+    q->n = n;
     run_candidates(q);
     if (!any_byte(b->ordered, nb) && !any_byte(q->nan, nb)) return; /* the usual block */
     for (size_t j = 0; j < nb; j++)
