@@ -344,13 +344,16 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
     count_groups(m.pairs, count, m.first + 1);
     size_t largest = 0;
-    for (size_t a = 1; a <= n; a++) {
-        largest = m.first[a] > largest ? m.first[a] : largest;
-        m.first[a] += m.first[a - 1];
+    uint32_t *at = m.special;
+    uint32_t sum = 0; /* the sizes into starts, and `at` a copy of them, in one pass */
+    for (size_t a = 0; a < n; a++) {
+        const uint32_t size = m.first[a + 1];
+        largest = size > largest ? size : largest;
+        at[a] = sum;
+        sum += size;
+        m.first[a + 1] = sum;
     }
     const bool small = largest <= SMALL_SORT;
-    uint32_t *at = m.special;
-    memcpy(at, m.first, n * sizeof(uint32_t));
     uint32_t group = UINT32_MAX, next = 0, spare = 0; /* a's of pairs are below UINT32_MAX */
     for (size_t k = 0; k < count; k++) {
         const c2d_ball_pair pr = m.pairs[k];
