@@ -438,8 +438,9 @@ static c2d_capsule_soa one_capsule(const c2d_scene *s, size_t k) {
 /* The exact tests of the part's candidates, in order, but for dirty capsules (tested by
  * test_dirty); empties the candidate list. */
 static bool flush(const c2d_scene *s, c2d_scene_part *p) {
-    const uint32_t *caps = pair_capsules(p), *circs = pair_circles(p);
     const size_t count = p->count;
+    if (count == 0) return true; /* (the buffer may not exist yet) */
+    const uint32_t *caps = pair_capsules(p), *circs = pair_circles(p);
     p->count = 0;
     if (!p->wild && !c2d_fine_dirty_any(s)) /* the usual case: every pair as it is */
         return test_pairs(s, p, circs, caps, count);
@@ -789,7 +790,10 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                 bv[z] = big->slot[bv[z]];
                 if (bv[z] & C2D_FINE_MANY) c2d_prefetch(&big->multi[bv[z] & ~C2D_FINE_MANY]);
             }
-        if (!room_for(s, p, nh)) return false;
+        /* room for every hit, and one more for a slow circle's single capsule (emit_slot); a
+         * slow circle takes what it needs beyond that itself, and the room is made again after
+         * it */
+        if (!room_for(s, p, nh + 1)) return false;
         /* hits and slow circles merged in circle order (both ascending) */
         hit[nh] = sl[ns] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns;) {
@@ -824,7 +828,7 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
                     !append_longs(s, p, i))
                     return false;
             }
-            if (!room_for(s, p, nh)) return false;
+            if (!room_for(s, p, nh + 1)) return false;
         }
         if (!flush(s, p)) return false; /* while the block's circles are in cache */
     }

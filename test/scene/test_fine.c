@@ -66,6 +66,34 @@ static float edge(float v0, float inv, uint32_t e) {
     return v0 + (float)e / inv;
 }
 
+/* Frames whose only candidates come from the big circles' index: every small circle far from
+ * the one capsule, one big ball on it in each block of the scan (1,024 circles). Its cell's
+ * single capsule was once written before any room was made for it: on a new scene, through a
+ * null pointer. */
+static void fine_big_alone(void **state) {
+    (void)state;
+    const size_t sizes[] = {33, 64, 1025, 2100};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const size_t n = sizes[k];
+        scene s;
+        scene_init(&s, n, 1, LAYOUT_ALIGNED);
+        s.bx[0] = 10.0f;
+        s.R[0] = 0.5f;
+        for (size_t i = 0; i < n; i++) {
+            s.x[i] = 1000.0f + (float)i;
+            s.y[i] = 1000.0f;
+            s.r[i] = 0.1f;
+            if (i % 1024 == 17 || i == n - 1) { /* a big ball touching the capsule */
+                s.x[i] = 5.0f;
+                s.y[i] = 3.0f;
+                s.r[i] = 4.0f;
+            }
+        }
+        check_scene(&s, "big ball alone");
+        scene_free(&s);
+    }
+}
+
 /* Circles centred on cell corners and edges of the fine grid (and 1-2 ulps off), with radii
  * rho, one ulp below and above, and a few well above; capsules near-touching nearby. */
 static void fine_cell_borders(void **state) {
@@ -313,7 +341,8 @@ static void fine_moved_capsules(void **state) {
             if (round == 3 && k == first) s.ax[k] = -1000.0f; /* outside the old region */
         }
         const c2d_capsule_soa moved = {s.ax + first, s.ay + first, s.bx + first,
-                                       s.by + first, s.R + first,  n, NULL, NULL, NULL};
+                                       s.by + first, s.R + first,  n,
+                                       NULL,         NULL,         NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, first, &moved), C2D_OK);
         char label[64];
         snprintf(label, sizeof label, "after move %u", round);
@@ -347,7 +376,8 @@ static void fine_flippers(void **state) {
             if (frame == 11) s.ax[k] = s.bx[k]; /* back, shortened */
         }
         const c2d_capsule_soa one = {s.ax + first, s.ay + first, s.bx + first,
-                                     s.by + first, s.R + first,  moved, NULL, NULL, NULL};
+                                     s.by + first, s.R + first,  moved,
+                                     NULL,         NULL,         NULL};
         assert_int_equal(c2d_scene_move_capsules(sc, first, &one), C2D_OK);
         saw_dirty |= c2d_fine_ready(sc) && sc->fine.dirty_count > 0;
         saw_rebuild |= !c2d_fine_ready(sc);
@@ -421,7 +451,8 @@ static void fine_long_floors(void **state) {
             const size_t k = pins + 1;
             s.by[k] = round == 0 ? s.ay[k] + 7.0f : s.ay[k];
             s.bx[k] = round == 1 ? 1e30f : 160.0f;
-            const c2d_capsule_soa one = {s.ax + k, s.ay + k, s.bx + k, s.by + k, s.R + k, 1, NULL, NULL, NULL};
+            const c2d_capsule_soa one = {s.ax + k, s.ay + k, s.bx + k, s.by + k, s.R + k,
+                                         1,        NULL,     NULL,     NULL};
             assert_int_equal(c2d_scene_move_capsules(sc, k, &one), C2D_OK);
             snprintf(label, sizeof label, "%zu floors, move %d", floors, round);
             check_all_backends(sc, &s, label);
@@ -573,7 +604,7 @@ static void fine_hostile_boards(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fine_cell_borders), cmocka_unit_test(fine_big_borders),
-        cmocka_unit_test(fine_scan_tails),
+        cmocka_unit_test(fine_big_alone),    cmocka_unit_test(fine_scan_tails),
         cmocka_unit_test(fine_corner_touch), cmocka_unit_test(fine_moved_capsules),
         cmocka_unit_test(fine_flippers),     cmocka_unit_test(fine_long_floors),
         cmocka_unit_test(fine_bulk_moves),   cmocka_unit_test(fine_rho_grows),
