@@ -347,10 +347,8 @@ static bool scan_slot(const c2d_scene *s, c2d_scene_part *p, const block *b, siz
         if (!room_for(s, p, C2D_CELL_SLOTS)) return false;
         const c2d_index_cell *ic = &x->cells[b->cell[t]];
         const unsigned mask = c2d_cell_mask(ic, box.lo_x, box.hi_x, box.lo_y, box.hi_y);
-        const unsigned char *order = c2d_slot_order[mask]; /* four written, those that meet kept */
-        for (unsigned j = 0; j < C2D_CELL_SLOTS; j++)
-            put_pair(p, p->count + j, ic->capsule[order[j]], i);
-        p->count += c2d_slots_set[mask];
+        p->count =
+            c2d_write_slots(pair_circles(p), pair_capsules(p), p->count, i, ic->capsule, mask);
         for (uint32_t e = ic->first; e < ic->end; e++) { /* the overflow of a crowded cell */
             const c2d_index_entry *en = &x->entries[e];
             if (meets(&box, en->lo_x, en->hi_x, en->lo_y, en->hi_y) &&
@@ -798,12 +796,9 @@ static bool fine_part(const c2d_scene *s, c2d_scene_part *p) {
         hit[nh] = sl[ns] = FINE_BLOCK;
         for (size_t a = 0, z = 0; a < nh || z < ns;) {
             if (hit[a] < sl[z]) { /* a run of hits: one capsule each in a local count */
-                uint32_t *caps = pair_capsules(p), *circs = pair_circles(p);
                 size_t count = p->count;
-                for (; hit[a] < sl[z] && !(value[a] & C2D_FINE_MANY); a++, count++) {
-                    caps[count] = value[a];
-                    circs[count] = (uint32_t)(first + hit[a]);
-                }
+                for (; hit[a] < sl[z] && !(value[a] & C2D_FINE_MANY); a++, count++)
+                    put_pair(p, count, value[a], (uint32_t)(first + hit[a]));
                 p->count = count;
                 if (hit[a] < sl[z]) { /* a crowded cell's list (room for the rest is kept) */
                     const uint32_t i = (uint32_t)(first + hit[a]);

@@ -367,6 +367,21 @@ static inline unsigned c2d_cell_mask(const c2d_index_cell *c, float lo_x, float 
 C2D_INTERNAL extern const unsigned char c2d_slot_order[16][4];
 C2D_INTERNAL extern const unsigned char c2d_slots_set[16];
 
+/* Circle i against four slots' capsules: all four written at capsule[n..n+3] in the order of
+ * c2d_slot_order[mask] and i at circle[n..n+3] (room for four was made), no branch a slot;
+ * returns n plus the slots that met, the ones kept. Candidate lists of the collide scan and of
+ * the sweeps. */
+static inline size_t c2d_write_slots(uint32_t *circle, uint32_t *capsule, size_t n, uint32_t i,
+                                     const uint32_t slot[4], unsigned mask) {
+    const unsigned char *order = c2d_slot_order[mask];
+    simde_mm_storeu_si128((simde__m128i *)(void *)(circle + n), simde_mm_set1_epi32((int32_t)i));
+    capsule[n] = slot[order[0]];
+    capsule[n + 1] = slot[order[1]];
+    capsule[n + 2] = slot[order[2]];
+    capsule[n + 3] = slot[order[3]];
+    return n + c2d_slots_set[mask];
+}
+
 /* A query box spanning more cells than this visits every capsule instead. */
 #define C2D_SCENE_SPAN_LIMIT 64
 

@@ -159,20 +159,6 @@ static inline simde__m128 box_vector(const swept *c) {
     return simde_mm_loadu_ps((const float *)(const void *)c);
 }
 
-/* Circle i's candidates of four slots (capsules), those of the bits of `mask` kept, after the
- * list's first n: all four written, the ones that meet first (c2d_slot_order), so no branch a
- * slot (room for four was made). Returns the new count (the caller keeps it in a register). */
-static inline size_t write_slots(candidates *q, size_t n, uint32_t i, const uint32_t capsule[4],
-                                 unsigned mask) {
-    const unsigned char *order = c2d_slot_order[mask];
-    simde_mm_storeu_si128((simde__m128i *)(void *)(q->circle + n), simde_mm_set1_epi32((int32_t)i));
-    q->capsule[n] = capsule[order[0]];
-    q->capsule[n + 1] = capsule[order[1]];
-    q->capsule[n + 2] = capsule[order[2]];
-    q->capsule[n + 3] = capsule[order[3]];
-    return n + c2d_slots_set[mask];
-}
-
 /* The capsules of one cell whose boxes meet the swept box of circle i. A capsule listed in
  * several cells the box visits is a candidate once per cell: keeping the smallest (t, capsule)
  * makes the repeats harmless, and cheaper than deciding which cell owns the pair. */
@@ -181,7 +167,7 @@ static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) 
     const c2d_index_cell *ic = &x->cells[cell];
     const unsigned mask = c2d_slots_mask(ic->lo_x, ic->hi_x, ic->lo_y, ic->hi_y, box_vector(c));
     if (q->n > LIST - C2D_CELL_SLOTS) run_candidates(q);
-    q->n = write_slots(q, q->n, i, ic->capsule, mask);
+    q->n = c2d_write_slots(q->circle, q->capsule, q->n, i, ic->capsule, mask);
     for (uint32_t e = ic->first; e < ic->end; e++) {
         const c2d_index_entry *en = &x->entries[e];
         if (boxes_meet(c, en->lo_x, en->hi_x, en->lo_y, en->hi_y)) add_candidate(q, i, en->capsule);
@@ -203,7 +189,7 @@ static inline size_t list_sweep_cell(candidates *q, size_t n, const swept *c, ui
             run_candidates(q);
             n = q->n;
         }
-        n = write_slots(q, n, i, gr->capsule, mask);
+        n = c2d_write_slots(q->circle, q->capsule, n, i, gr->capsule, mask);
     }
     return n;
 }
