@@ -106,9 +106,7 @@ static void mix_balls(c2d_scene *sc, const scene *s, const char *label) {
 static void random_mixes(void **state) {
     (void)state;
     c2d_backend list[C2D_BACKEND_COUNT];
-    size_t nb = 0;
-    for (int b = 0; b < C2D_BACKEND_COUNT; b++)
-        if (c2d_backend_available((c2d_backend)b)) list[nb++] = (c2d_backend)b;
+    const size_t nb = available_backends(list);
     c2d_rng rng = {UINT64_C(0x313e5)};
     const long cases = env_cases();
     for (long it = 0; it < cases; it++) {
