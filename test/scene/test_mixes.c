@@ -110,7 +110,7 @@ static void random_mixes(void **state) {
     c2d_rng rng = {UINT64_C(0x313e5)};
     const long cases = env_cases();
     for (long it = 0; it < cases; it++) {
-        assert_int_equal(c2d_backend_select(list[(size_t)it % nb]), C2D_OK);
+        use_backend(list[(size_t)it % nb]);
         const size_t m = 1 + (size_t)(c2d_rng_next(&rng) % 6);
         const size_t n = 1 + (size_t)(c2d_rng_next(&rng) % (c2d_rng_next(&rng) % 2 ? 3000 : 80));
         scene s;
