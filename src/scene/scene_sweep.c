@@ -34,8 +34,10 @@
 /* ---- queries ----------------------------------------------------------------------------- */
 
 /* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
- * calls allocate nothing; a block with more candidates runs them in several batches). */
-enum { BLOCK = 256, LIST = 1024 };
+ * calls allocate nothing; a block with more candidates runs them in several batches); the walk
+ * asks for the groups of the circle AHEAD circles on (a block ahead, 512 lines, was too far:
+ * they left the first-level cache before the walk came to them). */
+enum { BLOCK = 256, LIST = 1024, AHEAD = 16 };
 #define NO_CELL UINT32_MAX
 
 /* One circle's inputs and swept box. */
@@ -349,7 +351,7 @@ static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const
         if (b->cell[j] != NO_CELL) c2d_prefetch(&start[b->cell[j]]);
 }
 
-/* Stage two: the cells' bounds (asked for a block ago), and a request for their groups. */
+/* Stage two: the cells' bounds (asked for a block ago). */
 static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
     if (!sweep_ready(s)) return;
     const uint32_t *start = s->sweep.start;
@@ -358,9 +360,6 @@ static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
             const uint32_t c = b->cell[j];
             b->cell[j] = start[c];
             b->end[j] = start[c + 1];
-            const char *g = (const char *)&s->sweep.group[b->cell[j]];
-            c2d_prefetch(g);
-            c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
         }
 }
 
@@ -378,15 +377,30 @@ static bool any_byte(const unsigned char *flag, size_t n) {
     return any != 0;
 }
 
+/* Asks for the first sweep-index group of circle t of block b (its bounds read), if it has one.
+ * A cell without groups names the next cell's first (or the end): nothing is read. */
+static inline void ask_group(const c2d_scene *s, const block *b, size_t t) {
+    if (b->cell[t] == NO_CELL) return;
+    const char *g = (const char *)&s->sweep.group[b->cell[t]];
+    c2d_prefetch(g);
+    c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
+}
+
 /* Stage three: the candidates of the block's circles (from circle q->base), through the lanes,
- * then the ordered scans. */
-static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
+ * then the ordered scans; `next` (NULL at the end) is the block after it, its bounds read, whose
+ * first circles' groups are asked for by the last circles' walks. */
+static void stage_walks(candidates *q, size_t nb, const block *b, const block *next, size_t next_nb,
+                        bool extra) {
     c2d_clear_tois(q->out, nb);
     memset(q->nan, 0, nb);
     /* the list's count in a register through the block (a field of *q, it went through memory
      * at every group), written back around the calls that read it */
     size_t n = q->n;
     for (size_t j = 0; j < nb; j++) {
+        if (j + AHEAD < nb)
+            ask_group(q->s, b, j + AHEAD);
+        else if (next && j + AHEAD - nb < next_nb)
+            ask_group(q->s, next, j + AHEAD - nb);
         if (b->ordered[j]) continue;
         const uint32_t i = (uint32_t)(q->base + j);
         if (b->cell[j] != NO_CELL) {
@@ -407,6 +421,11 @@ static void stage_walks(candidates *q, size_t nb, const block *b, bool extra) {
     if (!any_byte(b->ordered, nb) && !any_byte(q->nan, nb)) return; /* the usual block */
     for (size_t j = 0; j < nb; j++)
         if (b->ordered[j] || q->nan[j]) scan_in_order(q, q->base + j, &q->out[j]);
+}
+
+/* The circles of block k of a range of n. */
+static inline size_t block_size(size_t n, size_t k) {
+    return n - k * BLOCK < BLOCK ? n - k * BLOCK : BLOCK;
 }
 
 void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circles,
@@ -432,21 +451,17 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
     /* three blocks in flight, so the index's memory is asked for a block before it is read:
      * block k's boxes, block k - 1's cell bounds, block k - 2's walks */
     const size_t blocks = (n + BLOCK - 1) / BLOCK;
+#define block_size(n, k) (n - (k)*BLOCK < BLOCK ? n - (k)*BLOCK : BLOCK)
     for (size_t k = 0; k < blocks + 2; k++) {
-        if (k < blocks) {
-            const size_t b0 = k * BLOCK;
-            stage_boxes(s, circles, move_x, move_y, first + b0, n - b0 < BLOCK ? n - b0 : BLOCK,
-                        &b[k % 3]);
-        }
-        if (k >= 1 && k - 1 < blocks) {
-            const size_t b0 = (k - 1) * BLOCK;
-            stage_bounds(s, n - b0 < BLOCK ? n - b0 : BLOCK, &b[(k - 1) % 3]);
-        }
+        if (k < blocks)
+            stage_boxes(s, circles, move_x, move_y, first + k * BLOCK, block_size(n, k), &b[k % 3]);
+        if (k >= 1 && k - 1 < blocks) stage_bounds(s, block_size(n, k - 1), &b[(k - 1) % 3]);
         if (k >= 2) {
-            const size_t b0 = (k - 2) * BLOCK;
-            q.base = first + b0;
-            q.out = out + b0;
-            stage_walks(&q, n - b0 < BLOCK ? n - b0 : BLOCK, &b[(k - 2) % 3], extra);
+            q.base = first + (k - 2) * BLOCK;
+            q.out = out + (k - 2) * BLOCK;
+            const bool more = k - 1 < blocks; /* block k - 1, its bounds read just now */
+            stage_walks(&q, block_size(n, k - 2), &b[(k - 2) % 3], more ? &b[(k - 1) % 3] : NULL,
+                        more ? block_size(n, k - 1) : 0, extra);
         }
     }
 }
