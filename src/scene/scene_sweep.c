@@ -35,8 +35,7 @@
 
 /* Circles per block, and candidate pairs listed before the lanes run them (on the stack: range
  * calls allocate nothing; a block with more candidates runs them in several batches); the walk
- * asks for the groups of the circle AHEAD circles on (a block ahead, 512 lines, was too far:
- * they left the first-level cache before the walk came to them). */
+ * asks for the groups of the circle AHEAD circles on. */
 enum { BLOCK = 256, LIST = 1024, AHEAD = 16 };
 #define NO_CELL UINT32_MAX
 
@@ -336,8 +335,7 @@ void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circ
     c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
 }
 
-/* Stage one of a block of nb circles from circle i: swept boxes and cells, four at a time, and
- * a request for the bounds of their sweep-index cells. */
+/* A block of nb circles from circle i: swept boxes and cells, four at a time. */
 static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
                         const float *move_y, size_t i, size_t nb, block *b) {
     size_t t = 0;
@@ -345,13 +343,11 @@ static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const
         prepare_four(s, circles, move_x, move_y, i + t, t, b);
     for (; t < nb; t++)
         prepare_one(s, circles, move_x, move_y, i + t, t, b);
-    if (!sweep_ready(s)) return;
-    const uint32_t *start = s->sweep.start;
-    for (size_t j = 0; j < nb; j++)
-        if (b->cell[j] != NO_CELL) c2d_prefetch(&start[b->cell[j]]);
 }
 
-/* Stage two: the cells' bounds (asked for a block ago). */
+/* Then the cells' bounds: each circle's first group and the end of its groups. (Asking for
+ * them a block before, and for the groups with them, measured slower: 256 circles' lines are
+ * half the first-level cache, gone before they are read.) */
 static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
     if (!sweep_ready(s)) return;
     const uint32_t *start = s->sweep.start;
@@ -386,7 +382,7 @@ static inline void ask_group(const c2d_scene *s, const block *b, size_t t) {
     c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
 }
 
-/* Stage three: the candidates of the block's circles (from circle q->base), through the lanes,
+/* The walks: the candidates of the block's circles (from circle q->base), through the lanes,
  * then the ordered scans; `next` (NULL at the end) is the block after it, its bounds read, whose
  * first circles' groups are asked for by the last circles' walks. */
 static void stage_walks(candidates *q, size_t nb, const block *b, const block *next, size_t next_nb,
@@ -437,7 +433,7 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
         return;
     }
     unsigned char nan[BLOCK];
-    block b[3];
+    block b[2];
     candidates q;
     q.s = s;
     q.circles = circles;
@@ -448,20 +444,20 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
     q.filtered = c2d_scene_filtered(s, circles);
     q.n = 0;
     const bool extra = s->index.everywhere_count > 0 || movers;
-    /* three blocks in flight, so the index's memory is asked for a block before it is read:
-     * block k's boxes, block k - 1's cell bounds, block k - 2's walks */
+    /* two blocks in flight: block k's boxes and cell bounds, then block k - 1's walks, which
+     * ask for the groups of the circles AHEAD on, into block k */
     const size_t blocks = (n + BLOCK - 1) / BLOCK;
-#define block_size(n, k) (n - (k)*BLOCK < BLOCK ? n - (k)*BLOCK : BLOCK)
-    for (size_t k = 0; k < blocks + 2; k++) {
-        if (k < blocks)
-            stage_boxes(s, circles, move_x, move_y, first + k * BLOCK, block_size(n, k), &b[k % 3]);
-        if (k >= 1 && k - 1 < blocks) stage_bounds(s, block_size(n, k - 1), &b[(k - 1) % 3]);
-        if (k >= 2) {
-            q.base = first + (k - 2) * BLOCK;
-            q.out = out + (k - 2) * BLOCK;
-            const bool more = k - 1 < blocks; /* block k - 1, its bounds read just now */
-            stage_walks(&q, block_size(n, k - 2), &b[(k - 2) % 3], more ? &b[(k - 1) % 3] : NULL,
-                        more ? block_size(n, k - 1) : 0, extra);
+    for (size_t k = 0; k <= blocks; k++) {
+        if (k < blocks) {
+            stage_boxes(s, circles, move_x, move_y, first + k * BLOCK, block_size(n, k), &b[k % 2]);
+            stage_bounds(s, block_size(n, k), &b[k % 2]);
+        }
+        if (k >= 1) {
+            q.base = first + (k - 1) * BLOCK;
+            q.out = out + (k - 1) * BLOCK;
+            const bool more = k < blocks;
+            stage_walks(&q, block_size(n, k - 1), &b[(k - 1) % 2], more ? &b[k % 2] : NULL,
+                        more ? block_size(n, k) : 0, extra);
         }
     }
 }
