@@ -294,21 +294,25 @@ C2D_COLD size_t keep_meeting(const c2d_circle_soa *c, c2d_ball_pair *pairs, size
     return kept;
 }
 
-/* size[a] += the pairs with first ball a. A pile's walk finds a ball's pairs one after another,
- * and an increment in memory each waited for the last through the store (about 6 cycles a
- * pair); a run of one a is counted in a register instead, its size stored at every pair
- * without a branch (the run's first pair reads the size so far; the others read a spare). */
-static void count_groups(const c2d_ball_pair *pairs, size_t count, uint32_t *size) {
-    uint32_t group = UINT32_MAX, base = 0, run = 0, spare = 0; /* a's are below UINT32_MAX */
-    for (size_t k = 0; k < count; k++) {
-        const uint32_t a = pairs[k].a;
-        const bool same = a == group;
-        const uint32_t stored = *(same ? &spare : &size[a]);
-        base = same ? base : stored;
-        run = same ? run + 1 : 1;
-        size[a] = base + run;
-        group = a;
-    }
+/* counter[a]++ for the pairs' first balls a in turn, the grouping's two passes (count, then
+ * place). A pile's walk finds a ball's pairs one after another, and an increment in memory
+ * waited for the last through the store (about 6 cycles a pair); a run of one a keeps its
+ * counter in a register instead, stored at every pair without a branch (the run's first pair
+ * reads the counter; the others read a spare word). */
+typedef struct run_counter {
+    uint32_t *counter;
+    uint32_t a, next, spare; /* a = UINT32_MAX: no run yet (a pair's a is below it) */
+} run_counter;
+
+/* counter[a]++: returns the value before. */
+static inline uint32_t run_count(run_counter *r, uint32_t a) {
+    const bool same = a == r->a;
+    const uint32_t stored = *(same ? &r->spare : &r->counter[a]);
+    const uint32_t j = same ? r->next : stored;
+    r->next = j + 1;
+    r->counter[a] = r->next;
+    r->a = a;
+    return j;
 }
 
 size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
@@ -342,7 +346,9 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
      * larger than SMALL_SORT, a pair joins its group in b order at once (an insertion into the
      * group so far); else every group is sorted afterwards (heapsort for a crowd). */
     memset(m.first, 0, (n + 1) * sizeof(uint32_t));
-    count_groups(m.pairs, count, m.first + 1);
+    run_counter sizes = {m.first + 1, UINT32_MAX, 0, 0};
+    for (size_t k = 0; k < count; k++)
+        run_count(&sizes, m.pairs[k].a);
     size_t largest = 0;
     uint32_t *at = m.special;
     uint32_t sum = 0; /* the sizes into starts, and `at` a copy of them, in one pass */
@@ -354,16 +360,10 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
         m.first[a + 1] = sum;
     }
     const bool small = largest <= SMALL_SORT;
-    uint32_t group = UINT32_MAX, next = 0, spare = 0; /* a's of pairs are below UINT32_MAX */
+    run_counter places = {at, UINT32_MAX, 0, 0};
     for (size_t k = 0; k < count; k++) {
         const c2d_ball_pair pr = m.pairs[k];
-        /* at[a]++ with a run of one a kept in a register (see count_groups) */
-        const bool same = pr.a == group;
-        const uint32_t stored = *(same ? &spare : &at[pr.a]);
-        size_t j = same ? next : stored;
-        next = (uint32_t)j + 1;
-        at[pr.a] = next;
-        group = pr.a;
+        size_t j = run_count(&places, pr.a);
         if (small)
             for (const size_t lo = m.first[pr.a]; j > lo && m.sorted[j - 1].b > pr.b; j--)
                 m.sorted[j] = m.sorted[j - 1];

@@ -335,19 +335,9 @@ void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circ
     c2d_scene_sweep_moving_range(s, circles, move_x, move_y, NULL, first, n, out);
 }
 
-/* A block of nb circles from circle i: swept boxes and cells, four at a time. */
-static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
-                        const float *move_y, size_t i, size_t nb, block *b) {
-    size_t t = 0;
-    for (; t + 4 <= nb; t += 4)
-        prepare_four(s, circles, move_x, move_y, i + t, t, b);
-    for (; t < nb; t++)
-        prepare_one(s, circles, move_x, move_y, i + t, t, b);
-}
-
-/* Then the cells' bounds: each circle's first group and the end of its groups. (Asking for
- * them a block before, and for the groups with them, measured slower: 256 circles' lines are
- * half the first-level cache, gone before they are read.) */
+/* The cells' bounds of a block: each circle's first group and the end of its groups. (Asking
+ * for them a block before, and for the groups with them, measured slower: 256 circles' lines
+ * are half the first-level cache, gone before they are read.) */
 static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
     if (!sweep_ready(s)) return;
     const uint32_t *start = s->sweep.start;
@@ -357,6 +347,18 @@ static void stage_bounds(const c2d_scene *s, size_t nb, block *b) {
             b->cell[j] = start[c];
             b->end[j] = start[c + 1];
         }
+}
+
+/* A block of nb circles from circle i: swept boxes and cells, four at a time, then the cells'
+ * bounds. */
+static void stage_boxes(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
+                        const float *move_y, size_t i, size_t nb, block *b) {
+    size_t t = 0;
+    for (; t + 4 <= nb; t += 4)
+        prepare_four(s, circles, move_x, move_y, i + t, t, b);
+    for (; t < nb; t++)
+        prepare_one(s, circles, move_x, move_y, i + t, t, b);
+    stage_bounds(s, nb, b);
 }
 
 /* Is any of the n flags (bytes 0 or 1) set: eight at a time. */
@@ -448,10 +450,8 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
      * ask for the groups of the circles AHEAD on, into block k */
     const size_t blocks = (n + BLOCK - 1) / BLOCK;
     for (size_t k = 0; k <= blocks; k++) {
-        if (k < blocks) {
+        if (k < blocks)
             stage_boxes(s, circles, move_x, move_y, first + k * BLOCK, block_size(n, k), &b[k % 2]);
-            stage_bounds(s, block_size(n, k), &b[k % 2]);
-        }
         if (k >= 1) {
             q.base = first + (k - 1) * BLOCK;
             q.out = out + (k - 1) * BLOCK;
