@@ -384,9 +384,20 @@ static inline void ask_group(const c2d_scene *s, const block *b, size_t t) {
     c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
 }
 
+/* Asks for the output records of circles t .. t + 7 of the block after the walk's (for writing:
+ * 192 bytes, three lines). A block's records were cleared at its start, each line read from
+ * memory first; asked for during the block before, they are in the cache by then. */
+static inline void ask_records(const c2d_circle_toi *next_out, size_t t) {
+    const char *o = (const char *)(next_out + t);
+    c2d_prefetch_write(o);
+    c2d_prefetch_write(o + 64);
+    c2d_prefetch_write(o + 128);
+}
+
 /* The walks: the candidates of the block's circles (from circle q->base), through the lanes,
  * then the ordered scans; `next` (NULL at the end) is the block after it, its bounds read, whose
- * first circles' groups are asked for by the last circles' walks. */
+ * first circles' groups are asked for by the last circles' walks, and whose output records are
+ * asked for eight circles at a time along the walk. */
 static void stage_walks(candidates *q, size_t nb, const block *b, const block *next, size_t next_nb,
                         bool extra) {
     c2d_clear_tois(q->out, nb);
@@ -399,6 +410,7 @@ static void stage_walks(candidates *q, size_t nb, const block *b, const block *n
             ask_group(q->s, b, j + AHEAD);
         else if (next && j + AHEAD - nb < next_nb)
             ask_group(q->s, next, j + AHEAD - nb);
+        if (next && j % 8 == 0 && j + 8 <= next_nb) ask_records(q->out + nb, j);
         if (b->ordered[j]) continue;
         const uint32_t i = (uint32_t)(q->base + j);
         if (b->cell[j] != NO_CELL) {
