@@ -259,25 +259,39 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
     return ns;
 }
 
+/* The lanes of 8 cells k whose bit is set in their words (those outside `valid` never are):
+ * their offsets (t_lanes) and cells appended to hit and rank after nh; returns the new nh. */
+static inline size_t set_lanes(__m256i k, __m256i word, __m256i valid, __m256i t_lanes,
+                               uint32_t *hit, uint32_t *rank, size_t nh) {
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i bit =
+        _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(k, _mm256_set1_epi32(31))), one);
+    const unsigned set = (unsigned)_mm256_movemask_ps(
+        _mm256_castsi256_ps(_mm256_and_si256(valid, _mm256_cmpeq_epi32(bit, one))));
+    compress_store(hit + nh, t_lanes, set);
+    compress_store(rank + nh, k, set);
+    return nh + (size_t)__builtin_popcount(set);
+}
+
 size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, const uint32_t *cell,
                                                       size_t n, uint32_t *hit, uint32_t *rank) {
-    const __m256i one = _mm256_set1_epi32(1), low5 = _mm256_set1_epi32(31);
-    const __m256i step = _mm256_set1_epi32(8);
+    const __m256i step = _mm256_set1_epi32(8), all = _mm256_set1_epi32(-1);
     const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
     __m256i t_lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    size_t nh = 0;
-    for (size_t t = 0; t < n; t += 8, t_lanes = _mm256_add_epi32(t_lanes, step)) {
+    size_t nh = 0, t = 0;
+    /* whole vectors with a plain load and gather, then the tail masked (a masked load and gather
+     * for every vector made the W5 scan 1.04-1.07x slower at 65,536 circles on Zen 3) */
+    for (; t + 8 <= n; t += 8, t_lanes = _mm256_add_epi32(t_lanes, step)) {
+        const __m256i k = _mm256_loadu_si256((const __m256i *)(const void *)(cell + t));
+        const __m256i word = _mm256_i32gather_epi32(words, _mm256_srli_epi32(k, 5), 4);
+        nh = set_lanes(k, word, all, t_lanes, hit, rank, nh);
+    }
+    if (t < n) {
         const __m256i valid = valid_lanes(n, t);
         const __m256i k = _mm256_maskload_epi32((const int *)(cell + t), valid);
         const __m256i word = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), words,
                                                          _mm256_srli_epi32(k, 5), valid, 4);
-        const __m256i bit =
-            _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(k, low5)), one);
-        const unsigned set = (unsigned)_mm256_movemask_ps(
-            _mm256_castsi256_ps(_mm256_and_si256(valid, _mm256_cmpeq_epi32(bit, one))));
-        compress_store(hit + nh, t_lanes, set);
-        compress_store(rank + nh, k, set);
-        nh += (size_t)__builtin_popcount(set);
+        nh = set_lanes(k, word, valid, t_lanes, hit, rank, nh);
     }
     ranks(g, rank, nh);
     return nh;
