@@ -375,15 +375,6 @@ static bool any_byte(const unsigned char *flag, size_t n) {
     return any != 0;
 }
 
-/* Asks for the first sweep-index group of circle t of block b (its bounds read), if it has one.
- * A cell without groups names the next cell's first (or the end): nothing is read. */
-static inline void ask_group(const c2d_scene *s, const block *b, size_t t) {
-    if (b->cell[t] == NO_CELL) return;
-    const char *g = (const char *)&s->sweep.group[b->cell[t]];
-    c2d_prefetch(g);
-    c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
-}
-
 /* Asks for the output records of circles t .. t + 7 of the block after the walk's (for writing:
  * 192 bytes, three lines). A block's records were cleared at its start, each line read from
  * memory first; asked for during the block before, they are in the cache by then. */
@@ -397,40 +388,72 @@ static inline void ask_records(const c2d_circle_toi *next_out, size_t t) {
 /* The walks: the candidates of the block's circles (from circle q->base), through the lanes,
  * then the ordered scans; `next` (NULL at the end) is the block after it, its bounds read, whose
  * first circles' groups are asked for by the last circles' walks, and whose output records are
- * asked for eight circles at a time along the walk. */
+ * asked for eight circles at a time along the walk.
+ *
+ * Candidates may reach the lanes in any order (each circle keeps its smallest (t, capsule)), so
+ * the circles of sweep-index cells are listed first, in one lean loop (room for all of a
+ * circle's groups is made before them, so no group checks it), and the others (coarse cells,
+ * capsules everywhere or moving) after, when the block has any. */
 static void stage_walks(candidates *q, size_t nb, const block *b, const block *next, size_t next_nb,
                         bool extra) {
     c2d_clear_tois(q->out, nb);
     memset(q->nan, 0, nb);
+    const c2d_sweep_group *group = q->s->sweep.group;
+    const uint32_t *cell = b->cell, *end = b->end;
+    const unsigned char *ordered = b->ordered;
+    const size_t ahead_nb = next ? next_nb : 0;
+    bool others = extra;
     /* the list's count in a register through the block (a field of *q, it went through memory
      * at every group), written back around the calls that read it */
     size_t n = q->n;
     for (size_t j = 0; j < nb; j++) {
-        if (j + AHEAD < nb)
-            ask_group(q->s, b, j + AHEAD);
-        else if (next && j + AHEAD - nb < next_nb)
-            ask_group(q->s, next, j + AHEAD - nb);
-        if (next && j % 8 == 0 && j + 8 <= next_nb) ask_records(q->out + nb, j);
-        if (b->ordered[j]) continue;
-        const uint32_t i = (uint32_t)(q->base + j);
-        if (b->cell[j] != NO_CELL) {
-            n = list_sweep_cell(q, n, &b->c[j], i, b->cell[j], b->end[j]);
-        } else {
-            q->n = n;
-            list_coarse(q, i, &b->c[j]);
-            n = q->n;
+        const uint32_t soon = j + AHEAD < nb              ? cell[j + AHEAD]
+                              : j + AHEAD - nb < ahead_nb ? next->cell[j + AHEAD - nb]
+                                                          : NO_CELL;
+        if (soon != NO_CELL) { /* a cell without groups names the next cell's first: harmless */
+            const char *g = (const char *)&group[soon];
+            c2d_prefetch(g);
+            c2d_prefetch(g + sizeof(c2d_sweep_group) - 1);
         }
-        if (extra) {
+        if (j % 8 == 0 && j + 8 <= ahead_nb) ask_records(q->out + nb, j);
+        const uint32_t g0 = cell[j];
+        if (ordered[j]) continue;
+        if (g0 == NO_CELL) {
+            others = true;
+            continue;
+        }
+        const uint32_t g1 = end[j];
+        if (n + 4 * (size_t)(g1 - g0) > LIST) {
             q->n = n;
-            list_extra(q, i, &b->c[j]);
+            run_candidates(q);
             n = q->n;
+            if (4 * (size_t)(g1 - g0) > LIST) { /* a crowded cell: group by group */
+                n = list_sweep_cell(q, n, &b->c[j], (uint32_t)(q->base + j), g0, g1);
+                continue;
+            }
+        }
+        const simde__m128 box = box_vector(&b->c[j]);
+        const uint32_t i = (uint32_t)(q->base + j);
+        for (uint32_t g = g0; g < g1; g++) {
+            const c2d_sweep_group *gr = &group[g];
+            const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box);
+            n = c2d_write_slots(q->circle, q->capsule, n, i, gr->capsule, mask);
         }
     }
+    if (others)
+        for (size_t j = 0; j < nb; j++) {
+            if (ordered[j]) continue;
+            const uint32_t i = (uint32_t)(q->base + j);
+            q->n = n;
+            if (cell[j] == NO_CELL) list_coarse(q, i, &b->c[j]);
+            if (extra) list_extra(q, i, &b->c[j]);
+            n = q->n;
+        }
     q->n = n;
     run_candidates(q);
-    if (!any_byte(b->ordered, nb) && !any_byte(q->nan, nb)) return; /* the usual block */
+    if (!any_byte(ordered, nb) && !any_byte(q->nan, nb)) return; /* the usual block */
     for (size_t j = 0; j < nb; j++)
-        if (b->ordered[j] || q->nan[j]) scan_in_order(q, q->base + j, &q->out[j]);
+        if (ordered[j] || q->nan[j]) scan_in_order(q, q->base + j, &q->out[j]);
 }
 
 /* The circles of block k of a range of n. */

@@ -252,6 +252,45 @@ static void sweep_index_small(void **state) {
     }
 }
 
+/* A sweep-index cell holding far more capsules than the walk's candidate list (1,100 short
+ * capsules on one spot, 275 groups of four against a list of 1,024): the circles whose box has
+ * its low corner there take the cell group by group, with the list run between; the others
+ * make room for a whole cell before it. */
+static void sweep_index_crowded(void **state) {
+    (void)state;
+    c2d_workload w;
+    assert_int_equal(c2d_workload_w5(&w, 3000, 1300, C2D_W5_UNIFORM, 21), 0);
+    scene s;
+    scene_from_workload(&s, &w, LAYOUT_ALIGNED);
+    c2d_rng rng = {31};
+    for (size_t k = 0; k < 1100; k++) { /* on one spot (50, 50), a hair apart */
+        s.ax[k] = 50.0f + 0.01f * c2d_rng_unit(&rng);
+        s.ay[k] = 50.0f + 0.01f * c2d_rng_unit(&rng);
+        s.bx[k] = s.ax[k] + 0.02f;
+        s.by[k] = s.ay[k];
+        s.R[k] = 0.01f;
+    }
+    for (size_t i = 0; i < s.n; i += 2) { /* half the circles around it, small moves */
+        s.x[i] = 49.5f + c2d_rng_unit(&rng);
+        s.y[i] = 49.5f + c2d_rng_unit(&rng);
+        s.r[i] = 0.05f;
+        s.mx[i] = 0.2f * (c2d_rng_unit(&rng) - 0.5f);
+        s.my[i] = 0.2f * (c2d_rng_unit(&rng) - 0.5f);
+    }
+    c2d_scene *sc;
+    assert_int_equal(c2d_scene_create(&s.capsules, NULL, &sc), C2D_OK);
+    check_sweeps(sc, &s, "crowded cell");
+    assert_true(index_ready(sc));
+    size_t most = 0; /* the test needs a cell of more groups than a list holds */
+    const c2d_sweep_index *x = &sc->sweep;
+    for (size_t c = 0; c < (size_t)x->grid.nx * x->grid.ny; c++)
+        most = x->start[c + 1] - x->start[c] > most ? x->start[c + 1] - x->start[c] : most;
+    assert_true(most > 256);
+    c2d_scene_destroy(sc);
+    scene_free(&s);
+    c2d_workload_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sweep_index_w5),
@@ -259,6 +298,7 @@ int main(void) {
         cmocka_unit_test(sweep_index_special_and_moves),
         cmocka_unit_test(sweep_index_regrow),
         cmocka_unit_test(sweep_index_small),
+        cmocka_unit_test(sweep_index_crowded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
