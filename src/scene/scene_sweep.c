@@ -175,24 +175,46 @@ static void list_cell(candidates *q, const swept *c, uint32_t i, uint32_t cell) 
     }
 }
 
-/* The capsules of sweep-index groups [g, end) whose boxes meet the swept box of circle i (each
- * listed once in a cell, so no repeats), after the list's first n; returns the new count. A cell
- * of up to four capsules is one group. Each group writes four candidates, the ones that meet
- * first, and keeps those (no branch a slot). */
-static inline size_t list_sweep_cell(candidates *q, size_t n, const swept *c, uint32_t i,
-                                     uint32_t g, uint32_t end) {
+/* The capsules of sweep-index groups [g, end) whose boxes meet the swept box `box` of circle i
+ * (each listed once in a cell, so no repeats), written after the list's first n with no room
+ * check (the caller made room for four a group); returns the new count. A cell of up to four
+ * capsules is one group. Each group writes four candidates, the ones that meet first, and
+ * keeps those (no branch a slot). */
+static inline size_t list_groups(candidates *q, size_t n, simde__m128 box, uint32_t i, uint32_t g,
+                                 uint32_t end) {
     const c2d_sweep_group *group = q->s->sweep.group;
     for (; g < end; g++) {
         const c2d_sweep_group *gr = &group[g];
-        const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box_vector(c));
-        if (n > LIST - 4) {
-            q->n = n;
-            run_candidates(q);
-            n = q->n;
-        }
+        const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box);
         n = c2d_write_slots(q->circle, q->capsule, n, i, gr->capsule, mask);
     }
     return n;
+}
+
+/* A cell of more groups than the list holds: a listful at a time, the list run between. */
+static size_t list_crowded_cell(candidates *q, size_t n, simde__m128 box, uint32_t i, uint32_t g,
+                                uint32_t end) {
+    while (g < end) {
+        q->n = n;
+        run_candidates(q); /* empty after */
+        const uint32_t stop = end - g <= LIST / 4 ? end : g + LIST / 4;
+        n = list_groups(q, q->n, box, i, g, stop);
+        g = stop;
+    }
+    return n;
+}
+
+/* list_groups for circle i's sweep-index cell [g, end), room made before the groups: a cell
+ * that does not fit after n runs the list first. */
+static inline size_t list_sweep_cell(candidates *q, size_t n, const swept *c, uint32_t i,
+                                     uint32_t g, uint32_t end) {
+    if (n + 4 * (size_t)(end - g) > LIST) {
+        if (4 * (size_t)(end - g) > LIST) return list_crowded_cell(q, n, box_vector(c), i, g, end);
+        q->n = n;
+        run_candidates(q);
+        n = q->n;
+    }
+    return list_groups(q, n, box_vector(c), i, g, end);
 }
 
 /* Cells a swept box may visit before the circle takes the all-capsules scan instead. */
@@ -391,9 +413,9 @@ static inline void ask_records(const c2d_circle_toi *next_out, size_t t) {
  * asked for eight circles at a time along the walk.
  *
  * Candidates may reach the lanes in any order (each circle keeps its smallest (t, capsule)), so
- * the circles of sweep-index cells are listed first, in one lean loop (room for all of a
- * circle's groups is made before them, so no group checks it), and the others (coarse cells,
- * capsules everywhere or moving) after, when the block has any. */
+ * the circles of sweep-index cells are listed first, in one lean loop (list_sweep_cell makes
+ * room for a circle's groups before them), and the others (coarse cells, capsules everywhere
+ * or moving) after, when the block has any. */
 static void stage_walks(candidates *q, size_t nb, const block *b, const block *next, size_t next_nb,
                         bool extra) {
     c2d_clear_tois(q->out, nb);
@@ -422,23 +444,7 @@ static void stage_walks(candidates *q, size_t nb, const block *b, const block *n
             others = true;
             continue;
         }
-        const uint32_t g1 = end[j];
-        if (n + 4 * (size_t)(g1 - g0) > LIST) {
-            q->n = n;
-            run_candidates(q);
-            n = q->n;
-            if (4 * (size_t)(g1 - g0) > LIST) { /* a crowded cell: group by group */
-                n = list_sweep_cell(q, n, &b->c[j], (uint32_t)(q->base + j), g0, g1);
-                continue;
-            }
-        }
-        const simde__m128 box = box_vector(&b->c[j]);
-        const uint32_t i = (uint32_t)(q->base + j);
-        for (uint32_t g = g0; g < g1; g++) {
-            const c2d_sweep_group *gr = &group[g];
-            const unsigned mask = c2d_slots_mask(gr->lo_x, gr->hi_x, gr->lo_y, gr->hi_y, box);
-            n = c2d_write_slots(q->circle, q->capsule, n, i, gr->capsule, mask);
-        }
+        n = list_sweep_cell(q, n, &b->c[j], (uint32_t)(q->base + j), g0, end[j]);
     }
     if (others)
         for (size_t j = 0; j < nb; j++) {

@@ -254,8 +254,8 @@ static void sweep_index_small(void **state) {
 
 /* A sweep-index cell holding far more capsules than the walk's candidate list (1,100 short
  * capsules on one spot, 275 groups of four against a list of 1,024): the circles whose box has
- * its low corner there take the cell group by group, with the list run between; the others
- * make room for a whole cell before it. */
+ * its low corner there take the cell a listful at a time, with the list run between; the
+ * others make room for a whole cell before it. */
 static void sweep_index_crowded(void **state) {
     (void)state;
     c2d_workload w;
