@@ -30,7 +30,8 @@
 enum {
     C2D_SCENE_SLOT_PARTS = 0,    /* collide: the parts of a frame (c2d_scene_part) */
     C2D_SCENE_SLOT_OFFSET = 1,   /* collide: each capsule's first contact */
-    C2D_SCENE_SLOT_CONTACTS = 2, /* collide: the binned contacts, by capsule then circle */
+    C2D_SCENE_SLOT_CONTACTS = 2, /* collide: pointers to the parts' contacts, by capsule then
+                                    circle */
     C2D_SCENE_SLOT_MOVERS = 7,   /* sweeps: the capsules that move (c2d_scene_mover) */
     C2D_SCENE_SLOT_FREE = 8,     /* first slot for other topics */
     C2D_SCENE_SLOTS = 16
