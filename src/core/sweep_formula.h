@@ -27,80 +27,151 @@
 
 /* First touch over t in [0, 1] of two circles with relative offset s and relative motion v,
  * radius sum rs, w = v x s and lim = rs |v| (the notes at the top of src/scalar/sweep.c give
- * the reasons of each step). Touching at the start is t = 0. Returns the time, or
- * C2D_SWEEP_NONE; NaN anywhere fails a compare and gives C2D_SWEEP_NONE. */
-C2D_FORMULA dlane_t circles_touch_time(dlane_t sx, dlane_t sy, dlane_t vx, dlane_t vy, dlane_t w,
-                                       dlane_t lim, dlane_t rs) {
-    const dlane_t zero = dlane_splat(0.0), none = dlane_splat(C2D_SWEEP_NONE);
-    const dlane_t c = dlane_sub(dlane_add(dlane_mul(sx, sx), dlane_mul(sy, sy)), dlane_mul(rs, rs));
-    const dlane_t b = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
-    /* moving toward each other, and the path's line comes within rs */
-    const dmask_t toward = dmask_and(dlane_lt(b, zero), dlane_le(dlane_abs(w), lim));
-    dlane_t t = none;
-    if (dmask_any(toward)) {
-        const dlane_t disc = dlane_sub(dlane_mul(lim, lim), dlane_mul(w, w));
-        const dlane_t root =
-            dlane_div(c, dlane_add(dlane_neg(b), dlane_sqrt(dlane_max(disc, zero))));
-        t = dlane_select(dmask_and(toward, dlane_le(root, dlane_splat(1.0))), root, none);
-    }
-    return dlane_select(dlane_le(c, zero), zero, t);
+ * the reasons of each step), in three steps so that a caller can run the roots of several
+ * touches in one block: circle_touch_begin (c, b, and the lanes moving toward each other whose
+ * path's line comes within rs), circle_touch_root (the time in those lanes, C2D_SWEEP_NONE in
+ * the others), circle_touch_end (0 where touching at the start). A lane's time is the same
+ * whether or not the root was computed for its vector: a lane not toward gets C2D_SWEEP_NONE
+ * from the root's select, which is what it gets without the root. NaN anywhere fails a
+ * compare and gives C2D_SWEEP_NONE. */
+typedef struct circle_touch {
+    dlane_t c, b;   /* |s|^2 - rs^2, v.s */
+    dmask_t toward; /* moving toward each other, the path's line within rs */
+} circle_touch;
+
+C2D_FORMULA circle_touch circle_touch_begin(dlane_t sx, dlane_t sy, dlane_t vx, dlane_t vy,
+                                            dlane_t w, dlane_t lim, dlane_t rs) {
+    circle_touch k;
+    k.c = dlane_sub(dlane_add(dlane_mul(sx, sx), dlane_mul(sy, sy)), dlane_mul(rs, rs));
+    k.b = dlane_add(dlane_mul(vx, sx), dlane_mul(vy, sy));
+    k.toward = dmask_and(dlane_lt(k.b, dlane_splat(0.0)), dlane_le(dlane_abs(w), lim));
+    return k;
 }
 
-/* The first touch of each feature of the capsule, in double from the float inputs: the side
- * facing the circle (*t_side, its sign *sigma: +1 left of the axis a->b, -1 right), the end
- * circle at a (*t_a) and at b (*t_b); C2D_SWEEP_NONE where there is none. The notes at the top
- * of src/scalar/sweep.c give the side's rules and its guard. */
-C2D_FORMULA void sweep_features(dlane_t px, dlane_t py, dlane_t r, dlane_t mx, dlane_t my,
+C2D_FORMULA dlane_t circle_touch_root(const circle_touch *k, dlane_t w, dlane_t lim) {
+    const dlane_t disc = dlane_sub(dlane_mul(lim, lim), dlane_mul(w, w));
+    const dlane_t root =
+        dlane_div(k->c, dlane_add(dlane_neg(k->b), dlane_sqrt(dlane_max(disc, dlane_splat(0.0)))));
+    return dlane_select(dmask_and(k->toward, dlane_le(root, dlane_splat(1.0))), root,
+                        dlane_splat(C2D_SWEEP_NONE));
+}
+
+C2D_FORMULA dlane_t circle_touch_end(const circle_touch *k, dlane_t t) {
+    return dlane_select(dlane_le(k->c, dlane_splat(0.0)), dlane_splat(0.0), t);
+}
+
+/* The three steps for one touch: the time, or C2D_SWEEP_NONE. */
+C2D_FORMULA dlane_t circles_touch_time(dlane_t sx, dlane_t sy, dlane_t vx, dlane_t vy, dlane_t w,
+                                       dlane_t lim, dlane_t rs) {
+    const circle_touch k = circle_touch_begin(sx, sy, vx, vy, w, lim, rs);
+    dlane_t t = dlane_splat(C2D_SWEEP_NONE);
+    if (dmask_any(k.toward)) t = circle_touch_root(&k, w, lim);
+    return circle_touch_end(&k, t);
+}
+
+/* What the features of a capsule sweep share, in double from the float inputs: the centre
+ * relative to a and b, the axis, the motion, the radius sum, the axis' length, lim = rs |m|,
+ * M x P and M x Q, and the side's sign sigma (+1 left of the axis a->b, -1 right) with
+ * sigma H and sigma V (H = D x P, V = D x M). */
+typedef struct sweep_frame {
+    dlane_t fpx, fpy, fqx, fqy, dx, dy, mx, my, rs, len, lim, wa, wb, sigma, hs, vs;
+} sweep_frame;
+
+C2D_FORMULA void sweep_frame_of(dlane_t px, dlane_t py, dlane_t r, dlane_t mx, dlane_t my,
                                 dlane_t ax, dlane_t ay, dlane_t bx, dlane_t by, dlane_t R,
-                                dlane_t *t_side, dlane_t *sigma_out, dlane_t *t_a, dlane_t *t_b) {
+                                sweep_frame *f) {
+    f->fpx = dlane_sub(px, ax);
+    f->fpy = dlane_sub(py, ay);
+    f->fqx = dlane_sub(px, bx);
+    f->fqy = dlane_sub(py, by);
+    f->dx = dlane_sub(bx, ax);
+    f->dy = dlane_sub(by, ay);
+    f->mx = mx;
+    f->my = my;
+    f->len = dlane_sqrt(dlane_add(dlane_mul(f->dx, f->dx), dlane_mul(f->dy, f->dy)));
+    f->rs = dlane_add(r, R);
+    f->lim = dlane_mul(f->rs, dlane_sqrt(dlane_add(dlane_mul(mx, mx), dlane_mul(my, my))));
+    f->wa = dlane_sub(dlane_mul(mx, f->fpy), dlane_mul(my, f->fpx)); /* M x P */
+    f->wb = dlane_sub(dlane_mul(mx, f->fqy), dlane_mul(my, f->fqx)); /* M x Q */
+    const dlane_t H = dlane_sub(dlane_mul(f->dx, f->fpy), dlane_mul(f->dy, f->fpx));
+    const dlane_t V = dlane_sub(dlane_mul(f->dx, my), dlane_mul(f->dy, mx));
+    f->sigma = dlane_select(dlane_ge(H, dlane_splat(0.0)), dlane_splat(1.0), dlane_splat(-1.0));
+    f->hs = dlane_mul(f->sigma, H);
+    f->vs = dlane_mul(f->sigma, V);
+}
+
+/* The lanes whose side may be touched: an axis with length, and moving toward its line. */
+C2D_FORMULA dmask_t side_toward(const sweep_frame *f) {
+    return dmask_and(dlane_gt(f->len, dlane_splat(0.0)), dlane_lt(f->vs, dlane_splat(0.0)));
+}
+
+/* The first touch of the side facing the circle in the lanes `toward`, C2D_SWEEP_NONE in the
+ * others. The notes at the top of src/scalar/sweep.c give the side's rules and its guard. */
+C2D_FORMULA dlane_t side_touch(const sweep_frame *f, dmask_t toward) {
     const dlane_t zero = dlane_splat(0.0), one = dlane_splat(1.0);
     const dlane_t none = dlane_splat(C2D_SWEEP_NONE);
-    /* the shared frame: the centre relative to a and b, the axis, the motion, the radius sum */
-    const dlane_t fpx = dlane_sub(px, ax), fpy = dlane_sub(py, ay);
-    const dlane_t fqx = dlane_sub(px, bx), fqy = dlane_sub(py, by);
-    const dlane_t dx = dlane_sub(bx, ax), dy = dlane_sub(by, ay);
-    const dlane_t len = dlane_sqrt(dlane_add(dlane_mul(dx, dx), dlane_mul(dy, dy)));
-    const dlane_t rs = dlane_add(r, R);
-    const dlane_t lim = dlane_mul(rs, dlane_sqrt(dlane_add(dlane_mul(mx, mx), dlane_mul(my, my))));
-    const dlane_t wa = dlane_sub(dlane_mul(mx, fpy), dlane_mul(my, fpx)); /* M x P */
-    const dlane_t wb = dlane_sub(dlane_mul(mx, fqy), dlane_mul(my, fqx)); /* M x Q */
+    const dlane_t fpx = f->fpx, fpy = f->fpy, dx = f->dx, dy = f->dy, mx = f->mx, my = f->my;
+    const dlane_t rs = f->rs, len = f->len, lim = f->lim, sigma = f->sigma;
+    const dlane_t gap = dlane_sub(f->hs, dlane_mul(rs, len));
+    /* already within rs of the line: a touch at 0 if the centre projects into the span */
+    const dmask_t within =
+        dmask_and(dlane_ge(dlane_add(dlane_mul(dx, fpx), dlane_mul(dy, fpy)), zero),
+                  dlane_le(dlane_add(dlane_mul(dx, f->fqx), dlane_mul(dy, f->fqy)), zero));
+    const dlane_t t = dlane_div(gap, dlane_neg(f->vs));
+    dlane_t along = dlane_mul(rs, dlane_div(dlane_add(dlane_mul(mx, dx), dlane_mul(my, dy)), len));
+    along = dlane_min(along, lim);
+    along = dlane_max(along, dlane_neg(lim));
+    const dmask_t span = dmask_and(dlane_ge(dlane_mul(sigma, f->wa), along),
+                                   dlane_le(dlane_mul(sigma, f->wb), along));
+    /* the guard against false hits of a path almost parallel to the axis */
+    const dlane_t cx = dlane_add(fpx, dlane_mul(t, mx)), cy = dlane_add(fpy, dlane_mul(t, my));
+    const dlane_t at = dlane_div(dlane_add(dlane_mul(cx, dx), dlane_mul(cy, dy)), len);
+    const dlane_t slack = dlane_mul(rs, dlane_splat(0.03125));
+    const dmask_t guard =
+        dmask_and(dlane_ge(at, dlane_neg(slack)), dlane_le(at, dlane_add(len, slack)));
+    const dmask_t deep = dmask_and(dmask_and(dlane_le(t, one), span), guard);
+    const dlane_t entered = dlane_select(dlane_gt(gap, zero), dlane_select(deep, t, none),
+                                         dlane_select(within, zero, none));
+    return dlane_select(toward, entered, none);
+}
 
-    /* the side */
-    const dlane_t H = dlane_sub(dlane_mul(dx, fpy), dlane_mul(dy, fpx));
-    const dlane_t V = dlane_sub(dlane_mul(dx, my), dlane_mul(dy, mx));
-    const dlane_t sigma = dlane_select(dlane_ge(H, zero), one, dlane_splat(-1.0));
-    const dlane_t hs = dlane_mul(sigma, H), vs = dlane_mul(sigma, V);
-    /* an axis with length, and moving toward its line */
-    const dmask_t toward = dmask_and(dlane_gt(len, zero), dlane_lt(vs, zero));
-    dlane_t ts = none;
-    if (dmask_any(toward)) {
-        const dlane_t gap = dlane_sub(hs, dlane_mul(rs, len));
-        /* already within rs of the line: a touch at 0 if the centre projects into the span */
-        const dmask_t within =
-            dmask_and(dlane_ge(dlane_add(dlane_mul(dx, fpx), dlane_mul(dy, fpy)), zero),
-                      dlane_le(dlane_add(dlane_mul(dx, fqx), dlane_mul(dy, fqy)), zero));
-        const dlane_t t = dlane_div(gap, dlane_neg(vs));
-        dlane_t along =
-            dlane_mul(rs, dlane_div(dlane_add(dlane_mul(mx, dx), dlane_mul(my, dy)), len));
-        along = dlane_min(along, lim);
-        along = dlane_max(along, dlane_neg(lim));
-        const dmask_t span =
-            dmask_and(dlane_ge(dlane_mul(sigma, wa), along), dlane_le(dlane_mul(sigma, wb), along));
-        /* the guard against false hits of a path almost parallel to the axis */
-        const dlane_t cx = dlane_add(fpx, dlane_mul(t, mx)), cy = dlane_add(fpy, dlane_mul(t, my));
-        const dlane_t at = dlane_div(dlane_add(dlane_mul(cx, dx), dlane_mul(cy, dy)), len);
-        const dlane_t slack = dlane_mul(rs, dlane_splat(0.03125));
-        const dmask_t guard =
-            dmask_and(dlane_ge(at, dlane_neg(slack)), dlane_le(at, dlane_add(len, slack)));
-        const dmask_t deep = dmask_and(dmask_and(dlane_le(t, one), span), guard);
-        const dlane_t entered = dlane_select(dlane_gt(gap, zero), dlane_select(deep, t, none),
-                                             dlane_select(within, zero, none));
-        ts = dlane_select(toward, entered, none);
+/* The first touch of each feature of the capsule in every half (the frames f): the side facing
+ * the circle (t_side), the end circle at a (t_a) and at b (t_b); C2D_SWEEP_NONE where there is
+ * none. The work a feature needs only where some lane moves toward it is done for all halves
+ * in one block when any lane of any half needs it (the halves' chains then interleave), and
+ * skipped otherwise; a lane's time does not depend on which. */
+C2D_FORMULA void sweep_features(const sweep_frame f[DLANE_HALVES], dlane_t t_side[DLANE_HALVES],
+                                dlane_t t_a[DLANE_HALVES], dlane_t t_b[DLANE_HALVES]) {
+    const dlane_t none = dlane_splat(C2D_SWEEP_NONE);
+    dmask_t toward[DLANE_HALVES];
+    bool any_side = false, any_end = false;
+    circle_touch ka[DLANE_HALVES], kb[DLANE_HALVES];
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        toward[h] = side_toward(&f[h]);
+        any_side = any_side || dmask_any(toward[h]);
+        ka[h] =
+            circle_touch_begin(f[h].fpx, f[h].fpy, f[h].mx, f[h].my, f[h].wa, f[h].lim, f[h].rs);
+        kb[h] =
+            circle_touch_begin(f[h].fqx, f[h].fqy, f[h].mx, f[h].my, f[h].wb, f[h].lim, f[h].rs);
+        any_end = any_end || dmask_any(ka[h].toward) || dmask_any(kb[h].toward);
     }
-    *t_side = ts;
-    *sigma_out = sigma;
-    *t_a = circles_touch_time(fpx, fpy, mx, my, wa, lim, rs);
-    *t_b = circles_touch_time(fqx, fqy, mx, my, wb, lim, rs);
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        t_side[h] = none;
+        t_a[h] = none;
+        t_b[h] = none;
+    }
+    if (any_side)
+        for (int h = 0; h < DLANE_HALVES; h++)
+            t_side[h] = side_touch(&f[h], toward[h]);
+    if (any_end)
+        for (int h = 0; h < DLANE_HALVES; h++) {
+            t_a[h] = circle_touch_root(&ka[h], f[h].wa, f[h].lim);
+            t_b[h] = circle_touch_root(&kb[h], f[h].wb, f[h].lim);
+        }
+    for (int h = 0; h < DLANE_HALVES; h++) {
+        t_a[h] = circle_touch_end(&ka[h], t_a[h]);
+        t_b[h] = circle_touch_end(&kb[h], t_b[h]);
+    }
 }
 
 /* One sweep per lane. */
@@ -204,16 +275,18 @@ C2D_FORMULA mask_t capsule_sweep_decide(lane_t px, lane_t py, lane_t r, lane_t m
         mask_and(mask_and(lane_ge(r, lane_splat(0.0f)), lane_ge(R, lane_splat(0.0f))),
                  mask_and(lane_le(d2, d2), mask_and(lane_le(mx, mx), lane_le(my, my))));
 
-    dlane_t side[2], sigma[2], ta[2], tb[2];
+    sweep_frame fr[DLANE_HALVES];
     for (int h = 0; h < DLANE_HALVES; h++)
-        sweep_features(dlane_from_lane(px, h), dlane_from_lane(py, h), dlane_from_lane(r, h),
+        sweep_frame_of(dlane_from_lane(px, h), dlane_from_lane(py, h), dlane_from_lane(r, h),
                        dlane_from_lane(mx, h), dlane_from_lane(my, h), dlane_from_lane(ax, h),
                        dlane_from_lane(ay, h), dlane_from_lane(bx, h), dlane_from_lane(by, h),
-                       dlane_from_lane(R, h), &side[h], &sigma[h], &ta[h], &tb[h]);
+                       dlane_from_lane(R, h), &fr[h]);
+    dlane_t side[DLANE_HALVES], ta[DLANE_HALVES], tb[DLANE_HALVES];
+    sweep_features(fr, side, ta, tb);
     const lane_t t_side = lane_from_dlanes(side[0], side[DLANE_HALVES - 1]);
     const lane_t t_a = lane_from_dlanes(ta[0], ta[DLANE_HALVES - 1]);
     const lane_t t_b = lane_from_dlanes(tb[0], tb[DLANE_HALVES - 1]);
-    f->sign = lane_from_dlanes(sigma[0], sigma[DLANE_HALVES - 1]);
+    f->sign = lane_from_dlanes(fr[0].sigma, fr[DLANE_HALVES - 1].sigma);
 
     /* the earliest feature: a later one must be strictly earlier (times compared as floats) */
     const mask_t take_a = lane_gt(t_side, t_a);

@@ -47,7 +47,7 @@
  * the compare made there, and the discriminant is clamped at 0 where the squares round below
  * it. Every comparison is written so that NaN fails it.
  *
- * The side (sweep_features): with H = D x P = |D| h and V = D x M = |D| vn (D = b - a), the
+ * The side (side_touch): with H = D x P = |D| h and V = D x M = |D| vn (D = b - a), the
  * signed distance sigma h falls to rs at t = (sigma H - rs |D|) / -(sigma V). The crossing lies
  * within the span when sigma (M x P) >= rs (M.u) and sigma (M x Q) <= rs (M.u): the end
  * circles' own w, against a threshold clamped into their [-lim, lim], so that every crossing
