@@ -3,7 +3,9 @@
 #   need_packages PKG...   installs the packages that are not installed yet, as root with
 #                          apt-get; otherwise prints the apt-get line and exits 1.
 #   need_arm64             adds the arm64 architecture (for libcmocka-dev:arm64 and
-#                          libbenchmark-dev:arm64) when it is missing.
+#                          libbenchmark-dev:arm64) when it is missing; without root it prints
+#                          the line to run, and the next need_packages stops after printing
+#                          its own, so one run shows everything to install.
 # Set C2D_NO_INSTALL=1 to only check.
 
 c2d_missing_packages() {
@@ -16,10 +18,14 @@ c2d_missing_packages() {
 }
 
 c2d_apt_updated=0
+c2d_arch_missing=0 # need_arm64 printed its line without root: need_packages stops after its own
 need_packages() {
     local missing
     missing=$(c2d_missing_packages "$@")
-    [ -z "$missing" ] && return 0
+    if [ -z "$missing" ]; then
+        [ "$c2d_arch_missing" = 0 ] && return 0
+        exit 1
+    fi
     if [ "$(id -u)" != 0 ] || [ "${C2D_NO_INSTALL:-0}" = 1 ]; then
         echo "missing packages; install them with:" >&2
         echo "  sudo apt-get install -y $missing" >&2
@@ -48,9 +54,10 @@ need_packages() {
 need_arm64() {
     dpkg --print-foreign-architectures | grep -qx arm64 && return 0
     if [ "$(id -u)" != 0 ] || [ "${C2D_NO_INSTALL:-0}" = 1 ]; then
-        echo "the arm64 architecture is missing; add it with:" >&2
+        echo "the arm64 architecture is missing; add it first with:" >&2
         echo "  sudo dpkg --add-architecture arm64 && sudo apt-get update" >&2
-        exit 1
+        c2d_arch_missing=1 # the packages' line follows (need_packages), then the script stops
+        return 0
     fi
     dpkg --add-architecture arm64
     c2d_apt_updated=0
