@@ -17,6 +17,7 @@ from scene_report import log_tics  # plain tics on a log axis, no empty decade
 
 WORKLOADS = [
     ("W1_collide", "W1 collide"),
+    ("W1_probe", "W1 probe"),
     ("W2_pairs", "W2 pairs"),
     ("W2d_ordered", "W2d dense, in order"),
     ("W2d_shuffled", "W2d dense, shuffled"),
@@ -28,6 +29,7 @@ WORKLOADS = [
 # on the chart.
 DESCRIPTIONS = {
     "W1_collide": "4096 balls x 256 pins, all pairs (c2d_batch_collide)",
+    "W1_probe": "the same pairs through a boolean-only overlap loop of the backend's width, no culling (what culling must beat)",
     "W2_pairs": "1,048,576 random listed (ball, pin) pairs (c2d_batch_collide_pairs)",
     "W3_sweep": "4096 moving balls x 256 pins, earliest hit per ball (c2d_batch_sweep)",
     "W3d_sweep": "4096 moving balls x 64 pins on an 8 x 8 board: nearly every pair a sweep candidate",
@@ -163,7 +165,8 @@ def same_bytes(runs, compare_runs=None):
     for (workload, n), entries in sorted(groups.items(), key=lambda g: order((g[0][0], "", g[0][1]))):
         sums = {e["checksum"] for _, e in entries}
         hits = {e["hits"] for _, e in entries}
-        name = (workload if workload.startswith("W2d") else workload.split("_")[0]) + (f"/{n}" if n else "")
+        short = workload.startswith("W2d") or workload.endswith("_probe")
+        name = (workload if short else workload.split("_")[0]) + (f"/{n}" if n else "")
         if len(sums) != 1 or len(hits) != 1:
             ok = False
             notes.append(f"{name}: DIFFERENT outputs: " +
@@ -346,7 +349,7 @@ def main():
     print()
     for workload, label in WORKLOADS:
         if any(k[0] == workload for k in runs):
-            print(f"{label.split()[0]}: {DESCRIPTIONS.get(workload, label)}")
+            print(f"{label.split(',')[0]}: {DESCRIPTIONS.get(workload, label)}")
 
     ok, notes = same_bytes(runs, collect(load(a.compare)) if a.compare else None)
     print()
