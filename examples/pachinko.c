@@ -13,10 +13,10 @@
  *      (c2d_push_out_*), written into (dx, dy) rather than the positions, so that it is
  *      swept with the move: a crowd cannot push a ball into a wall;
  *   4. move by velocity * dt + (dx, dy): up to PASSES sweeps against the pins
- *      (c2d_scene_sweep). A hit at t > 0: advance
- *      to the touch, bounce, sweep the rest of the frame. A hit at t = 0 (the ball was already
- *      touching and its move goes deeper): bounce, remove the move's part along the normal
- *      (c2d_slide_move) and sweep the rest: the ball slides. A ball touching a pin and moving
+ *      (c2d_scene_sweep). A hit at t (t = 0: the ball was already touching and its move goes
+ *      deeper): advance to the touch, bounce, and sweep the rest of the frame at the new
+ *      velocity without its part into the pin (c2d_slide_move): after a bounce that part is
+ *      usually nothing; at t = 0 it makes the ball slide. A ball touching a pin and moving
  *      away gets no hit, so push-out's "just touching" never stops it.
  * The data are structure-of-arrays, one array per coordinate, so the SIMD backends read them
  * directly. It prints the library version, the backend, and per-frame totals.

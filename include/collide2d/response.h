@@ -4,8 +4,8 @@
 /// order, deterministic.
 ///
 /// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies (in the
-/// `_ex` calls c2d_apply_impulse_friction()): the same function runs, so a list resolved here
-/// equals a loop of that function byte for byte. Contacts are applied one after the other, each
+/// `_ex` calls c2d_apply_impulse_friction()): the lists run the same formula, inline, in the
+/// same operation order, so a list resolved here equals a loop of that function byte for byte. Contacts are applied one after the other, each
 /// seeing the velocities the ones before it left, so the result depends on the list's order (which
 /// the batch and scene calls fix).
 ///
