@@ -919,9 +919,9 @@ static void copy_out(sink *o, const c2d_pair_contact *const *from, size_t n) {
     if (n == 0) return;
     size_t capacity;
     c2d_pair_contact *out = rest_of(o, &capacity);
-    const size_t w = n < capacity ? n : capacity;
-    for (size_t j = 0; out && j < w; j++)
-        out[j] = *from[j];
+    if (out)
+        for (size_t j = 0, w = n < capacity ? n : capacity; j < w; j++)
+            out[j] = *from[j];
     account(o, n);
 }
 
