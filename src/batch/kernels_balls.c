@@ -236,6 +236,9 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
 
 /* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
 
+/* (The AVX-512 table takes the AVX2 walk and contacts, kernels.c says why: no 16-lane copy.) */
+#if C2D_LANES <= 8
+
 /* Ball p (its centre and radius in every lane, its index id) against the sorted entries
  * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
  * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
@@ -369,6 +372,8 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
         total = pair_contact_lanes(c, pairs + k, valid_lanes(count - k), out, capacity, total);
     return total;
 }
+
+#endif /* C2D_LANES <= 8 */
 
 /* ---- the ball grid's binning for contacts ------------------------------------------------ */
 

@@ -168,10 +168,17 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   sweep_circles)(const c2d_circle_soa *circles, const float *move_x,
                                                  const float *move_y, size_t first, size_t end,
                                                  c2d_circle_hit *out);
-C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
-                                                                        c2d_ball_pair *pairs,
-                                                                        size_t capacity);
-C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+/* The pair walk and the contacts of its pairs run 8 lanes at most: the AVX-512 table takes
+ * the AVX2 ones (kernels.c says why), and its build has no 16-lane copy. */
+#if C2D_LANES <= 8
+#define C2D_BALL_NARROW_TABLE C2D_BACKEND_TABLE
+#else
+#define C2D_BALL_NARROW_TABLE c2d_kernels_avx2
+#endif
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE,
+                                    ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                     c2d_ball_pair *pairs, size_t capacity);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE,
                                     ball_pair_contacts)(const c2d_circle_soa *circles,
                                                         const c2d_ball_pair *pairs, size_t count,
                                                         c2d_circle_pair_contact *out,
