@@ -65,7 +65,8 @@ static float uniform(unsigned *s, float lo, float hi) {
  * libm), and the board is the same on every machine. */
 static float square_root(float v) {
     float r = v;
-    for (int k = 0; k < 40; k++) r = 0.5f * (r + v / r);
+    for (int k = 0; k < 40; k++)
+        r = 0.5f * (r + v / r);
     return r;
 }
 

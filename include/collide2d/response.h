@@ -5,9 +5,9 @@
 ///
 /// Each impulse is exactly c2d_apply_impulse() (collide2d/query.h) on the two bodies (in the
 /// `_ex` calls c2d_apply_impulse_friction()): the lists run the same formula, inline, in the
-/// same operation order, so a list resolved here equals a loop of that function byte for byte. Contacts are applied one after the other, each
-/// seeing the velocities the ones before it left, so the result depends on the list's order (which
-/// the batch and scene calls fix).
+/// same operation order, so a list resolved here equals a loop of that function byte for byte.
+/// Contacts are applied one after the other, each seeing the velocities the ones before it left, so
+/// the result depends on the list's order (which the batch and scene calls fix).
 ///
 /// @code
 /// c2d_body_soa balls = {x, y, vx, vy, inv_mass, restitution, n};

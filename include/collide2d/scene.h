@@ -130,8 +130,9 @@ C2D_API c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *cir
 /// after the scene was created or capsules moved (not again while capsules keep moving soon
 /// after each build), and again when the moves outgrow it (looked at once in 16 sweeps of 256
 /// circles or more: more than a quarter of a sample of 64 above its size limit); out of memory
-/// there is no error: the call answers from the capsule index alone, with the same bytes. The earliest hit is taken over the capsules the filter allows,
-/// sensors skipped (a refused capsule never hides one behind it).
+/// there is no error: the call answers from the capsule index alone, with the same bytes. The
+/// earliest hit is taken over the capsules the filter allows, sensors skipped (a refused capsule
+/// never hides one behind it).
 C2D_API c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles,
                                    const float *move_x, const float *move_y, c2d_circle_toi *out);
 
