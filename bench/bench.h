@@ -62,7 +62,7 @@ void bench_register_sweep(const bench_options *o);   /* W3, W3d (sweep.c) */
 size_t bench_pairs_loop(const c2d_workload *w, const uint32_t *ci, const uint32_t *ki,
                         c2d_pair_contact *out, size_t capacity);
 void bench_register_pairs_dense(const bench_options *o);
-void bench_register_scene(const bench_options *o);   /* W5 scenes (scene.c) */
+void bench_register_scene(const bench_options *o);    /* W5 scenes (scene.c) */
 void bench_register_chipmunk(const bench_options *o); /* W5 on Chipmunk2D (peer_chipmunk.c) */
 void bench_register_box2d(const bench_options *o);    /* W5, W6 on Box2D (box2d.c) */
 
@@ -75,8 +75,8 @@ const c2d_workload *bench_w6(c2d_w6_variant v, size_t n);
 
 /* W6 (balls against balls, bench/balls.c). */
 void bench_register_balls(const bench_options *o);
-void bench_register_frame(const bench_options *o); /* W7 game frame (frame.c) */
-void bench_register_rays(const bench_options *o);  /* ray casts on W5 (rays.c) */
+void bench_register_frame(const bench_options *o);  /* W7 game frame (frame.c) */
+void bench_register_rays(const bench_options *o);   /* ray casts on W5 (rays.c) */
 void bench_register_freeze(const bench_options *o); /* W8 frozen balls (freeze.c) */
 
 #endif

@@ -235,7 +235,8 @@ int galton_create(galton *g, const galton_params *p) {
     g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits);
     if (!g->active || !g->quiet || !g->ids || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
     build_board(g);
-    const c2d_capsule_soa caps_soa = {g->ax, g->ay, g->bx, g->by, g->cr, g->n_caps, NULL, NULL, NULL};
+    const c2d_capsule_soa caps_soa = {g->ax,     g->ay, g->bx, g->by, g->cr,
+                                      g->n_caps, NULL,  NULL,  NULL};
     if (galton_queries_init(&g->q, &caps_soa, p->threads) != 0) goto fail;
     if (p->launch_speed > 0.0f) launch_all(g);
     return 0;

@@ -107,8 +107,7 @@ size_t balls_ref_collide(const ball_set *s, c2d_circle_pair_contact **out) {
     for (size_t a = 0; a < s->n; a++)
         for (size_t b = a + 1; b < s->n; b++) {
             c2d_contact c;
-            if (!balls_meet(s, a, b) || !c2d_collide_circles(ball(s, a), ball(s, b), &c))
-                continue;
+            if (!balls_meet(s, a, b) || !c2d_collide_circles(ball(s, a), ball(s, b), &c)) continue;
             if (total == cap) {
                 cap *= 2;
                 list = realloc(list, cap * sizeof *list);

@@ -40,8 +40,7 @@ void *guarded_alloc(size_t bytes, void **base, size_t *base_bytes) {
 }
 
 void guarded_free(void *base, size_t base_bytes) {
-    if (base)
-        munmap(base, base_bytes);
+    if (base) munmap(base, base_bytes);
 }
 
 static float *scene_array(scene *s, size_t slot, size_t n) {
@@ -129,7 +128,9 @@ void scene_from_workload(scene *dst, const c2d_workload *w, scene_layout layout)
 
 /* ---- generators -------------------------------------------------------------------------- */
 
-static uint32_t rng_below(c2d_rng *rng, uint32_t n) { return (uint32_t)(c2d_rng_next(rng) % n); }
+static uint32_t rng_below(c2d_rng *rng, uint32_t n) {
+    return (uint32_t)(c2d_rng_next(rng) % n);
+}
 
 void fill_random(scene *s, c2d_rng *rng, const random_spec *p) {
     for (size_t i = 0; i < s->n; i++) {
@@ -215,10 +216,8 @@ void fill_near_touch(scene *s, c2d_rng *rng, float ox, float oy, float scale) {
             const float t = rng_below(rng, 4) == 0 ? (float)rng_below(rng, 2) : c2d_rng_unit(rng);
             const float len = sqrtf(dx * dx + dy * dy);
             float nx = 0.0f, ny = 1.0f;
-            if (len > 0.0f)
-                nx = -dy / len, ny = dx / len;
-            if (rng_below(rng, 2))
-                nx = -nx, ny = -ny;
+            if (len > 0.0f) nx = -dy / len, ny = dx / len;
+            if (rng_below(rng, 2)) nx = -nx, ny = -ny;
             px = (ax + t * dx) + nx * (r + R);
             py = (ay + t * dy) + ny * (r + R);
             break;
@@ -240,35 +239,30 @@ void fill_near_touch(scene *s, c2d_rng *rng, float ox, float oy, float scale) {
 /* Special values; the first TAME_SPECIALS of them are "tame" (no infinity, nothing above
  * 2^40), the rest are wild. */
 static const uint32_t special_bits[] = {
-    0x7fc00000u, /* NaN */
-    0xffc00000u, /* -NaN */
-    0x7fa12345u, /* signalling NaN with a payload */
-    0x00000000u, /* +0 */
-    0x80000000u, /* -0 */
-    0x00000001u, /* smallest subnormal */
-    0x80000001u,
-    0x00400000u, /* a large subnormal */
-    0x00800000u, /* FLT_MIN */
-    0x80800000u,
-    0x53800000u, /* 2^40 */
-    0xd3800000u, /* -2^40 */
-    0x5368d4a5u, /* 1e12 */
-    0x47c35000u, /* 1e5 */
-    0x3f800000u, /* 1 */
-    0xbf800000u, /* -1 */
-    0x3f000000u, /* 0.5 */
-    0x1e3ce508u, /* 1e-20 */
+    0x7fc00000u,              /* NaN */
+    0xffc00000u,              /* -NaN */
+    0x7fa12345u,              /* signalling NaN with a payload */
+    0x00000000u,              /* +0 */
+    0x80000000u,              /* -0 */
+    0x00000001u,              /* smallest subnormal */
+    0x80000001u, 0x00400000u, /* a large subnormal */
+    0x00800000u,              /* FLT_MIN */
+    0x80800000u, 0x53800000u, /* 2^40 */
+    0xd3800000u,              /* -2^40 */
+    0x5368d4a5u,              /* 1e12 */
+    0x47c35000u,              /* 1e5 */
+    0x3f800000u,              /* 1 */
+    0xbf800000u,              /* -1 */
+    0x3f000000u,              /* 0.5 */
+    0x1e3ce508u,              /* 1e-20 */
     /* wild */
-    0x7f800000u, /* +Inf */
-    0xff800000u, /* -Inf */
-    0x7f7fffffu, /* FLT_MAX */
-    0xff7fffffu,
-    0x5f0ac723u, /* 1e19 */
-    0xdf0ac723u,
-    0x7149f2cau, /* 1e30 */
-    0xf149f2cau,
-    0x53800001u, /* 2^40 + 1 ulp */
-    0x5d800000u, /* 2^60 */
+    0x7f800000u,              /* +Inf */
+    0xff800000u,              /* -Inf */
+    0x7f7fffffu,              /* FLT_MAX */
+    0xff7fffffu, 0x5f0ac723u, /* 1e19 */
+    0xdf0ac723u, 0x7149f2cau, /* 1e30 */
+    0xf149f2cau, 0x53800001u, /* 2^40 + 1 ulp */
+    0x5d800000u,              /* 2^60 */
 };
 enum { TAME_SPECIALS = 18, ALL_SPECIALS = sizeof special_bits / sizeof special_bits[0] };
 
@@ -281,12 +275,11 @@ float special_value(c2d_rng *rng, bool tame) {
 
 static void sprinkle(float *a, size_t n, c2d_rng *rng, unsigned percent, bool tame) {
     for (size_t i = 0; i < n; i++)
-        if (rng_below(rng, 100) < percent)
-            a[i] = special_value(rng, tame);
+        if (rng_below(rng, 100) < percent) a[i] = special_value(rng, tame);
 }
 
-static void sprinkle_scene(scene *s, c2d_rng *rng, unsigned percent, bool circles,
-                           bool capsules, bool moves, bool tame) {
+static void sprinkle_scene(scene *s, c2d_rng *rng, unsigned percent, bool circles, bool capsules,
+                           bool moves, bool tame) {
     if (circles) {
         sprinkle(s->x, s->n, rng, percent, tame);
         sprinkle(s->y, s->n, rng, percent, tame);
@@ -315,7 +308,8 @@ void sprinkle_tame(scene *s, c2d_rng *rng, unsigned percent, bool circles, bool 
     sprinkle_scene(s, rng, percent, circles, capsules, moves, true);
 }
 
-/* ---- grazing paths (sweeps) ----------------------------------------------------------------------- */
+/* ---- grazing paths (sweeps)
+ * ----------------------------------------------------------------------- */
 
 /* Circle i's path against capsule j, built to sit on a decision boundary: passing an end
  * circle at exactly the radius sum, hitting a side at the very end of the axis span, running
@@ -328,8 +322,7 @@ static void graze(scene *s, size_t i, size_t j, c2d_rng *rng, float scale) {
     const float dx = bx - ax, dy = by - ay;
     const float len = sqrtf(dx * dx + dy * dy);
     c2d_vec2 u = {1.0f, 0.0f};
-    if (len > 0.0f)
-        u.x = dx / len, u.y = dy / len;
+    if (len > 0.0f) u.x = dx / len, u.y = dy / len;
     const float side = rng_below(rng, 2) ? 1.0f : -1.0f;
     const c2d_vec2 nrm = {-u.y * side, u.x * side};
     const float l1 = c2d_rng_range(rng, 0.1f, 5.0f) * scale;
@@ -376,8 +369,8 @@ static void graze(scene *s, size_t i, size_t j, c2d_rng *rng, float scale) {
     s->my[i] = rng_below(rng, 3) == 0 ? ulp_step(my, (int)rng_below(rng, 3) - 1) : my;
 }
 
-void grazing_scene(scene *s, size_t n, size_t m, scene_layout layout, c2d_rng *rng,
-                          float ox, float oy, float scale) {
+void grazing_scene(scene *s, size_t n, size_t m, scene_layout layout, c2d_rng *rng, float ox,
+                   float oy, float scale) {
     scene_init(s, n, m, layout);
     fill_near_touch(s, rng, ox, oy, scale); /* the capsules (and circles, replaced below) */
     for (size_t i = 0; i < n && m > 0; i++)
@@ -464,11 +457,12 @@ void ref_sweep(const scene *s, c2d_circle_toi *out) {
     ref_sweep_moving(s, NULL, NULL, out);
 }
 
-static bool is_nan(float f) { return f != f; }
+static bool is_nan(float f) {
+    return f != f;
+}
 
 static bool unit_normal(c2d_vec2 n) {
-    if (is_nan(n.x) || is_nan(n.y))
-        return false;
+    if (is_nan(n.x) || is_nan(n.y)) return false;
     const double len2 = (double)n.x * n.x + (double)n.y * n.y;
     return fabs(len2 - 1.0) <= 1e-5;
 }
@@ -482,11 +476,10 @@ bool contacts_meet_contract(const scene *s, const c2d_pair_contact *c, size_t n,
             what = "index out of range";
         } else {
             const size_t i = p->circle, j = p->capsule;
-            const float in[] = {s->x[i], s->y[i], s->r[i], s->ax[j], s->ay[j], s->bx[j], s->by[j],
-                                s->R[j]};
+            const float in[] = {s->x[i],  s->y[i],  s->r[i],  s->ax[j],
+                                s->ay[j], s->bx[j], s->by[j], s->R[j]};
             for (size_t q = 0; q < sizeof in / sizeof in[0]; q++)
-                if (is_nan(in[q]))
-                    what = "a hit from NaN input";
+                if (is_nan(in[q])) what = "a hit from NaN input";
             if (!(s->r[i] >= 0.0f) || !(s->R[j] >= 0.0f))
                 what = "a hit with a negative radius";
             else if (!unit_normal(p->contact.normal))
@@ -517,8 +510,7 @@ bool tois_meet_contract(const scene *s, const c2d_circle_toi *t, const char *lab
         if (e->capsule == C2D_NONE) {
             c2d_toi zero;
             memset(&zero, 0, sizeof zero);
-            if (memcmp(&zero, &e->toi, sizeof zero) != 0)
-                what = "no hit but toi not all zeros";
+            if (memcmp(&zero, &e->toi, sizeof zero) != 0) what = "no hit but toi not all zeros";
         } else if (e->capsule >= s->m) {
             what = "capsule index out of range";
         } else {
@@ -540,8 +532,7 @@ bool tois_meet_contract(const scene *s, const c2d_circle_toi *t, const char *lab
                     (unsigned)e->capsule, (double)e->toi.t, (double)e->toi.normal.x,
                     (double)e->toi.normal.y, (double)e->toi.point.x, (double)e->toi.point.y);
             print_circle(s, i, true);
-            if (e->capsule < s->m)
-                print_capsule(s, e->capsule);
+            if (e->capsule < s->m) print_capsule(s, e->capsule);
             return false;
         }
     }
@@ -551,8 +542,7 @@ bool tois_meet_contract(const scene *s, const c2d_circle_toi *t, const char *lab
 /* ---- comparison -------------------------------------------------------------------------- */
 
 bool same_float(float a, float b) {
-    if (is_nan(a) || is_nan(b))
-        return is_nan(a) && is_nan(b);
+    if (is_nan(a) || is_nan(b)) return is_nan(a) && is_nan(b);
     uint32_t ua, ub;
     memcpy(&ua, &a, sizeof ua);
     memcpy(&ub, &b, sizeof ub);
@@ -561,8 +551,7 @@ bool same_float(float a, float b) {
 
 static bool same_floats(const float *a, const float *b, size_t n) {
     for (size_t i = 0; i < n; i++)
-        if (!same_float(a[i], b[i]))
-            return false;
+        if (!same_float(a[i], b[i])) return false;
     return true;
 }
 
@@ -578,18 +567,15 @@ bool same_contact(const c2d_pair_contact *a, const c2d_pair_contact *b) {
 }
 
 bool same_toi(const c2d_circle_toi *a, const c2d_circle_toi *b) {
-    const float fa[] = {a->toi.t, a->toi.normal.x, a->toi.normal.y, a->toi.point.x,
-                        a->toi.point.y};
-    const float fb[] = {b->toi.t, b->toi.normal.x, b->toi.normal.y, b->toi.point.x,
-                        b->toi.point.y};
+    const float fa[] = {a->toi.t, a->toi.normal.x, a->toi.normal.y, a->toi.point.x, a->toi.point.y};
+    const float fb[] = {b->toi.t, b->toi.normal.x, b->toi.normal.y, b->toi.point.x, b->toi.point.y};
     return a->capsule == b->capsule && same_floats(fa, fb, 5);
 }
 
 void print_circle(const scene *s, size_t i, bool with_move) {
-    fprintf(stderr, "  circle %zu: centre (%a, %a) radius %a", i, (double)s->x[i],
-            (double)s->y[i], (double)s->r[i]);
-    if (with_move)
-        fprintf(stderr, " move (%a, %a)", (double)s->mx[i], (double)s->my[i]);
+    fprintf(stderr, "  circle %zu: centre (%a, %a) radius %a", i, (double)s->x[i], (double)s->y[i],
+            (double)s->r[i]);
+    if (with_move) fprintf(stderr, " move (%a, %a)", (double)s->mx[i], (double)s->my[i]);
     fprintf(stderr, "\n");
 }
 
@@ -611,11 +597,10 @@ static void print_toi(const char *what, const c2d_circle_toi *e) {
             (double)e->toi.normal.y, (double)e->toi.point.x, (double)e->toi.point.y);
 }
 
-bool compare_contacts(const scene *s, const c2d_pair_contact *expected,
-                      const c2d_pair_contact *got, size_t n, const char *label) {
+bool compare_contacts(const scene *s, const c2d_pair_contact *expected, const c2d_pair_contact *got,
+                      size_t n, const char *label) {
     for (size_t k = 0; k < n; k++) {
-        if (same_contact(&expected[k], &got[k]))
-            continue;
+        if (same_contact(&expected[k], &got[k])) continue;
         fprintf(stderr, "[%s] backend %s: contact %zu of %zu differs from the scalar reference\n",
                 label, c2d_backend_name(c2d_backend_active()), k, n);
         print_contact("expected", &expected[k]);
@@ -635,16 +620,15 @@ bool compare_contacts(const scene *s, const c2d_pair_contact *expected,
 bool compare_tois(const scene *s, const c2d_circle_toi *expected, const c2d_circle_toi *got,
                   size_t n, const char *label) {
     for (size_t i = 0; i < n; i++) {
-        if (same_toi(&expected[i], &got[i]))
-            continue;
-        fprintf(stderr, "[%s] backend %s: toi of circle %zu of %zu differs from the scalar "
-                        "reference\n",
+        if (same_toi(&expected[i], &got[i])) continue;
+        fprintf(stderr,
+                "[%s] backend %s: toi of circle %zu of %zu differs from the scalar "
+                "reference\n",
                 label, c2d_backend_name(c2d_backend_active()), i, n);
         print_toi("expected", &expected[i]);
         print_toi("got     ", &got[i]);
         print_circle(s, i, true);
-        if (expected[i].capsule < s->m)
-            print_capsule(s, expected[i].capsule);
+        if (expected[i].capsule < s->m) print_capsule(s, expected[i].capsule);
         if (got[i].capsule < s->m && got[i].capsule != expected[i].capsule)
             print_capsule(s, got[i].capsule);
         return false;
@@ -655,8 +639,7 @@ bool compare_tois(const scene *s, const c2d_circle_toi *expected, const c2d_circ
 bool bytes_are(const void *p, size_t n, unsigned char value) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
-        if (b[i] != value)
-            return false;
+        if (b[i] != value) return false;
     return true;
 }
 
@@ -665,8 +648,7 @@ bool bytes_are(const void *p, size_t n, unsigned char value) {
 size_t available_backends(c2d_backend *list) {
     size_t n = 0;
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
-        if (c2d_backend_available((c2d_backend)b))
-            list[n++] = (c2d_backend)b;
+        if (c2d_backend_available((c2d_backend)b)) list[n++] = (c2d_backend)b;
     assert_true(n >= 1 && list[0] == C2D_BACKEND_SCALAR);
     return n;
 }
@@ -724,8 +706,7 @@ static void check_contact_call(const scene *s, contact_call run, const void *ctx
     const size_t caps[] = {total - 1, total / 2, 1};
     for (size_t c = 0; total > 0 && c < sizeof caps / sizeof caps[0]; c++) {
         const size_t cap = caps[c];
-        if (cap == 0 || cap >= total || (c > 0 && cap == caps[c - 1]))
-            continue;
+        if (cap == 0 || cap >= total || (c > 0 && cap == caps[c - 1])) continue;
         guarded_out g;
         c2d_pair_contact *out = contacts_buffer(&g, cap, TAIL);
         size_t count = 12345;
@@ -806,8 +787,7 @@ void check_sweep(const scene *s, const char *label) {
         const size_t bytes = (s->n + 1) * sizeof(c2d_circle_toi);
         c2d_circle_toi *buf = guarded_alloc(bytes, &base, &base_bytes);
         memset(buf, CANARY_BYTE, bytes);
-        assert_int_equal(c2d_batch_sweep(&s->circles, s->mx, s->my, &s->capsules, buf + 1),
-                         C2D_OK);
+        assert_int_equal(c2d_batch_sweep(&s->circles, s->mx, s->my, &s->capsules, buf + 1), C2D_OK);
         assert_true(bytes_are(buf, sizeof *buf, CANARY_BYTE));
         all_same &= compare_tois(s, ref, buf + 1, s->n, label);
         guarded_free(base, base_bytes);

@@ -18,9 +18,9 @@
 
 /* Where a scene's arrays live. */
 typedef enum scene_layout {
-    LAYOUT_ALIGNED,    /* 64-byte aligned */
-    LAYOUT_OFFSET,     /* 64-byte aligned + one float: no vector alignment at all */
-    LAYOUT_GUARDED     /* each array ends exactly where an inaccessible page begins */
+    LAYOUT_ALIGNED, /* 64-byte aligned */
+    LAYOUT_OFFSET,  /* 64-byte aligned + one float: no vector alignment at all */
+    LAYOUT_GUARDED  /* each array ends exactly where an inaccessible page begins */
 } scene_layout;
 
 /* Circles (with moves for sweeps) and capsules, as the batch calls take them. */
@@ -106,8 +106,7 @@ void ref_sweep_moving(const scene *s, const float *kmx, const float *kmy, c2d_ci
 /* The contract every reported contact / toi meets (normal unit and not NaN, depth >= 0, no
  * hit from NaN input or a negative radius, t in [0,1]). Prints the first violation. For
  * tois, a NaN capsule coordinate is left to test_contract.c. */
-bool contacts_meet_contract(const scene *s, const c2d_pair_contact *c, size_t n,
-                            const char *label);
+bool contacts_meet_contract(const scene *s, const c2d_pair_contact *c, size_t n, const char *label);
 bool tois_meet_contract(const scene *s, const c2d_circle_toi *t, const char *label);
 
 /* ---- comparison ------------------------------------------------------------------------ */
@@ -119,8 +118,8 @@ bool same_toi(const c2d_circle_toi *a, const c2d_circle_toi *b);
 
 /* Compares n entries; on the first difference prints it with the inputs of its pair, in hex
  * floats, and returns false. */
-bool compare_contacts(const scene *s, const c2d_pair_contact *expected,
-                      const c2d_pair_contact *got, size_t n, const char *label);
+bool compare_contacts(const scene *s, const c2d_pair_contact *expected, const c2d_pair_contact *got,
+                      size_t n, const char *label);
 bool compare_tois(const scene *s, const c2d_circle_toi *expected, const c2d_circle_toi *got,
                   size_t n, const char *label);
 

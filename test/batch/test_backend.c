@@ -18,10 +18,10 @@ enum { N_OUT_OF_RANGE = sizeof out_of_range / sizeof out_of_range[0] };
 static void backend_names(void **state) {
     (void)state;
     static const char *const names[C2D_BACKEND_COUNT] = {
-        [C2D_BACKEND_AUTO] = "auto",   [C2D_BACKEND_SCALAR] = "scalar",
-        [C2D_BACKEND_SSE2] = "sse2",   [C2D_BACKEND_SSE41] = "sse41",
-        [C2D_BACKEND_AVX2] = "avx2",   [C2D_BACKEND_AVX512] = "avx512",
-        [C2D_BACKEND_NEON] = "neon",   [C2D_BACKEND_WASM_SIMD128] = "wasm_simd128",
+        [C2D_BACKEND_AUTO] = "auto", [C2D_BACKEND_SCALAR] = "scalar",
+        [C2D_BACKEND_SSE2] = "sse2", [C2D_BACKEND_SSE41] = "sse41",
+        [C2D_BACKEND_AVX2] = "avx2", [C2D_BACKEND_AVX512] = "avx512",
+        [C2D_BACKEND_NEON] = "neon", [C2D_BACKEND_WASM_SIMD128] = "wasm_simd128",
     };
     for (int b = 0; b < C2D_BACKEND_COUNT; b++) {
         const char *name = c2d_backend_name((c2d_backend)b);
@@ -40,15 +40,21 @@ static bool cpu_has(c2d_backend b) {
 #if defined(__x86_64__)
     __builtin_cpu_init();
     switch (b) {
-    case C2D_BACKEND_SSE2: return __builtin_cpu_supports("sse2");
-    case C2D_BACKEND_SSE41: return __builtin_cpu_supports("sse4.1");
-    case C2D_BACKEND_AVX2: return __builtin_cpu_supports("avx2");
+    case C2D_BACKEND_SSE2:
+        return __builtin_cpu_supports("sse2");
+    case C2D_BACKEND_SSE41:
+        return __builtin_cpu_supports("sse4.1");
+    case C2D_BACKEND_AVX2:
+        return __builtin_cpu_supports("avx2");
     case C2D_BACKEND_AVX512:
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                __builtin_cpu_supports("avx512vl");
-    case C2D_BACKEND_NEON: return false;
-    case C2D_BACKEND_WASM_SIMD128: return false;
-    default: return true;
+    case C2D_BACKEND_NEON:
+        return false;
+    case C2D_BACKEND_WASM_SIMD128:
+        return false;
+    default:
+        return true;
     }
 #elif defined(__aarch64__)
     return b == C2D_BACKEND_NEON || b == C2D_BACKEND_SCALAR || b == C2D_BACKEND_AUTO;
@@ -115,8 +121,7 @@ static void backend_select_auto(void **state) {
         assert_int_equal(b, C2D_BACKEND_SCALAR);
     /* selecting AUTO again from another backend gives the same choice */
     for (int from = C2D_BACKEND_SCALAR; from < C2D_BACKEND_COUNT; from++) {
-        if (!c2d_backend_available((c2d_backend)from))
-            continue;
+        if (!c2d_backend_available((c2d_backend)from)) continue;
         assert_int_equal(c2d_backend_select((c2d_backend)from), C2D_OK);
         assert_int_equal(c2d_backend_select(C2D_BACKEND_AUTO), C2D_OK);
         assert_int_equal(c2d_backend_active(), b);
@@ -127,8 +132,7 @@ static void backend_select_each(void **state) {
     (void)state;
     int selected = 0;
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++) {
-        if (!c2d_backend_available((c2d_backend)b))
-            continue;
+        if (!c2d_backend_available((c2d_backend)b)) continue;
         assert_int_equal(c2d_backend_select((c2d_backend)b), C2D_OK);
         assert_int_equal(c2d_backend_active(), b);
         assert_int_equal(c2d_backend_active(), b); /* stable */
@@ -147,12 +151,10 @@ static void backend_select_unsupported(void **state) {
     (void)state;
     int refused = 0;
     for (int from = C2D_BACKEND_SCALAR; from < C2D_BACKEND_COUNT; from++) {
-        if (!c2d_backend_available((c2d_backend)from))
-            continue;
+        if (!c2d_backend_available((c2d_backend)from)) continue;
         assert_int_equal(c2d_backend_select((c2d_backend)from), C2D_OK);
         for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++) {
-            if (c2d_backend_available((c2d_backend)b))
-                continue;
+            if (c2d_backend_available((c2d_backend)b)) continue;
             assert_int_equal(c2d_backend_select((c2d_backend)b), C2D_ERROR_UNSUPPORTED);
             assert_int_equal(c2d_backend_active(), from);
             refused++;
@@ -166,16 +168,22 @@ static void backend_select_unsupported(void **state) {
     }
     /* x86 has no NEON and AArch64 and WebAssembly no SSE: some backend is always unavailable */
 #if defined(__x86_64__) || defined(__aarch64__) || defined(__wasm__)
-    assert_false(c2d_backend_available(C2D_BACKEND_NEON) && c2d_backend_available(C2D_BACKEND_SSE2));
+    assert_false(c2d_backend_available(C2D_BACKEND_NEON) &&
+                 c2d_backend_available(C2D_BACKEND_SSE2));
 #endif
     assert_true(refused > 0);
 }
 
 static void status_strings(void **state) {
     (void)state;
-    const c2d_status all[] = {C2D_OK,          C2D_ERROR_NULL,        C2D_ERROR_INDEX,
-                              C2D_ERROR_TRUNCATED, C2D_ERROR_UNSUPPORTED, C2D_ERROR_TOO_LARGE,
-                              C2D_ERROR_ALLOC,     C2D_ERROR_STATE};
+    const c2d_status all[] = {C2D_OK,
+                              C2D_ERROR_NULL,
+                              C2D_ERROR_INDEX,
+                              C2D_ERROR_TRUNCATED,
+                              C2D_ERROR_UNSUPPORTED,
+                              C2D_ERROR_TOO_LARGE,
+                              C2D_ERROR_ALLOC,
+                              C2D_ERROR_STATE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *s = c2d_status_string(all[i]);

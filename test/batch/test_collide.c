@@ -107,8 +107,8 @@ static void collide_large_counts(void **state) {
  * at many scales and offsets: the culling must never drop what the exact test accepts. */
 static void collide_near_touch_scales(void **state) {
     (void)state;
-    static const float offsets[] = {0.0f, -37.5f, 1e5f, -1e5f, 1e7f, 1e9f, 1e11f, 1e12f, -1e12f,
-                                    2e12f, 1e15f, 1e18f, 1e19f, 1e30f};
+    static const float offsets[] = {0.0f,  -37.5f, 1e5f,  -1e5f, 1e7f,  1e9f,  1e11f,
+                                    1e12f, -1e12f, 2e12f, 1e15f, 1e18f, 1e19f, 1e30f};
     static const float scales[] = {1.0f, 1e-3f, 1e3f, 1e-20f, 1e-40f, 1e6f};
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++)
         for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
@@ -136,12 +136,22 @@ static void collide_special_values(void **state) {
             scene_init(&s, 67 + seed, 9 + seed % 4, seed % 2 ? LAYOUT_OFFSET : LAYOUT_GUARDED);
             fill_near_touch(&s, &rng, 0.0f, 0.0f, 1.0f);
             switch (flavour) {
-            case 0: sprinkle_special(&s, &rng, 25, false, true, false); break;
-            case 1: sprinkle_tame(&s, &rng, 20, true, true, false); break;
-            case 2: sprinkle_special(&s, &rng, 15, true, false, false); break;
-            case 3: sprinkle_special(&s, &rng, 15, true, true, false); break;
-            default: sprinkle_tame(&s, &rng, 5, true, false, false);
-                     sprinkle_special(&s, &rng, 30, false, true, false); break;
+            case 0:
+                sprinkle_special(&s, &rng, 25, false, true, false);
+                break;
+            case 1:
+                sprinkle_tame(&s, &rng, 20, true, true, false);
+                break;
+            case 2:
+                sprinkle_special(&s, &rng, 15, true, false, false);
+                break;
+            case 3:
+                sprinkle_special(&s, &rng, 15, true, true, false);
+                break;
+            default:
+                sprinkle_tame(&s, &rng, 5, true, false, false);
+                sprinkle_special(&s, &rng, 30, false, true, false);
+                break;
             }
             snprintf(label, sizeof label, "special values, seed %u flavour %u", seed, flavour);
             check_collide(&s, label);
@@ -155,13 +165,13 @@ static void collide_special_values(void **state) {
 static void edge_scene(scene *s, float ox, float oy) {
     /* capsules */
     const float caps[][5] = {
-        {0, 0, 4, 0, 0.5f},   /* horizontal */
-        {1, 1, 1, 1, 0.5f},   /* zero length */
-        {0, 0, 0, 4, 0.0f},   /* vertical, radius 0 (a segment) */
-        {0, 0, 4, 0, -0.0f},  /* radius -0 */
-        {0, 0, 4, 0, -0.5f},  /* negative radius: empty */
-        {2, 2, 2, 2, 0.0f},   /* a point */
-        {0, 0, 3, 4, 1.0f},   /* 3-4-5 diagonal */
+        {0, 0, 4, 0, 0.5f},  /* horizontal */
+        {1, 1, 1, 1, 0.5f},  /* zero length */
+        {0, 0, 0, 4, 0.0f},  /* vertical, radius 0 (a segment) */
+        {0, 0, 4, 0, -0.0f}, /* radius -0 */
+        {0, 0, 4, 0, -0.5f}, /* negative radius: empty */
+        {2, 2, 2, 2, 0.0f},  /* a point */
+        {0, 0, 3, 4, 1.0f},  /* 3-4-5 diagonal */
     };
     const size_t m = sizeof caps / sizeof caps[0];
     /* circles: (x, y, r) before the ulp steps */
@@ -193,7 +203,7 @@ static void edge_scene(scene *s, float ox, float oy) {
 
 static void collide_edge_cases(void **state) {
     (void)state;
-    static const float offsets[][2] = {{0, 0}, {1e5f, 0}, {0, -1e5f}, {1e9f, 1e9f},
+    static const float offsets[][2] = {{0, 0},          {1e5f, 0},  {0, -1e5f},    {1e9f, 1e9f},
                                        {1e12f, -1e12f}, {1e19f, 0}, {1e30f, 1e30f}};
     for (size_t o = 0; o < sizeof offsets / sizeof offsets[0]; o++) {
         scene s;
@@ -339,10 +349,9 @@ static void pairs_scrambled_and_repeated(void **state) {
     size_t hit = SIZE_MAX;
     for (size_t p = 0; p < np && hit == SIZE_MAX; p++) {
         const c2d_circle c = {{s.x[a.ci[p]], s.y[a.ci[p]]}, s.r[a.ci[p]]};
-        const c2d_capsule k = {{s.ax[a.ki[p]], s.ay[a.ki[p]]}, {s.bx[a.ki[p]], s.by[a.ki[p]]},
-                               s.R[a.ki[p]]};
-        if (c2d_collide_circle_capsule(c, k, NULL))
-            hit = p;
+        const c2d_capsule k = {
+            {s.ax[a.ki[p]], s.ay[a.ki[p]]}, {s.bx[a.ki[p]], s.by[a.ki[p]]}, s.R[a.ki[p]]};
+        if (c2d_collide_circle_capsule(c, k, NULL)) hit = p;
     }
     assert_true(hit != SIZE_MAX);
     for (size_t p = 0; p < 70; p++)
@@ -466,11 +475,21 @@ static void pairs_index_out_of_range(void **state) {
                         a.ci[p] = (uint32_t)(p % 20), a.ki[p] = (uint32_t)(p % 5);
                     const size_t p = positions[q];
                     switch (kind) {
-                    case 0: a.ci[p] = 20; break;
-                    case 1: a.ci[p] = UINT32_MAX; break;
-                    case 2: a.ki[p] = 5; break;
-                    case 3: a.ki[p] = UINT32_MAX; break;
-                    default: a.ci[p] = 1000, a.ki[p] = 6; break;
+                    case 0:
+                        a.ci[p] = 20;
+                        break;
+                    case 1:
+                        a.ci[p] = UINT32_MAX;
+                        break;
+                    case 2:
+                        a.ki[p] = 5;
+                        break;
+                    case 3:
+                        a.ki[p] = UINT32_MAX;
+                        break;
+                    default:
+                        a.ci[p] = 1000, a.ki[p] = 6;
+                        break;
                     }
                     c2d_pair_contact out[41];
                     memset(out, CANARY_BYTE, sizeof out);
@@ -496,14 +515,14 @@ static void pairs_index_out_of_range(void **state) {
         c2d_pair_contact out[2];
         memset(out, CANARY_BYTE, sizeof out);
         size_t count = 999;
-        assert_int_equal(c2d_batch_collide_pairs(&none, &s.capsules, &zero, &zero, 1, out, 2,
-                                                 &count),
-                         C2D_ERROR_INDEX);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&none, &s.capsules, &zero, &zero, 1, out, 2, &count),
+            C2D_ERROR_INDEX);
         assert_int_equal(count, 0);
         count = 999;
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &no_capsules, &zero, &zero, 1, out,
-                                                 2, &count),
-                         C2D_ERROR_INDEX);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &no_capsules, &zero, &zero, 1, out, 2, &count),
+            C2D_ERROR_INDEX);
         assert_int_equal(count, 0);
         assert_true(bytes_are(out, sizeof out, CANARY_BYTE));
     }
@@ -528,25 +547,23 @@ static void null_arrays(void **state) {
         /* a NULL set, count pointer or output */
         assert_int_equal(c2d_batch_collide(NULL, &s.capsules, out, 32, &count), C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_collide(&s.circles, NULL, out, 32, &count), C2D_ERROR_NULL);
-        assert_int_equal(c2d_batch_collide(&s.circles, &s.capsules, out, 32, NULL),
-                         C2D_ERROR_NULL);
+        assert_int_equal(c2d_batch_collide(&s.circles, &s.capsules, out, 32, NULL), C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_collide(&s.circles, &s.capsules, NULL, 32, &count),
                          C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_collide_pairs(NULL, &s.capsules, ci, ki, 2, out, 32, &count),
                          C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_collide_pairs(&s.circles, NULL, ci, ki, 2, out, 32, &count),
                          C2D_ERROR_NULL);
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, NULL, ki, 2, out, 32,
-                                                 &count),
-                         C2D_ERROR_NULL);
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, NULL, 2, out, 32,
-                                                 &count),
-                         C2D_ERROR_NULL);
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, 2, NULL, 32,
-                                                 &count),
-                         C2D_ERROR_NULL);
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, 2, out, 32,
-                                                 NULL),
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &s.capsules, NULL, ki, 2, out, 32, &count),
+            C2D_ERROR_NULL);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, NULL, 2, out, 32, &count),
+            C2D_ERROR_NULL);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, 2, NULL, 32, &count),
+            C2D_ERROR_NULL);
+        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, 2, out, 32, NULL),
                          C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_sweep(NULL, s.mx, s.my, &s.capsules, tois), C2D_ERROR_NULL);
         assert_int_equal(c2d_batch_sweep(&s.circles, s.mx, s.my, NULL, tois), C2D_ERROR_NULL);
@@ -612,14 +629,14 @@ static void zero_counts(void **state) {
         assert_true(bytes_are(out, sizeof out, CANARY_BYTE));
 
         count = 999;
-        assert_int_equal(c2d_batch_collide_pairs(&no_circles, &no_capsules, NULL, NULL, 0, NULL,
-                                                 0, &count),
-                         C2D_OK);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&no_circles, &no_capsules, NULL, NULL, 0, NULL, 0, &count),
+            C2D_OK);
         assert_int_equal(count, 0);
         count = 999;
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, NULL, NULL, 0, out, 4,
-                                                 &count),
-                         C2D_OK);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &s.capsules, NULL, NULL, 0, out, 4, &count),
+            C2D_OK);
         assert_int_equal(count, 0);
         assert_true(bytes_are(out, sizeof out, CANARY_BYTE));
 
@@ -666,9 +683,9 @@ static void counts_too_large(void **state) {
                          C2D_ERROR_TOO_LARGE);
         assert_int_equal(c2d_batch_collide_pairs(&s.circles, &big_k, ci, ki, 2, out, 4, &count),
                          C2D_ERROR_TOO_LARGE);
-        assert_int_equal(c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, huge, out, 4,
-                                                 &count),
-                         C2D_ERROR_TOO_LARGE);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&s.circles, &s.capsules, ci, ki, huge, out, 4, &count),
+            C2D_ERROR_TOO_LARGE);
         assert_int_equal(c2d_batch_sweep(&big_c, s.mx, s.my, &s.capsules, tois),
                          C2D_ERROR_TOO_LARGE);
         assert_int_equal(c2d_batch_sweep(&s.circles, s.mx, s.my, &big_k, tois),

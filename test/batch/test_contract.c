@@ -50,7 +50,8 @@ static void hits_of(const float *v, bool hit[5]) {
     hit[0] = c2d_collide_circle_capsule(c, k, &contact);
     hit[1] = c2d_sweep_circle_capsule(c, move, k, &toi);
     const c2d_circle_soa cs = {&v[X], &v[Y], &v[RADIUS], 1, NULL, NULL};
-    const c2d_capsule_soa ks = {&v[AX], &v[AY], &v[BX], &v[BY], &v[CAPSULE_RADIUS], 1, NULL, NULL, NULL};
+    const c2d_capsule_soa ks = {&v[AX], &v[AY], &v[BX], &v[BY], &v[CAPSULE_RADIUS],
+                                1,      NULL,   NULL,   NULL};
     c2d_pair_contact out[1];
     size_t count = 99;
     assert_true(c2d_batch_collide(&cs, &ks, out, 1, &count) == C2D_OK);

@@ -41,8 +41,7 @@ static c2d_circle_toi *w3_reference;
 
 static int setup(void **state) {
     (void)state;
-    if (c2d_workload_make(&w1, 4096, 256, C2D_WORKLOAD_SEED) != 0)
-        return -1;
+    if (c2d_workload_make(&w1, 4096, 256, C2D_WORKLOAD_SEED) != 0) return -1;
     return 0;
 }
 
@@ -105,8 +104,8 @@ static void w1_every_backend(void **state) {
         size_t count = 0;
         assert_int_equal(c2d_batch_collide(&w1.circles, &w1.capsules, out, 4096, &count), C2D_OK);
         const uint64_t h = c2d_fnv1a(C2D_FNV_OFFSET, out, count * sizeof *out);
-        fprintf(stderr, "W1 %-7s: %zu contacts, FNV-1a 0x%016llx\n",
-                c2d_backend_name(list[b]), count, (unsigned long long)h);
+        fprintf(stderr, "W1 %-7s: %zu contacts, FNV-1a 0x%016llx\n", c2d_backend_name(list[b]),
+                count, (unsigned long long)h);
         all_golden &= count == GOLDEN_W1_CONTACTS && h == GOLDEN_W1_HASH &&
                       memcmp(out, w1_reference, count * sizeof *out) == 0;
     }
@@ -130,8 +129,8 @@ static void w3_scalar_reference(void **state) {
         memset(&best, 0, sizeof best);
         best.capsule = C2D_NONE;
         for (size_t j = 0; j < m; j++) {
-            const c2d_capsule k = {{w1.ax[j], w1.ay[j]}, {w1.bx[j], w1.by[j]},
-                                   w1.capsule_radius[j]};
+            const c2d_capsule k = {
+                {w1.ax[j], w1.ay[j]}, {w1.bx[j], w1.by[j]}, w1.capsule_radius[j]};
             c2d_toi toi;
             if (c2d_sweep_circle_capsule(c, move, k, &toi) &&
                 (best.capsule == C2D_NONE || toi.t < best.toi.t)) {
@@ -174,10 +173,8 @@ static void w3_every_backend(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(no_padding),
-        cmocka_unit_test(w1_scalar_reference),
-        cmocka_unit_test(w1_every_backend),
-        cmocka_unit_test(w3_scalar_reference),
+        cmocka_unit_test(no_padding),       cmocka_unit_test(w1_scalar_reference),
+        cmocka_unit_test(w1_every_backend), cmocka_unit_test(w3_scalar_reference),
         cmocka_unit_test(w3_every_backend),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -17,7 +17,9 @@
 
 #include "batch_check.h"
 
-static uint32_t below(c2d_rng *rng, uint32_t n) { return (uint32_t)(c2d_rng_next(rng) % n); }
+static uint32_t below(c2d_rng *rng, uint32_t n) {
+    return (uint32_t)(c2d_rng_next(rng) % n);
+}
 
 static void sweep_w1_like(void **state) {
     (void)state;
@@ -147,8 +149,8 @@ static void sweep_large_counts(void **state) {
     for (size_t c = 0; c < 3; c++) {
         c2d_rng rng = {0x1a45 + c};
         scene s;
-        grazing_scene(&s, counts[c], 8, c == 1 ? LAYOUT_GUARDED : LAYOUT_OFFSET, &rng, 0.0f,
-                      0.0f, 1.0f);
+        grazing_scene(&s, counts[c], 8, c == 1 ? LAYOUT_GUARDED : LAYOUT_OFFSET, &rng, 0.0f, 0.0f,
+                      1.0f);
         check_sweep(&s, "grazing, large count");
         scene_free(&s);
     }
@@ -185,8 +187,8 @@ static void sweep_zero_moves(void **state) {
 
 static void sweep_huge_moves(void **state) {
     (void)state;
-    static const float sizes[] = {1e3f,  1e6f,  1e12f, 0x1p40f, 0x1.000002p40f,
-                                  1e19f, 1e30f, FLT_MAX};
+    static const float sizes[] = {1e3f,           1e6f,  1e12f, 0x1p40f,
+                                  0x1.000002p40f, 1e19f, 1e30f, FLT_MAX};
     c2d_rng rng = {0x4a6e};
     scene s;
     scene_init(&s, 400, 10, LAYOUT_ALIGNED);
@@ -226,9 +228,15 @@ static void sweep_nan_inf_moves(void **state) {
     for (size_t i = 0; i < s.n; i++) {
         const float v = bad[below(&rng, 6)];
         switch (i % 3) {
-        case 0: s.mx[i] = v; break;
-        case 1: s.my[i] = v; break;
-        default: s.mx[i] = v, s.my[i] = bad[below(&rng, 6)]; break;
+        case 0:
+            s.mx[i] = v;
+            break;
+        case 1:
+            s.my[i] = v;
+            break;
+        default:
+            s.mx[i] = v, s.my[i] = bad[below(&rng, 6)];
+            break;
         }
     }
     check_sweep(&s, "NaN and Inf moves");
@@ -244,11 +252,21 @@ static void sweep_special_values(void **state) {
             grazing_scene(&s, 67 + seed, 9 + seed % 4, seed % 2 ? LAYOUT_OFFSET : LAYOUT_GUARDED,
                           &rng, 0.0f, 0.0f, 1.0f);
             switch (flavour) {
-            case 0: sprinkle_special(&s, &rng, 25, false, true, false); break;
-            case 1: sprinkle_tame(&s, &rng, 15, true, true, true); break;
-            case 2: sprinkle_special(&s, &rng, 15, true, false, false); break;
-            case 3: sprinkle_special(&s, &rng, 12, true, true, true); break;
-            default: sprinkle_special(&s, &rng, 30, false, false, true); break;
+            case 0:
+                sprinkle_special(&s, &rng, 25, false, true, false);
+                break;
+            case 1:
+                sprinkle_tame(&s, &rng, 15, true, true, true);
+                break;
+            case 2:
+                sprinkle_special(&s, &rng, 15, true, false, false);
+                break;
+            case 3:
+                sprinkle_special(&s, &rng, 12, true, true, true);
+                break;
+            default:
+                sprinkle_special(&s, &rng, 30, false, false, true);
+                break;
             }
             char label[96];
             snprintf(label, sizeof label, "special values, seed %u flavour %u", seed, flavour);
@@ -291,8 +309,7 @@ static void sweep_many_capsules(void **state) {
         const size_t copies[] = {261, m - 1};
         for (size_t k = 0; k < 2; k++) {
             const size_t j = copies[k];
-            if (j >= m)
-                continue;
+            if (j >= m) continue;
             s.ax[j] = s.ax[5], s.ay[j] = s.ay[5], s.bx[j] = s.bx[5], s.by[j] = s.by[5];
             s.R[j] = s.R[5];
         }
@@ -368,7 +385,7 @@ static void sweep_nan_move_overlapping_at_start(void **state) {
     for (size_t k = 0; k < 4; k++) {
         /* circle (0,0) r 1 moving by the NaN move; capsule (0,0)-(1,0) R 1 */
         const float v[10] = {0.0f, 0.0f, 1.0f, moves[k][0], moves[k][1],
-                             0.0f, 0.0f, 1.0f, 0.0f, 1.0f};
+                             0.0f, 0.0f, 1.0f, 0.0f,        1.0f};
         scene s;
         one_pair_scene(&s, 19, v);
         c2d_circle_toi ref[19];

@@ -55,8 +55,9 @@ static void reduced_case(const float v[10], const char *label) {
     c2d_circle_toi ref[5];
     ref_sweep(&s, ref);
     if (ref[0].capsule != C2D_NONE)
-        fprintf(stderr, "[%s] c2d_sweep_circle_capsule reports a touch at t = %a that the "
-                        "geometry does not have\n",
+        fprintf(stderr,
+                "[%s] c2d_sweep_circle_capsule reports a touch at t = %a that the "
+                "geometry does not have\n",
                 label, (double)ref[0].toi.t);
     /* every backend first (each difference printed), then the scalar answer */
     check_sweep(&s, label);
@@ -79,8 +80,16 @@ static void random_scenes(const float *scales, size_t n_scales) {
 static void overflow_reduced(void **state) {
     (void)state;
     /* 0x1.74876ep+36 = 1e11, 0x1.dcd65p+29 = 1e9, 0x1.d1a94ap+38 = 5e11 */
-    const float v[10] = {0.0f, 0.0f, 0x1.74876ep+36f, 0.0f, 0x1.dcd65p+29f,
-                         0.0f, 0x1.d1a94ap+38f, 0.0f, 0x1.d1a94ap+38f, 0.0f};
+    const float v[10] = {0.0f,
+                         0.0f,
+                         0x1.74876ep+36f,
+                         0.0f,
+                         0x1.dcd65p+29f,
+                         0.0f,
+                         0x1.d1a94ap+38f,
+                         0.0f,
+                         0x1.d1a94ap+38f,
+                         0.0f};
     reduced_case(v, "overflow: (v.v)(r+R)^2 > FLT_MAX");
 }
 
@@ -93,8 +102,16 @@ static void overflow_random(void **state) {
 static void underflow_reduced(void **state) {
     (void)state;
     /* 0x1.197998p-40 = 1e-12, 0x1.197998p-38 = 4e-12 */
-    const float v[10] = {0.0f,           0.0f,           0.0f,           0x1.197998p-38f, 0.0f,
-                         0x1.197998p-40f, 0x1.197998p-40f, 0x1.197998p-40f, 0x1.197998p-40f, 0.0f};
+    const float v[10] = {0.0f,
+                         0.0f,
+                         0.0f,
+                         0x1.197998p-38f,
+                         0.0f,
+                         0x1.197998p-40f,
+                         0x1.197998p-40f,
+                         0x1.197998p-40f,
+                         0x1.197998p-40f,
+                         0.0f};
     reduced_case(v, "underflow: (v.v)(r+R)^2 and (v x s)^2 round to 0");
 }
 

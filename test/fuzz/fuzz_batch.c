@@ -15,8 +15,8 @@
  *   output; AddressSanitizer catches anything further, as every array is allocated to its
  *   exact size, some of them misaligned);
  * - every scalar result satisfies the contract of collide2d/query.h: NaN positions, moves or
- *   radii and negative radii give no hit, `out` is untouched without a hit, normals are never NaN and
- *   are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1];
+ *   radii and negative radii give no hit, `out` is untouched without a hit, normals are never NaN
+ * and are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1];
  * - the ball calls (fuzz_balls.h), the response calls (fuzz_response.h) and the search calls,
  *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops.
  *
@@ -83,22 +83,23 @@ static float float_of(uint32_t u) {
 
 /* f moved k representable floats up (k < 0: down); NaN stays NaN, +-Inf saturate. */
 static float ulp_step(float f, int k) {
-    if (f != f)
-        return f;
+    if (f != f) return f;
     const uint32_t u = bits_of(f);
     /* a monotone key: negative floats reversed below the positive ones */
     int64_t key = (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
     key += k;
-    if (key > 0x7f800000)
-        key = 0x7f800000;
-    if (key < -0x7f800000)
-        key = -0x7f800000;
+    if (key > 0x7f800000) key = 0x7f800000;
+    if (key < -0x7f800000) key = -0x7f800000;
     return key < 0 ? float_of(0x80000000u | (uint32_t)(-key)) : float_of((uint32_t)key);
 }
 
-static bool same_float(float a, float b) { return (a != a && b != b) || bits_of(a) == bits_of(b); }
+static bool same_float(float a, float b) {
+    return (a != a && b != b) || bits_of(a) == bits_of(b);
+}
 
-static bool same_vec(c2d_vec2 a, c2d_vec2 b) { return same_float(a.x, b.x) && same_float(a.y, b.y); }
+static bool same_vec(c2d_vec2 a, c2d_vec2 b) {
+    return same_float(a.x, b.x) && same_float(a.y, b.y);
+}
 
 static bool same_contact(const c2d_contact *a, const c2d_contact *b) {
     return same_vec(a->normal, b->normal) && same_float(a->depth, b->depth) &&
@@ -110,7 +111,8 @@ static bool same_toi(const c2d_toi *a, const c2d_toi *b) {
 }
 
 static bool same_pair(const c2d_pair_contact *a, const c2d_pair_contact *b) {
-    return a->circle == b->circle && a->capsule == b->capsule && same_contact(&a->contact, &b->contact);
+    return a->circle == b->circle && a->capsule == b->capsule &&
+           same_contact(&a->contact, &b->contact);
 }
 
 static bool same_circle_toi(const c2d_circle_toi *a, const c2d_circle_toi *b) {
@@ -120,20 +122,20 @@ static bool same_circle_toi(const c2d_circle_toi *a, const c2d_circle_toi *b) {
 /* Values that sit on a boundary somewhere: IEEE specials, the overflow thresholds of squares,
  * C2D_MAX_MAGNITUDE (validate.h) and the 2^40 culling limit of the kernels (cull.h). */
 static const float specials[] = {
-    0.0f,          -0.0f,         NAN,          -NAN,          INFINITY,     -INFINITY,
-    FLT_MAX,       -FLT_MAX,      FLT_MIN,      -FLT_MIN,      0x1p-149f,    -0x1p-149f,
-    1e19f,         -1e19f,        1e30f,        -1e30f,        0x1p60f,      -0x1p60f,
-    0x1.000002p60f, 0x1p40f,      -0x1p40f,     0x1.000002p40f, 0x1.fffffep39f, 0x1p63f,
-    0x1p64f,       -0x1p64f,      1.0f,         -1.0f,         0.5f,         0x1p-20f,
-    0x1p-75f,      0x1p-64f,      0x1p-126f,    0x1p-100f,     1e-12f,       100.0f,
+    0.0f,           -0.0f,    NAN,       -NAN,           INFINITY,       -INFINITY,
+    FLT_MAX,        -FLT_MAX, FLT_MIN,   -FLT_MIN,       0x1p-149f,      -0x1p-149f,
+    1e19f,          -1e19f,   1e30f,     -1e30f,         0x1p60f,        -0x1p60f,
+    0x1.000002p60f, 0x1p40f,  -0x1p40f,  0x1.000002p40f, 0x1.fffffep39f, 0x1p63f,
+    0x1p64f,        -0x1p64f, 1.0f,      -1.0f,          0.5f,           0x1p-20f,
+    0x1p-75f,       0x1p-64f, 0x1p-126f, 0x1p-100f,      1e-12f,         100.0f,
 };
 enum { N_SPECIALS = sizeof specials / sizeof specials[0] };
 
 /* Common scales of a scene's coordinates. */
 static const float scales[] = {
-    1.0f, 1.0f, 1.0f, 1.0f, 0.25f, 4.0f,  0x1p-10f, 0x1p10f, 0x1p-20f, 0x1p20f, 0x1p-40f,
-    0x1p-60f, 0x1p-100f, 0x1p-140f, 0x1p36f, 0x1p39f, 0x1p40f, 0x1p44f, 0x1p60f, 0x1p100f,
-    0x1p120f, 1e-12f,
+    1.0f,     1.0f,    1.0f,     1.0f,     0.25f,     4.0f,      0x1p-10f, 0x1p10f,
+    0x1p-20f, 0x1p20f, 0x1p-40f, 0x1p-60f, 0x1p-100f, 0x1p-140f, 0x1p36f,  0x1p39f,
+    0x1p40f,  0x1p44f, 0x1p60f,  0x1p100f, 0x1p120f,  1e-12f,
 };
 enum { N_SCALES = sizeof scales / sizeof scales[0] };
 
@@ -150,7 +152,9 @@ static float remember(gen *g, float v) {
     return v;
 }
 
-static float recall(gen *g) { return g->hist[byte(&g->b) % 16]; }
+static float recall(gen *g) {
+    return g->hist[byte(&g->b) % 16];
+}
 
 /* A value of one of the kinds listed at the top; `plain` gives the typical ones. */
 typedef enum kind { COORD, RADIUS, MOVE } kind;
@@ -159,9 +163,12 @@ static float plain_value(gen *g, kind k) {
     const int hi = (int8_t)byte(&g->b);
     const float lo = (float)byte(&g->b) / 256.0f;
     switch (k) {
-    case COORD: return g->offset + ((float)hi + lo) * g->scale;
-    case RADIUS: return ((float)(hi & 3) + lo) * g->scale * 0.25f;
-    case MOVE: return ((float)hi + lo) * g->scale * 0.125f;
+    case COORD:
+        return g->offset + ((float)hi + lo) * g->scale;
+    case RADIUS:
+        return ((float)(hi & 3) + lo) * g->scale * 0.25f;
+    case MOVE:
+        return ((float)hi + lo) * g->scale * 0.125f;
     }
     return 0.0f;
 }
@@ -200,8 +207,7 @@ static void *exact_array(scene *s, size_t n, size_t elem, unsigned shift) {
     if (n == 0 && (shift & 1)) /* empty arrays: NULL, or a pointer nothing may read */
         return NULL;
     unsigned char *block = malloc((n + shift) * elem + (n + shift == 0));
-    if (!block)
-        abort();
+    if (!block) abort();
     s->blocks[s->n_blocks++] = block;
     return block + shift * elem;
 }
@@ -216,10 +222,18 @@ static void direction(gen *g, float ax, float ay, float bx, float by, float *dx,
     const uint8_t m = byte(&g->b) % 6;
     float x, y;
     switch (m) {
-    case 0: x = 1.0f, y = 0.0f; break;
-    case 1: x = 0.0f, y = -1.0f; break;
-    case 2: x = bx - ax, y = by - ay; break;  /* along the axis */
-    case 3: x = -(by - ay), y = bx - ax; break; /* across it */
+    case 0:
+        x = 1.0f, y = 0.0f;
+        break;
+    case 1:
+        x = 0.0f, y = -1.0f;
+        break;
+    case 2:
+        x = bx - ax, y = by - ay;
+        break; /* along the axis */
+    case 3:
+        x = -(by - ay), y = bx - ax;
+        break; /* across it */
     default:
         x = (float)(int8_t)byte(&g->b) + 0.5f;
         y = (float)(int8_t)byte(&g->b) + 0.5f;
@@ -247,15 +261,13 @@ static void make_scene(scene *s, const uint8_t *data, size_t size) {
     /* mostly small scenes (fast executions); 1 in 8 with many circles, 1 in 32 with more
      * capsules, 1 in 256 with enough capsules to cross the sweep kernel's 256-capsule chunk */
     s->nc = h0 >= 0xe0 ? 20u + byte(&g.b) % (MAX_CIRCLES - 20u + 1) : h0 % 20u;
-    s->nk = h1 == 0xff ? 250u + byte(&g.b) % (MAX_CAPSULES - 250u + 1)
-          : h1 >= 0xf8 ? 9 + byte(&g.b) % 24u
-                       : h1 % 9u;
+    s->nk = h1 == 0xff   ? 250u + byte(&g.b) % (MAX_CAPSULES - 250u + 1)
+            : h1 >= 0xf8 ? 9 + byte(&g.b) % 24u
+                         : h1 % 9u;
     /* bounded work per execution: at most about 1024 pairs, and 5 circles (one SSE2 vector
      * and a tail) beside the 256-capsule chunk */
-    if (s->nk >= 250 && s->nc > 5)
-        s->nc = 5;
-    if (s->nk > 0 && s->nc * s->nk > 1024)
-        s->nc = 1024 / s->nk;
+    if (s->nk >= 250 && s->nc > 5) s->nc = 5;
+    if (s->nk > 0 && s->nc * s->nk > 1024) s->nc = 1024 / s->nk;
     s->np = (h2 & 0x80) ? byte(&g.b) % (MAX_PAIRS + 1) : h2 % 24u;
     /* dense inputs (1 in 4): most circles placed against a capsule, and the pairs listed in
      * runs as a broad phase emits them (one capsule, consecutive circles), which the kernels
@@ -317,10 +329,10 @@ static void make_scene(scene *s, const uint8_t *data, size_t size) {
             direction(&g, ax, ay, bx, by, &dx, &dy);
             const float rs = s->r[i] + s->R[k];
             const uint8_t dm = byte(&g.b) % 4;
-            float dist = dm == 0 ? ulp_step(rs, (int8_t)byte(&g.b) % 3)
-                       : dm == 1 ? 0.0f
-                       : dm == 2 ? rs * ((float)byte(&g.b) / 128.0f)
-                                 : rs + plain_value(&g, RADIUS);
+            float dist = dm == 0   ? ulp_step(rs, (int8_t)byte(&g.b) % 3)
+                         : dm == 1 ? 0.0f
+                         : dm == 2 ? rs * ((float)byte(&g.b) / 128.0f)
+                                   : rs + plain_value(&g, RADIUS);
             float px = ax + t * (bx - ax) + dx * dist, py = ay + t * (by - ay) + dy * dist;
             s->x[i] = remember(&g, ulp_step(px, (int8_t)byte(&g.b) % 2));
             s->y[i] = remember(&g, ulp_step(py, (int8_t)byte(&g.b) % 2));
@@ -360,10 +372,12 @@ static void make_scene(scene *s, const uint8_t *data, size_t size) {
         const uint8_t m = byte(&g.b);
         /* mostly in range; sometimes one past the end or far out (C2D_ERROR_INDEX) */
         s->ci[p] = m == 255 ? (uint32_t)s->nc + byte(&g.b) % 2 * 0xfffffu
-                 : s->nc ? byte(&g.b) % (uint32_t)s->nc : 0;
+                   : s->nc  ? byte(&g.b) % (uint32_t)s->nc
+                            : 0;
         const uint8_t n = byte(&g.b);
         s->ki[p] = n == 255 ? (byte(&g.b) & 1 ? UINT32_MAX : (uint32_t)s->nk)
-                 : s->nk ? byte(&g.b) % (uint32_t)s->nk : 0;
+                   : s->nk  ? byte(&g.b) % (uint32_t)s->nk
+                            : 0;
     }
 }
 
@@ -407,8 +421,12 @@ static void fail(const char *what, const char *detail) {
 
 /* ---- the contract of one scalar result --------------------------------------------------- */
 
-static bool is_nan(float v) { return v != v; }
-static bool finite(float v) { return v - v == 0.0f; }
+static bool is_nan(float v) {
+    return v != v;
+}
+static bool finite(float v) {
+    return v - v == 0.0f;
+}
 
 static bool unit(c2d_vec2 n) {
     const double len = sqrt((double)n.x * n.x + (double)n.y * n.y);
@@ -420,8 +438,7 @@ static const unsigned char CANARY_BYTE = 0xa5;
 static bool untouched(const void *p, size_t n) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
-        if (b[i] != CANARY_BYTE)
-            return false;
+        if (b[i] != CANARY_BYTE) return false;
     return true;
 }
 
@@ -445,20 +462,14 @@ static void check_contact(bool hit, const c2d_contact *c, float r, float R, cons
         all_finite &= finite(values[v]);
     }
     if (!hit) {
-        if (!untouched(c, sizeof *c))
-            fail(query, "scalar layer: out written without a hit");
+        if (!untouched(c, sizeof *c)) fail(query, "scalar layer: out written without a hit");
         return;
     }
-    if (any_nan)
-        fail(query, "scalar layer: NaN input gave a hit");
-    if (r < 0.0f || R < 0.0f)
-        fail(query, "scalar layer: negative radius gave a hit");
-    if (is_nan(c->normal.x) || is_nan(c->normal.y))
-        fail(query, "scalar layer: NaN normal");
-    if (!(c->depth >= 0.0f))
-        fail(query, "scalar layer: depth negative or NaN");
-    if (!(c->depth <= r + R))
-        fail(query, "scalar layer: depth above the radius sum");
+    if (any_nan) fail(query, "scalar layer: NaN input gave a hit");
+    if (r < 0.0f || R < 0.0f) fail(query, "scalar layer: negative radius gave a hit");
+    if (is_nan(c->normal.x) || is_nan(c->normal.y)) fail(query, "scalar layer: NaN normal");
+    if (!(c->depth >= 0.0f)) fail(query, "scalar layer: depth negative or NaN");
+    if (!(c->depth <= r + R)) fail(query, "scalar layer: depth above the radius sum");
     if (all_finite && !unit(c->normal))
         fail(query, "scalar layer: normal not unit for finite input");
 }
@@ -476,18 +487,13 @@ static void check_toi(bool hit, const c2d_toi *t, float r, float R, const float 
         all_finite &= finite(moves[v]);
     }
     if (!hit) {
-        if (!untouched(t, sizeof *t))
-            fail(query, "scalar layer: out written without a hit");
+        if (!untouched(t, sizeof *t)) fail(query, "scalar layer: out written without a hit");
         return;
     }
-    if (any_nan)
-        fail(query, "scalar layer: NaN position, move or radius gave a hit");
-    if (r < 0.0f || R < 0.0f)
-        fail(query, "scalar layer: negative radius gave a hit");
-    if (!(t->t >= 0.0f && t->t <= 1.0f))
-        fail(query, "scalar layer: t outside [0, 1]");
-    if (is_nan(t->normal.x) || is_nan(t->normal.y))
-        fail(query, "scalar layer: NaN normal");
+    if (any_nan) fail(query, "scalar layer: NaN position, move or radius gave a hit");
+    if (r < 0.0f || R < 0.0f) fail(query, "scalar layer: negative radius gave a hit");
+    if (!(t->t >= 0.0f && t->t <= 1.0f)) fail(query, "scalar layer: t outside [0, 1]");
+    if (is_nan(t->normal.x) || is_nan(t->normal.y)) fail(query, "scalar layer: NaN normal");
     if (all_finite && !unit(t->normal))
         fail(query, "scalar layer: normal not unit for finite input");
 }
@@ -592,26 +598,34 @@ typedef struct reference {
 static size_t choose_capacity(uint8_t mode, uint8_t b, size_t total, bool *null_out) {
     *null_out = false;
     switch (mode % 8) {
-    case 0: *null_out = true; return 0;
-    case 1: return 0;
-    case 2: return total;
-    case 3: return total > 0 ? total - 1 : 0;
-    case 4: return total + 1;
-    case 5: return b % (total + 2);
-    case 6: return total / 2;
-    default: return b % 8u;
+    case 0:
+        *null_out = true;
+        return 0;
+    case 1:
+        return 0;
+    case 2:
+        return total;
+    case 3:
+        return total > 0 ? total - 1 : 0;
+    case 4:
+        return total + 1;
+    case 5:
+        return b % (total + 2);
+    case 6:
+        return total / 2;
+    default:
+        return b % 8u;
     }
 }
 
 static void check_collide(const scene *s, const c2d_circle_soa *cs, const c2d_capsule_soa *ks,
                           const reference *ref, const char *backend) {
     bool null_out;
-    const size_t cap = choose_capacity(s->collide_capacity_mode, s->capacity_byte, ref->total, &null_out);
+    const size_t cap =
+        choose_capacity(s->collide_capacity_mode, s->capacity_byte, ref->total, &null_out);
     c2d_pair_contact *out = null_out ? NULL : malloc((cap + CANARY) * sizeof *out);
-    if (!null_out && !out)
-        abort();
-    if (out)
-        memset(out, CANARY_BYTE, (cap + CANARY) * sizeof *out);
+    if (!null_out && !out) abort();
+    if (out) memset(out, CANARY_BYTE, (cap + CANARY) * sizeof *out);
     size_t count = 12345;
     const c2d_status st = c2d_batch_collide(cs, ks, out, cap, &count);
     /* a size query (no output, capacity 0) is C2D_OK with the total */
@@ -641,13 +655,10 @@ static void check_pairs(const scene *s, const c2d_circle_soa *cs, const c2d_caps
     const size_t cap =
         choose_capacity(s->pairs_capacity_mode, s->capacity_byte, ref->pairs_total, &null_out);
     c2d_pair_contact *out = null_out ? NULL : malloc((cap + CANARY) * sizeof *out);
-    if (!null_out && !out)
-        abort();
-    if (out)
-        memset(out, CANARY_BYTE, (cap + CANARY) * sizeof *out);
+    if (!null_out && !out) abort();
+    if (out) memset(out, CANARY_BYTE, (cap + CANARY) * sizeof *out);
     size_t count = 12345;
-    const c2d_status st =
-        c2d_batch_collide_pairs(cs, ks, s->ci, s->ki, s->np, out, cap, &count);
+    const c2d_status st = c2d_batch_collide_pairs(cs, ks, s->ci, s->ki, s->np, out, cap, &count);
     if (!ref->pairs_in_range) {
         if (st != C2D_ERROR_INDEX || count != 0)
             fail("batch_collide_pairs: out-of-range index not reported", backend);
@@ -676,20 +687,16 @@ static void check_pairs(const scene *s, const c2d_circle_soa *cs, const c2d_caps
 static void check_sweep(const scene *s, const c2d_circle_soa *cs, const c2d_capsule_soa *ks,
                         const reference *ref, const char *backend) {
     c2d_circle_toi *out = malloc((s->nc + CANARY) * sizeof *out);
-    if (!out)
-        abort();
+    if (!out) abort();
     memset(out, CANARY_BYTE, (s->nc + CANARY) * sizeof *out);
     const c2d_status st = c2d_batch_sweep(cs, s->mx, s->my, ks, out);
-    if (st != C2D_OK)
-        fail("batch_sweep: status", backend);
+    if (st != C2D_OK) fail("batch_sweep: status", backend);
     for (size_t i = 0; i < s->nc; i++) {
-        if (same_circle_toi(&out[i], &ref->sweep[i]))
-            continue;
+        if (same_circle_toi(&out[i], &ref->sweep[i])) continue;
         print_toi("got ", &out[i]);
         print_toi("want", &ref->sweep[i]);
         print_circle(s, i);
-        if (ref->sweep[i].capsule < s->nk)
-            print_capsule(s, ref->sweep[i].capsule);
+        if (ref->sweep[i].capsule < s->nk) print_capsule(s, ref->sweep[i].capsule);
         if (out[i].capsule < s->nk && out[i].capsule != ref->sweep[i].capsule)
             print_capsule(s, out[i].capsule);
         fail("batch_sweep: result differs from the scalar loop", backend);
@@ -743,7 +750,8 @@ static void check_scene(const scene *s, const c2d_capsule_soa *ks, const c2d_cir
     /* the frame protocol: no second end; a capsule move (even in place) makes the frame stale */
     if (c2d_scene_bin_end(sc) != C2D_ERROR_STATE) fail("scene_bin_end twice: status", backend);
     if (s->nk > 0) {
-        const c2d_capsule_soa first = {ks->ax, ks->ay, ks->bx, ks->by, ks->radius, 1, NULL, NULL, NULL};
+        const c2d_capsule_soa first = {ks->ax, ks->ay, ks->bx, ks->by, ks->radius,
+                                       1,      NULL,   NULL,   NULL};
         if (c2d_scene_move_capsules(sc, 0, &first) != C2D_OK) fail("scene_move_capsules", backend);
         first_count = 12345;
         st = c2d_scene_collide_range(sc, cs, 0, s->nk, out, ref->total + cap, &first_count);
@@ -787,8 +795,8 @@ static void check_too_large(const scene *s, const c2d_circle_soa *cs, const c2d_
         fail("batch_collide: count above UINT32_MAX accepted", "any");
     if (s->nk > 0 && c2d_batch_collide(cs, &big_k, out, 1, &count) != C2D_ERROR_TOO_LARGE)
         fail("batch_collide: count above UINT32_MAX accepted", "any");
-    if (s->np > 0 && c2d_batch_collide_pairs(cs, ks, s->ci, s->ki, (size_t)UINT32_MAX + 1, out,
-                                             1, &count) != C2D_ERROR_TOO_LARGE)
+    if (s->np > 0 && c2d_batch_collide_pairs(cs, ks, s->ci, s->ki, (size_t)UINT32_MAX + 1, out, 1,
+                                             &count) != C2D_ERROR_TOO_LARGE)
         fail("batch_collide_pairs: pair_count above UINT32_MAX accepted", "any");
     if (count != ((s->nc > 0 || s->nk > 0 || s->np > 0) ? 0 : 7))
         fail("C2D_ERROR_TOO_LARGE did not set *count to 0", "any");
@@ -800,14 +808,10 @@ static void check_too_large(const scene *s, const c2d_circle_soa *cs, const c2d_
 /* ---- validators ------------------------------------------------------------------------- */
 
 static c2d_defect defect_of(float v, bool radius) {
-    if (v != v)
-        return C2D_DEFECT_NAN;
-    if (v == INFINITY || v == -INFINITY)
-        return C2D_DEFECT_INFINITE;
-    if (radius && v < 0.0f)
-        return C2D_DEFECT_NEGATIVE_RADIUS;
-    if (v > C2D_MAX_MAGNITUDE || v < -C2D_MAX_MAGNITUDE)
-        return C2D_DEFECT_HUGE;
+    if (v != v) return C2D_DEFECT_NAN;
+    if (v == INFINITY || v == -INFINITY) return C2D_DEFECT_INFINITE;
+    if (radius && v < 0.0f) return C2D_DEFECT_NEGATIVE_RADIUS;
+    if (v > C2D_MAX_MAGNITUDE || v < -C2D_MAX_MAGNITUDE) return C2D_DEFECT_HUGE;
     return C2D_DEFECT_NONE;
 }
 
@@ -831,9 +835,11 @@ static bool check_validators(const scene *s, const c2d_circle_soa *cs, const c2d
     const c2d_validation gc = c2d_validate_circles(cs), gk = c2d_validate_capsules(ks);
     if (gc.defect != wc.defect || gc.index != wc.index || gk.defect != wk.defect ||
         gk.index != wk.index) {
-        fprintf(stderr, "  circles: got %d at %zu, want %d at %zu; capsules: got %d at %zu, "
-                        "want %d at %zu\n", (int)gc.defect, gc.index, (int)wc.defect, wc.index,
-                (int)gk.defect, gk.index, (int)wk.defect, wk.index);
+        fprintf(stderr,
+                "  circles: got %d at %zu, want %d at %zu; capsules: got %d at %zu, "
+                "want %d at %zu\n",
+                (int)gc.defect, gc.index, (int)wc.defect, wc.index, (int)gk.defect, gk.index,
+                (int)wk.defect, wk.index);
         fail("validate: first defect differs from a plain scan", "scalar");
     }
     return wc.defect == C2D_DEFECT_NONE && wk.defect == C2D_DEFECT_NONE;
@@ -876,13 +882,11 @@ static c2d_backend backends[C2D_BACKEND_COUNT];
 static size_t n_backends;
 
 static void init(void) {
-    if (initialised)
-        return;
+    if (initialised) return;
     initialised = true;
     /* the scalar backend first: it is the reference for the others */
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
-        if (c2d_backend_available((c2d_backend)b))
-            backends[n_backends++] = (c2d_backend)b;
+        if (c2d_backend_available((c2d_backend)b)) backends[n_backends++] = (c2d_backend)b;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -902,7 +906,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ref.swept = malloc(n_pairs_all + 1);
     ref.contact = malloc((n_pairs_all + 1) * sizeof *ref.contact);
     ref.toi = malloc((n_pairs_all + 1) * sizeof *ref.toi);
-    if (!ref.collide || !ref.pairs || !ref.sweep || !ref.hit || !ref.swept || !ref.contact || !ref.toi)
+    if (!ref.collide || !ref.pairs || !ref.sweep || !ref.hit || !ref.swept || !ref.contact ||
+        !ref.toi)
         abort();
     for (size_t i = 0; i < s.nc; i++) {
         ref.sweep[i].capsule = C2D_NONE;
@@ -940,8 +945,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
 
-    if (check_validators(&s, &cs, &ks))
-        check_valid_results(&s, &ref);
+    if (check_validators(&s, &cs, &ks)) check_valid_results(&s, &ref);
 
     for (size_t b = 0; b < n_backends; b++) {
         if (c2d_backend_select(backends[b]) != C2D_OK || c2d_backend_active() != backends[b])

@@ -34,8 +34,7 @@ static int replay_file(const char *path) {
         n += got;
         if (n == cap) {
             uint8_t *bigger = realloc(buf, cap *= 2);
-            if (!bigger)
-                free(buf);
+            if (!bigger) free(buf);
             buf = bigger;
         }
     }
@@ -64,8 +63,7 @@ static int replay_dir(const char *dir, size_t *count) {
     size_t n = 0, cap = 0;
     int status = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.')
-            continue;
+        if (e->d_name[0] == '.') continue;
         if (n == cap) {
             char **bigger = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *names);
             if (!bigger) {
@@ -82,8 +80,7 @@ static int replay_dir(const char *dir, size_t *count) {
         snprintf(names[n++], len, "%s/%s", dir, e->d_name);
     }
     closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, compare_names);
+    if (n) qsort(names, n, sizeof *names, compare_names);
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (status == 0 && stat(names[i], &st) == 0 && S_ISREG(st.st_mode)) {

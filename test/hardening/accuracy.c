@@ -44,10 +44,18 @@ typedef struct dvec {
     double x, y;
 } dvec;
 
-static dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y}; }
-static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y; }
-static double dcross(dvec a, dvec b) { return a.x * b.y - a.y * b.x; }
-static double dlen(dvec a) { return sqrt(ddot(a, a)); }
+static dvec dsub(dvec a, dvec b) {
+    return (dvec){a.x - b.x, a.y - b.y};
+}
+static double ddot(dvec a, dvec b) {
+    return a.x * b.x + a.y * b.y;
+}
+static double dcross(dvec a, dvec b) {
+    return a.x * b.y - a.y * b.x;
+}
+static double dlen(dvec a) {
+    return sqrt(ddot(a, a));
+}
 
 static dvec dclosest(dvec p, dvec a, dvec b) {
     const dvec d = dsub(b, a);
@@ -57,7 +65,9 @@ static dvec dclosest(dvec p, dvec a, dvec b) {
     return (dvec){a.x + t * d.x, a.y + t * d.y};
 }
 
-static double dpoint_segment(dvec p, dvec a, dvec b) { return dlen(dsub(p, dclosest(p, a, b))); }
+static double dpoint_segment(dvec p, dvec a, dvec b) {
+    return dlen(dsub(p, dclosest(p, a, b)));
+}
 
 /* Distance between segments p-q and a-b. */
 static double dsegment_segment(dvec p, dvec q, dvec a, dvec b) {
@@ -72,8 +82,7 @@ static double dsegment_segment(dvec p, dvec q, dvec a, dvec b) {
 /* First t in [0, 1] at which |p + t m - segment ab| = rs; -1 if none. Already within: 0 if the
  * move goes deeper (toward the closest axis point), else -1 (query.h's start rule). */
 static double dsweep(dvec p, dvec m, dvec a, dvec b, double rs) {
-    if (dpoint_segment(p, a, b) < rs)
-        return ddot(m, dsub(p, dclosest(p, a, b))) < 0.0 ? 0.0 : -1.0;
+    if (dpoint_segment(p, a, b) < rs) return ddot(m, dsub(p, dclosest(p, a, b))) < 0.0 ? 0.0 : -1.0;
     double best = 2.0;
     const dvec d = dsub(b, a);
     const double len = dlen(d);
@@ -85,8 +94,7 @@ static double dsweep(dvec p, dvec m, dvec a, dvec b, double rs) {
             const double t = (hs - rs) / -vs;
             const dvec c = {p.x + t * m.x, p.y + t * m.y};
             const double along = ddot(dsub(c, a), u);
-            if (t <= 1.0 && along >= 0.0 && along <= len)
-                best = fmin(best, t);
+            if (t <= 1.0 && along >= 0.0 && along <= len) best = fmin(best, t);
         }
     }
     const dvec ends[2] = {a, b};
@@ -96,8 +104,7 @@ static double dsweep(dvec p, dvec m, dvec a, dvec b, double rs) {
         const double cr = dcross(m, s), disc = A * rs * rs - cr * cr; /* = B^2 - AC */
         if (B < 0.0 && disc >= 0.0) {
             const double t = C / (-B + sqrt(disc));
-            if (t <= 1.0)
-                best = fmin(best, t);
+            if (t <= 1.0) best = fmin(best, t);
         }
     }
     return best <= 1.0 ? best : -1.0;
@@ -114,7 +121,9 @@ typedef struct errors {
     double toi_abs_clean, toi_rel_clean;   /* the same without grazing touches */
 } errors;
 
-static double dmax(double a, double b) { return a > b ? a : b; }
+static double dmax(double a, double b) {
+    return a > b ? a : b;
+}
 
 /* One W1-sized capsule at offset o, and its direction and length. */
 static c2d_capsule make_capsule(c2d_rng *rng, float ox, float oy) {
@@ -171,8 +180,7 @@ static void study(double scale, size_t n, uint64_t seed, errors *e) {
                     const dvec nref = {(p.x - q.x) / dist, (p.y - q.y) / dist};
                     const double nerr = dlen(dsub((dvec){got.normal.x, got.normal.y}, nref));
                     e->normal_all = dmax(e->normal_all, nerr);
-                    if (dist >= 0.1 * rs)
-                        e->normal_conditioned = dmax(e->normal_conditioned, nerr);
+                    if (dist >= 0.1 * rs) e->normal_conditioned = dmax(e->normal_conditioned, nerr);
                 }
             }
         }
@@ -233,9 +241,8 @@ static void print_table(size_t n) {
         printf("| %g | %zu | %.2e | %.2e | %.2e | %.2e | %zu | %.2e | %.2e | %.2e | %.2e | "
                "%zu, %zu |\n",
                scales[s], e[s].contacts, e[s].depth_abs, e[s].depth_rel, e[s].normal_all,
-               e[s].normal_conditioned, e[s].sweeps, e[s].toi_abs, e[s].toi_rel,
-               e[s].toi_abs_clean, e[s].toi_rel_clean, e[s].contact_disagree,
-               e[s].sweep_disagree);
+               e[s].normal_conditioned, e[s].sweeps, e[s].toi_abs, e[s].toi_rel, e[s].toi_abs_clean,
+               e[s].toi_rel_clean, e[s].contact_disagree, e[s].sweep_disagree);
     printf("\nNormal error is |n - n_ref| (about the angle in radians). \"not grazing\": the "
            "path's closest approach to the axis is below 0.9 size. Disagreements are cases "
            "within rounding of touching.\n\n");

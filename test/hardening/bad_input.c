@@ -33,9 +33,9 @@
 /* ---- values and base scenes -------------------------------------------------------------- */
 
 static const float specials[] = {
-    NAN,      -NAN,     INFINITY, -INFINITY, 1e19f,    -1e19f,    1e30f,
-    -1e30f,   FLT_MAX,  -FLT_MAX, 0.0f,      -0.0f,    0x1p-149f, -1.0f,
-    C2D_MAX_MAGNITUDE,  0x1.000002p60f,      0x1p40f,  -0x1p-149f,
+    NAN,       -NAN,   INFINITY,          -INFINITY,      1e19f,   -1e19f,
+    1e30f,     -1e30f, FLT_MAX,           -FLT_MAX,       0.0f,    -0.0f,
+    0x1p-149f, -1.0f,  C2D_MAX_MAGNITUDE, 0x1.000002p60f, 0x1p40f, -0x1p-149f,
 };
 enum { N_SPECIALS = sizeof specials / sizeof specials[0] };
 
@@ -132,26 +132,76 @@ static bool q_sweep_capsule(const float *v, result *out) {
 enum { Q_COLLIDE_CIRCLES = 5, Q_COLLIDE_SEGMENT = 6, Q_COLLIDE_CAPSULE = 7, Q_SWEEP_CAPSULE = 9 };
 
 static const query queries[] = {
-    {"closest_point_on_segment", POINT, 6, {CX, CY, AX, AY, BX, BY},
-     {POS, POS, POS, POS, POS, POS}, q_closest, -1},
-    {"overlap_circles", BOOL, 6, {CX, CY, CR, AX, AY, KR}, {POS, POS, RAD, POS, POS, RAD},
-     q_overlap_circles, Q_COLLIDE_CIRCLES},
-    {"overlap_circle_segment", BOOL, 7, {CX, CY, CR, AX, AY, BX, BY},
-     {POS, POS, RAD, POS, POS, POS, POS}, q_overlap_segment, Q_COLLIDE_SEGMENT},
-    {"overlap_circle_capsule", BOOL, 8, {CX, CY, CR, AX, AY, BX, BY, KR},
-     {POS, POS, RAD, POS, POS, POS, POS, RAD}, q_overlap_capsule, Q_COLLIDE_CAPSULE},
-    {"point_in_capsule", BOOL, 7, {CX, CY, AX, AY, BX, BY, KR},
-     {POS, POS, POS, POS, POS, POS, RAD}, q_point_in_capsule, -1},
-    {"collide_circles", CONTACT, 6, {CX, CY, CR, AX, AY, KR}, {POS, POS, RAD, POS, POS, RAD},
-     q_collide_circles, -1},
-    {"collide_circle_segment", CONTACT, 7, {CX, CY, CR, AX, AY, BX, BY},
-     {POS, POS, RAD, POS, POS, POS, POS}, q_collide_segment, -1},
-    {"collide_circle_capsule", CONTACT, 8, {CX, CY, CR, AX, AY, BX, BY, KR},
-     {POS, POS, RAD, POS, POS, POS, POS, RAD}, q_collide_capsule, -1},
-    {"sweep_circles", TOI, 10, {CX, CY, CR, MX, MY, AX, AY, KR, NX, NY},
-     {POS, POS, RAD, MOVE, MOVE, POS, POS, RAD, MOVE, MOVE}, q_sweep_circles, -1},
-    {"sweep_circle_capsule", TOI, 10, {CX, CY, CR, MX, MY, AX, AY, BX, BY, KR},
-     {POS, POS, RAD, MOVE, MOVE, POS, POS, POS, POS, RAD}, q_sweep_capsule, -1},
+    {"closest_point_on_segment",
+     POINT,
+     6,
+     {CX, CY, AX, AY, BX, BY},
+     {POS, POS, POS, POS, POS, POS},
+     q_closest,
+     -1},
+    {"overlap_circles",
+     BOOL,
+     6,
+     {CX, CY, CR, AX, AY, KR},
+     {POS, POS, RAD, POS, POS, RAD},
+     q_overlap_circles,
+     Q_COLLIDE_CIRCLES},
+    {"overlap_circle_segment",
+     BOOL,
+     7,
+     {CX, CY, CR, AX, AY, BX, BY},
+     {POS, POS, RAD, POS, POS, POS, POS},
+     q_overlap_segment,
+     Q_COLLIDE_SEGMENT},
+    {"overlap_circle_capsule",
+     BOOL,
+     8,
+     {CX, CY, CR, AX, AY, BX, BY, KR},
+     {POS, POS, RAD, POS, POS, POS, POS, RAD},
+     q_overlap_capsule,
+     Q_COLLIDE_CAPSULE},
+    {"point_in_capsule",
+     BOOL,
+     7,
+     {CX, CY, AX, AY, BX, BY, KR},
+     {POS, POS, POS, POS, POS, POS, RAD},
+     q_point_in_capsule,
+     -1},
+    {"collide_circles",
+     CONTACT,
+     6,
+     {CX, CY, CR, AX, AY, KR},
+     {POS, POS, RAD, POS, POS, RAD},
+     q_collide_circles,
+     -1},
+    {"collide_circle_segment",
+     CONTACT,
+     7,
+     {CX, CY, CR, AX, AY, BX, BY},
+     {POS, POS, RAD, POS, POS, POS, POS},
+     q_collide_segment,
+     -1},
+    {"collide_circle_capsule",
+     CONTACT,
+     8,
+     {CX, CY, CR, AX, AY, BX, BY, KR},
+     {POS, POS, RAD, POS, POS, POS, POS, RAD},
+     q_collide_capsule,
+     -1},
+    {"sweep_circles",
+     TOI,
+     10,
+     {CX, CY, CR, MX, MY, AX, AY, KR, NX, NY},
+     {POS, POS, RAD, MOVE, MOVE, POS, POS, RAD, MOVE, MOVE},
+     q_sweep_circles,
+     -1},
+    {"sweep_circle_capsule",
+     TOI,
+     10,
+     {CX, CY, CR, MX, MY, AX, AY, BX, BY, KR},
+     {POS, POS, RAD, MOVE, MOVE, POS, POS, POS, POS, RAD},
+     q_sweep_capsule,
+     -1},
 };
 enum { N_QUERIES = sizeof queries / sizeof queries[0] };
 
@@ -167,12 +217,12 @@ static void print_fields(const query *q, const float *v) {
     print_message(")\n");
 }
 
-#define CHECK(cond, what)                                                                        \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            print_fields(q, v);                                                                  \
-            fail_msg("%s: %s", q->name, what);                                                   \
-        }                                                                                        \
+#define CHECK(cond, what)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            print_fields(q, v);                                                                    \
+            fail_msg("%s: %s", q->name, what);                                                     \
+        }                                                                                          \
     } while (0)
 
 /* Runs query q on fields v and checks its result against the contract. */
@@ -214,10 +264,8 @@ static void check_query(const query *q, const float *v) {
         return;
     }
     case BOOL:
-        if (nan_pos)
-            CHECK(!hit, "NaN gave a hit");
-        if (negative)
-            CHECK(!hit, "negative radius gave a hit");
+        if (nan_pos) CHECK(!hit, "NaN gave a hit");
+        if (negative) CHECK(!hit, "negative radius gave a hit");
         if (q->partner >= 0) {
             result c;
             CHECK(queries[q->partner].call(v, &c) == hit, "boolean test and contact disagree");
@@ -234,8 +282,7 @@ static void check_query(const query *q, const float *v) {
               "NaN normal");
         CHECK(out.contact.depth >= 0.0f, "depth negative or NaN");
         CHECK(out.contact.depth <= radius_sum, "depth above the radius sum");
-        if (finite)
-            CHECK(unit(out.contact.normal), "normal not unit for finite input");
+        if (finite) CHECK(unit(out.contact.normal), "normal not unit for finite input");
         CHECK(hard_untouched((const unsigned char *)&out + sizeof out.contact,
                              sizeof out - sizeof out.contact),
               "wrote past the contact");
@@ -250,8 +297,7 @@ static void check_query(const query *q, const float *v) {
         CHECK(!negative, "negative radius gave a hit");
         CHECK(out.toi.t >= 0.0f && out.toi.t <= 1.0f, "t outside [0, 1]");
         CHECK(!hard_is_nan(out.toi.normal.x) && !hard_is_nan(out.toi.normal.y), "NaN normal");
-        if (finite)
-            CHECK(unit(out.toi.normal), "normal not unit for finite input");
+        if (finite) CHECK(unit(out.toi.normal), "normal not unit for finite input");
         return;
     }
 }
@@ -343,16 +389,15 @@ static void test_zero_length_shapes(void **state) {
                         memset(&tk, HARD_CANARY, sizeof tk);
                         memset(&tc, HARD_CANARY, sizeof tc);
                         const bool sk = c2d_sweep_circle_capsule(c, moves[m], k, &tk);
-                        const bool sc = c2d_sweep_circles(c, moves[m], other,
-                                                          (c2d_vec2){0.0f, 0.0f}, &tc);
+                        const bool sc =
+                            c2d_sweep_circles(c, moves[m], other, (c2d_vec2){0.0f, 0.0f}, &tc);
                         assert_int_equal(sk, sc);
                         if (sk) {
                             assert_true(hard_same(tk.t, tc.t));
                             assert_true(hard_same_vec(tk.normal, tc.normal));
                             assert_true(tk.point.x == tc.point.x && tk.point.y == tc.point.y);
                         }
-                        if (m == 0 && sk)
-                            assert_true(tk.t == 0.0f);
+                        if (m == 0 && sk) assert_true(tk.t == 0.0f);
                     }
                 }
 }
@@ -376,8 +421,8 @@ static void test_degenerate_normals(void **state) {
                                            (c2d_capsule){{-1.0f, 0.0f}, {-1.0f, 0.0f}, 0.0f}, &c));
     assert_true(c.normal.x == 0.0f && c.normal.y == 1.0f && c.depth == 0.0f);
     /* -0 radius is 0: touching points */
-    assert_true(c2d_overlap_circles((c2d_circle){{0.0f, 0.0f}, -0.0f},
-                                    (c2d_circle){{0.0f, 0.0f}, -0.0f}));
+    assert_true(
+        c2d_overlap_circles((c2d_circle){{0.0f, 0.0f}, -0.0f}, (c2d_circle){{0.0f, 0.0f}, -0.0f}));
     assert_false(c2d_overlap_circles((c2d_circle){{0.0f, 0.0f}, -0x1p-149f},
                                      (c2d_circle){{0.0f, 0.0f}, 1.0f}));
 }
@@ -399,8 +444,10 @@ static void test_huge_values(void **state) {
             check_query(q, v3);
             check_query(&queries[Q_COLLIDE_CIRCLES], v1);
             check_query(&queries[Q_COLLIDE_SEGMENT], v3);
-            const float s1[] = {huge[i], huge[j], 1.0f, -huge[i], -huge[j], 0.0f, 0.0f, 0.0f, 1.0f, 1.0f};
-            const float s2[] = {0.0f, 0.0f, 1.0f, huge[i], huge[j], huge[i], 0.0f, huge[j], 0.0f, 1.0f};
+            const float s1[] = {huge[i], huge[j], 1.0f, -huge[i], -huge[j],
+                                0.0f,    0.0f,    0.0f, 1.0f,     1.0f};
+            const float s2[] = {0.0f,    0.0f, 1.0f,    huge[i], huge[j],
+                                huge[i], 0.0f, huge[j], 0.0f,    1.0f};
             check_query(&queries[Q_SWEEP_CAPSULE], s1);
             check_query(&queries[Q_SWEEP_CAPSULE], s2);
             check_query(&queries[8], s1);
@@ -420,8 +467,7 @@ static void check_impulse(const float *v) {
     for (size_t i = 0; i < 10; i++)
         any_nan |= hard_is_nan(v[i]);
     const bool bad_mass = !(v[2] >= 0.0f && hard_finite(v[2]) && v[6] >= 0.0f && hard_finite(v[6]));
-    if (any_nan || bad_mass)
-        assert_true(j == 0.0f);
+    if (any_nan || bad_mass) assert_true(j == 0.0f);
     assert_false(hard_is_nan(j));
     assert_true(j >= 0.0f);
     if (j == 0.0f) {
@@ -452,12 +498,18 @@ static void test_impulse_bad_input(void **state) {
         for (size_t g = f; g < 10; g++)
             for (size_t s = 0; s < N_SPECIALS; s++)
                 for (size_t t = 0; t < (g == f ? 1 : N_SPECIALS); t++) {
-                    float v[10] = {base_a.velocity.x, base_a.velocity.y, base_a.inv_mass,
-                                   base_a.restitution, base_b.velocity.x, base_b.velocity.y,
-                                   base_b.inv_mass, base_b.restitution, n.x, n.y};
+                    float v[10] = {base_a.velocity.x,
+                                   base_a.velocity.y,
+                                   base_a.inv_mass,
+                                   base_a.restitution,
+                                   base_b.velocity.x,
+                                   base_b.velocity.y,
+                                   base_b.inv_mass,
+                                   base_b.restitution,
+                                   n.x,
+                                   n.y};
                     v[f] = specials[s];
-                    if (g != f)
-                        v[g] = specials[t];
+                    if (g != f) v[g] = specials[t];
                     check_impulse(v);
                 }
     /* both static */
@@ -487,7 +539,8 @@ static float *floats(size_t n) {
 static void set_alloc(soa_set *s, size_t nc, size_t nk) {
     s->nc = nc, s->nk = nk;
     s->x = floats(nc), s->y = floats(nc), s->r = floats(nc), s->mx = floats(nc), s->my = floats(nc);
-    s->ax = floats(nk), s->ay = floats(nk), s->bx = floats(nk), s->by = floats(nk), s->R = floats(nk);
+    s->ax = floats(nk), s->ay = floats(nk), s->bx = floats(nk), s->by = floats(nk),
+    s->R = floats(nk);
 }
 
 static void set_free(soa_set *s) {
@@ -506,7 +559,9 @@ static void put_capsule(soa_set *s, size_t k, const float *f) {
 
 /* Which specials to use: all, or only those that keep the circle census tame (cull.h: NaN,
  * negative and small values), so that the kernels' culled path runs too. */
-static bool tame_special(float v) { return v != v || (v > -2.0f && v < 2.0f); }
+static bool tame_special(float v) {
+    return v != v || (v > -2.0f && v < 2.0f);
+}
 
 /* The circles of every base with each circle field set to each special (optionally only tame
  * ones), and the bases' own circles. */
@@ -517,10 +572,8 @@ static size_t bad_circles(soa_set *s, bool tame_only, size_t first) {
         const int fields[] = {CX, CY, CR, MX, MY};
         for (size_t f = 0; f < 5; f++)
             for (size_t v = 0; v < N_SPECIALS; v++) {
-                if (tame_only && !tame_special(specials[v]))
-                    continue;
-                if (tame_only && b == N_BASES - 1)
-                    continue; /* the far base is not tame */
+                if (tame_only && !tame_special(specials[v])) continue;
+                if (tame_only && b == N_BASES - 1) continue; /* the far base is not tame */
                 float c[N_FIELDS];
                 memcpy(c, bases[b], sizeof c);
                 c[fields[f]] = specials[v];
@@ -552,8 +605,8 @@ enum { BAD_PER_BASE = 1 + 5 * N_SPECIALS, N_BAD = N_BASES * BAD_PER_BASE, N_GOOD
 static void good_circles(soa_set *s, size_t first, size_t n) {
     for (size_t i = 0; i < n; i++) {
         const float t = (float)i / (float)n;
-        const float c[N_FIELDS] = {3.0f * t - 0.5f, 1.0f - 2.0f * t, 0.1f + t, 2.0f - 4.0f * t,
-                                   t, 0, 0, 0, 0, 0, 0, 0};
+        const float c[N_FIELDS] = {
+            3.0f * t - 0.5f, 1.0f - 2.0f * t, 0.1f + t, 2.0f - 4.0f * t, t, 0, 0, 0, 0, 0, 0, 0};
         put_circle(s, first + i, c);
     }
 }
@@ -561,8 +614,8 @@ static void good_circles(soa_set *s, size_t first, size_t n) {
 static void good_capsules(soa_set *s, size_t first, size_t n) {
     for (size_t k = 0; k < n; k++) {
         const float t = (float)k / (float)n;
-        const float c[N_FIELDS] = {0, 0, 0, 0, 0, 2.0f * t - 1.0f, t, 1.5f - t, 2.0f * t,
-                                   0.05f + 0.5f * t, 0, 0};
+        const float c[N_FIELDS] = {
+            0, 0, 0, 0, 0, 2.0f * t - 1.0f, t, 1.5f - t, 2.0f * t, 0.05f + 0.5f * t, 0, 0};
         put_capsule(s, first + k, c);
     }
 }
@@ -573,10 +626,9 @@ static size_t reference_collide(const soa_set *s, c2d_pair_contact *out) {
     for (size_t k = 0; k < s->nk; k++)
         for (size_t i = 0; i < s->nc; i++) {
             c2d_contact c;
-            if (c2d_collide_circle_capsule((c2d_circle){{s->x[i], s->y[i]}, s->r[i]},
-                                           (c2d_capsule){{s->ax[k], s->ay[k]},
-                                                         {s->bx[k], s->by[k]}, s->R[k]},
-                                           &c)) {
+            if (c2d_collide_circle_capsule(
+                    (c2d_circle){{s->x[i], s->y[i]}, s->r[i]},
+                    (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]}, &c)) {
                 assert_false(hard_is_nan(c.normal.x) || hard_is_nan(c.normal.y));
                 assert_true(c.depth >= 0.0f);
                 out[n].circle = (uint32_t)i;
@@ -593,11 +645,9 @@ static void reference_sweep(const soa_set *s, c2d_circle_toi *out) {
         memset(&out[i].toi, 0, sizeof out[i].toi);
         for (size_t k = 0; k < s->nk; k++) {
             c2d_toi t;
-            if (c2d_sweep_circle_capsule((c2d_circle){{s->x[i], s->y[i]}, s->r[i]},
-                                         (c2d_vec2){s->mx[i], s->my[i]},
-                                         (c2d_capsule){{s->ax[k], s->ay[k]},
-                                                       {s->bx[k], s->by[k]}, s->R[k]},
-                                         &t) &&
+            if (c2d_sweep_circle_capsule(
+                    (c2d_circle){{s->x[i], s->y[i]}, s->r[i]}, (c2d_vec2){s->mx[i], s->my[i]},
+                    (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]}, &t) &&
                 (out[i].capsule == C2D_NONE || t.t < out[i].toi.t)) {
                 assert_true(t.t >= 0.0f && t.t <= 1.0f);
                 assert_false(hard_is_nan(t.normal.x) || hard_is_nan(t.normal.y));
@@ -632,8 +682,7 @@ static void check_batch_set(const soa_set *s, const char *label) {
     size_t total_pairs = 0;
     for (size_t p = 0; p < np; p++) {
         const size_t w = where[(size_t)ki[p] * s->nc + ci[p]];
-        if (w)
-            want_pairs[total_pairs++] = want[w - 1];
+        if (w) want_pairs[total_pairs++] = want[w - 1];
     }
     free(where);
 
@@ -677,7 +726,8 @@ static void check_batch_set(const soa_set *s, const char *label) {
             for (size_t n = 0; n < written_pairs; n++)
                 if (!hard_same_pair(&got[n], &want_pairs[n]))
                     fail_msg("%s, %s: batch_collide_pairs contact %zu differs", label, name, n);
-            assert_true(hard_untouched(got + written_pairs, (all + 4 - written_pairs) * sizeof *got));
+            assert_true(
+                hard_untouched(got + written_pairs, (all + 4 - written_pairs) * sizeof *got));
         }
         memset(got_toi, HARD_CANARY, (swc + 2) * sizeof *got_toi);
         assert_int_equal(c2d_batch_sweep(&cs, s->mx, s->my, &ks, got_toi), C2D_OK);
@@ -850,9 +900,9 @@ static void test_batch_bad_arguments(void **state) {
         assert_int_equal(c2d_batch_collide(&big_c, &ks, out, 2, &count), C2D_ERROR_TOO_LARGE);
         assert_int_equal(c2d_batch_collide(&cs, &big_k, out, 2, &count), C2D_ERROR_TOO_LARGE);
         assert_int_equal(c2d_batch_sweep(&big_c, one, one, &ks, toi), C2D_ERROR_TOO_LARGE);
-        assert_int_equal(c2d_batch_collide_pairs(&cs, &ks, idx0, idx0, (size_t)UINT32_MAX + 1,
-                                                 out, 2, &count),
-                         C2D_ERROR_TOO_LARGE);
+        assert_int_equal(
+            c2d_batch_collide_pairs(&cs, &ks, idx0, idx0, (size_t)UINT32_MAX + 1, out, 2, &count),
+            C2D_ERROR_TOO_LARGE);
         assert_true(count == 0);
 #endif
     }

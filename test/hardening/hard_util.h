@@ -21,12 +21,17 @@ static inline float hard_float(uint32_t u) {
     return f;
 }
 
-static inline bool hard_is_nan(float v) { return v != v; }
+static inline bool hard_is_nan(float v) {
+    return v != v;
+}
 
 /* finite: neither NaN nor infinite (without isfinite, which -ffinite-math-only could fold) */
-static inline bool hard_finite(float v) { return v - v == 0.0f; }
+static inline bool hard_finite(float v) {
+    return v - v == 0.0f;
+}
 
-/* Same bits, or both NaN (x86 and ARM make different default NaN bits: docs/design.md section 6). */
+/* Same bits, or both NaN (x86 and ARM make different default NaN bits: docs/design.md section 6).
+ */
 static inline bool hard_same(float a, float b) {
     return (a != a && b != b) || hard_bits(a) == hard_bits(b);
 }
@@ -60,8 +65,7 @@ static inline bool hard_same_circle_toi(const c2d_circle_toi *a, const c2d_circl
 static inline bool hard_untouched(const void *p, size_t n) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
-        if (b[i] != HARD_CANARY)
-            return false;
+        if (b[i] != HARD_CANARY) return false;
     return true;
 }
 
@@ -69,8 +73,7 @@ static inline bool hard_untouched(const void *p, size_t n) {
 static inline size_t hard_backends(c2d_backend out[C2D_BACKEND_COUNT]) {
     size_t n = 0;
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
-        if (c2d_backend_available((c2d_backend)b))
-            out[n++] = (c2d_backend)b;
+        if (c2d_backend_available((c2d_backend)b)) out[n++] = (c2d_backend)b;
     return n;
 }
 

@@ -29,9 +29,8 @@ static bool sweep_case(c2d_circle c, c2d_vec2 move, c2d_capsule k, bool expect_h
     memset(&want, 0, sizeof want);
     const bool hit = c2d_sweep_circle_capsule(c, move, k, &want);
     printf("  circle (%a, %a) r=%a move (%a, %a)\n  capsule (%a, %a)-(%a, %a) R=%a\n",
-           (double)c.center.x, (double)c.center.y, (double)c.radius, (double)move.x,
-           (double)move.y, (double)k.a.x, (double)k.a.y, (double)k.b.x, (double)k.b.y,
-           (double)k.radius);
+           (double)c.center.x, (double)c.center.y, (double)c.radius, (double)move.x, (double)move.y,
+           (double)k.a.x, (double)k.a.y, (double)k.b.x, (double)k.b.y, (double)k.radius);
     print_toi("scalar", hit, &want);
     bool bad = hit && !expect_hit;
     const c2d_circle_soa cs = {&c.center.x, &c.center.y, &c.radius, 1, NULL, NULL};
@@ -44,8 +43,7 @@ static bool sweep_case(c2d_circle c, c2d_vec2 move, c2d_capsule k, bool expect_h
         c2d_batch_sweep(&cs, &move.x, &move.y, &ks, &got);
         const bool got_hit = got.capsule != C2D_NONE;
         print_toi(c2d_backend_name(backends[b]), got_hit, &got.toi);
-        if (got_hit != hit || (hit && !hard_same_toi(&got.toi, &want)))
-            bad = true;
+        if (got_hit != hit || (hit && !hard_same_toi(&got.toi, &want))) bad = true;
     }
     c2d_backend_select(C2D_BACKEND_AUTO);
     return bad;
@@ -68,8 +66,8 @@ static bool bug1(void) {
     const c2d_capsule point = {{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f};
     bool bad = sweep_case((c2d_circle){{-0x1p-41f, 0x1p-42f}, 0.0f}, (c2d_vec2){0x1p-40f, 0.0f},
                           point, false);
-    bad |= sweep_case((c2d_circle){{-0x1p-41f, 0x1p-42f}, 0x1p-44f},
-                      (c2d_vec2){0x1p-40f, 0.0f}, point, false);
+    bad |= sweep_case((c2d_circle){{-0x1p-41f, 0x1p-42f}, 0x1p-44f}, (c2d_vec2){0x1p-40f, 0.0f},
+                      point, false);
     const c2d_capsule far = {{0.0f, 0x1p39f}, {0.0f, 0x1p39f}, 0.0f};
     bad |= sweep_case((c2d_circle){{0.0f, 0.0f}, 0x1p36f}, (c2d_vec2){0.0f, 0x1p30f}, far, false);
     return bad;
@@ -96,8 +94,8 @@ static bool bug3(void) {
                       (c2d_capsule){{0.0f, 0.0f}, {1.0f, 0.0f}, 1.0f}, false);
 }
 
-/* Bug 4 (fixed in 9a33359): c2d_apply_impulse: huge finite velocities overflow j to inf, and j * inv_mass * n
- * then writes NaN into both bodies' velocities, including a static body's (inv_mass 0:
+/* Bug 4 (fixed in 9a33359): c2d_apply_impulse: huge finite velocities overflow j to inf, and j *
+ * inv_mass * n then writes NaN into both bodies' velocities, including a static body's (inv_mass 0:
  * inf * 0 = NaN) and the component along which the normal is 0. (The infinite-inverse-mass
  * half, j = 0 with NaN velocities, was fixed in d6126e0 and is checked here too.) */
 static bool bug4(void) {
@@ -117,9 +115,8 @@ static bool bug4(void) {
     bad |= hard_is_nan(s.velocity.x) || hard_is_nan(s.velocity.y) || hard_is_nan(c.velocity.y);
     c2d_body d = {{-3e38f, 0.0f}, 0.5f, 1.0f}, e = {{3e38f, 0.0f}, 0.5f, 1.0f};
     j = c2d_apply_impulse(&d, &e, (c2d_vec2){1.0f, 0.0f});
-    printf("  velocities -3e38 vs 3e38: j=%a a.velocity=(%a, %a) b.velocity=(%a, %a)\n",
-           (double)j, (double)d.velocity.x, (double)d.velocity.y, (double)e.velocity.x,
-           (double)e.velocity.y);
+    printf("  velocities -3e38 vs 3e38: j=%a a.velocity=(%a, %a) b.velocity=(%a, %a)\n", (double)j,
+           (double)d.velocity.x, (double)d.velocity.y, (double)e.velocity.x, (double)e.velocity.y);
     bad |= hard_is_nan(d.velocity.x) || hard_is_nan(d.velocity.y) || hard_is_nan(e.velocity.y);
     return bad;
 }

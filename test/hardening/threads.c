@@ -35,22 +35,22 @@ enum { PROBE_THREADS = 8, PROBE_PROCESSES = 12, WORKERS = 4, ROUNDS = 6 };
 static int failed_checks;
 
 /* Counts and reports a failed check (main thread only); the test goes on. */
-#define CHECK(cond)                                                                              \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
-            failed_checks++;                                                                     \
-        }                                                                                        \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            failed_checks++;                                                                       \
+        }                                                                                          \
     } while (0)
 
 /* As CHECK, and leaves the calling function. */
-#define REQUIRE(cond)                                                                            \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
-            failed_checks++;                                                                     \
-            return;                                                                              \
-        }                                                                                        \
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            failed_checks++;                                                                       \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 /* ---- 1. the first-use probe -------------------------------------------------------------- */
@@ -71,15 +71,13 @@ static void *probe_thread(void *arg) {
  * or -1 if they disagree. Must run before anything else in the process uses the library. */
 static int probe_race(void) {
     pthread_barrier_t start;
-    if (pthread_barrier_init(&start, NULL, PROBE_THREADS) != 0)
-        return -2;
+    if (pthread_barrier_init(&start, NULL, PROBE_THREADS) != 0) return -2;
     probe probes[PROBE_THREADS];
     pthread_t threads[PROBE_THREADS];
     for (int i = 0; i < PROBE_THREADS; i++) {
         probes[i].start = &start;
         probes[i].seen = C2D_BACKEND_AUTO;
-        if (pthread_create(&threads[i], NULL, probe_thread, &probes[i]) != 0)
-            return -2;
+        if (pthread_create(&threads[i], NULL, probe_thread, &probes[i]) != 0) return -2;
     }
     int seen = -3;
     for (int i = 0; i < PROBE_THREADS; i++) {
@@ -97,8 +95,7 @@ static int probe_race(void) {
  * COLLIDE2D_BACKEND names, if available; else -1 (meaning: the AUTO choice). */
 static int expected_from_environment(void) {
     const char *name = getenv("COLLIDE2D_BACKEND");
-    if (!name)
-        return -1;
+    if (!name) return -1;
     for (int b = C2D_BACKEND_SCALAR; b < C2D_BACKEND_COUNT; b++)
         if (strcmp(name, c2d_backend_name((c2d_backend)b)) == 0 &&
             c2d_backend_available((c2d_backend)b))
@@ -125,7 +122,7 @@ static void test_first_use_probe(void) {
     }
     const int seen = probe_race();
     printf("first use in %d threads: %s\n", PROBE_THREADS,
-                  seen >= 0 ? c2d_backend_name((c2d_backend)seen) : "DISAGREE");
+           seen >= 0 ? c2d_backend_name((c2d_backend)seen) : "DISAGREE");
     CHECK(seen > C2D_BACKEND_AUTO && seen < C2D_BACKEND_COUNT);
     CHECK(seen >= 0 && c2d_backend_available((c2d_backend)seen));
     for (int i = 0; i < forked; i++) {
@@ -166,8 +163,7 @@ typedef struct worker {
 
 static bool same_pairs(const c2d_pair_contact *a, const c2d_pair_contact *b, size_t n) {
     for (size_t i = 0; i < n; i++)
-        if (!hard_same_pair(&a[i], &b[i]))
-            return false;
+        if (!hard_same_pair(&a[i], &b[i])) return false;
     return true;
 }
 
@@ -189,13 +185,12 @@ static void *work(void *arg) {
             count != s->n_collide || !same_pairs(out, s->collide, count))
             w->failures++;
         memset(out, 0, CAPACITY * sizeof *out);
-        if (c2d_batch_collide_pairs(&s->w.circles, &s->w.capsules, s->ci, s->ki, s->n_pairs,
-                                    out, CAPACITY, &count) != C2D_OK ||
+        if (c2d_batch_collide_pairs(&s->w.circles, &s->w.capsules, s->ci, s->ki, s->n_pairs, out,
+                                    CAPACITY, &count) != C2D_OK ||
             count != s->n_pairs_hit || !same_pairs(out, s->pairs, count))
             w->failures++;
         memset(toi, 0, N_CIRCLES * sizeof *toi);
-        if (c2d_batch_sweep(&s->w.circles, s->w.move_x, s->w.move_y, &s->w.capsules, toi) !=
-            C2D_OK)
+        if (c2d_batch_sweep(&s->w.circles, s->w.move_x, s->w.move_y, &s->w.capsules, toi) != C2D_OK)
             w->failures++;
         for (size_t i = 0; i < N_CIRCLES; i++)
             if (!hard_same_circle_toi(&toi[i], &s->sweep[i])) {
@@ -203,8 +198,7 @@ static void *work(void *arg) {
                 break;
             }
         const c2d_backend active = c2d_backend_active();
-        if (active == C2D_BACKEND_AUTO || !c2d_backend_available(active))
-            w->failures++;
+        if (active == C2D_BACKEND_AUTO || !c2d_backend_available(active)) w->failures++;
     }
     free(out);
     free(toi);
@@ -217,8 +211,7 @@ static void *switcher(void *arg) {
     c2d_backend backends[C2D_BACKEND_COUNT];
     const size_t n = hard_backends(backends);
     for (size_t i = 0; !atomic_load(&stop_switching); i++) {
-        if (c2d_backend_select(backends[i % n]) == C2D_OK)
-            ++*switches;
+        if (c2d_backend_select(backends[i % n]) == C2D_OK) ++*switches;
         sched_yield();
     }
     return NULL;
@@ -252,8 +245,8 @@ static void test_concurrent_batches(void) {
     size_t swept = 0;
     for (size_t i = 0; i < N_CIRCLES; i++)
         swept += s.sweep[i].capsule != C2D_NONE;
-    printf("serial: %zu contacts, %zu pair contacts, %zu sweep hits\n", s.n_collide,
-           s.n_pairs_hit, swept);
+    printf("serial: %zu contacts, %zu pair contacts, %zu sweep hits\n", s.n_collide, s.n_pairs_hit,
+           swept);
     CHECK(s.n_collide > 10 && s.n_pairs_hit > 0 && swept > 10);
 
     /* every backend in turn with WORKERS threads, then all backends at once under a switcher */
@@ -261,14 +254,12 @@ static void test_concurrent_batches(void) {
     const size_t nb = hard_backends(backends);
     for (size_t b = 0; b <= nb; b++) {
         const bool switching = b == nb;
-        if (!switching)
-            CHECK(c2d_backend_select(backends[b]) == C2D_OK);
+        if (!switching) CHECK(c2d_backend_select(backends[b]) == C2D_OK);
         worker workers[WORKERS];
         pthread_t threads[WORKERS], switch_thread;
         int switches = 0;
         atomic_store(&stop_switching, 0);
-        if (switching)
-            REQUIRE(pthread_create(&switch_thread, NULL, switcher, &switches) == 0);
+        if (switching) REQUIRE(pthread_create(&switch_thread, NULL, switcher, &switches) == 0);
         for (int i = 0; i < WORKERS; i++) {
             workers[i] = (worker){&s, i, 0};
             REQUIRE(pthread_create(&threads[i], NULL, work, &workers[i]) == 0);

@@ -25,10 +25,10 @@ typedef struct sets {
 } sets;
 
 static void fill_valid(sets *s) {
-    static const float coords[N] = {0.0f, -0.0f, 1.5f, -3.0f, 0x1p-149f, 1e6f,
-                                    C2D_MAX_MAGNITUDE, -C2D_MAX_MAGNITUDE, 123.25f};
-    static const float radii[N] = {0.5f, -0.0f, 0.0f, 0x1p-149f, 2.0f, 1e9f,
-                                   C2D_MAX_MAGNITUDE, 0.25f, 1.0f};
+    static const float coords[N] = {
+        0.0f, -0.0f, 1.5f, -3.0f, 0x1p-149f, 1e6f, C2D_MAX_MAGNITUDE, -C2D_MAX_MAGNITUDE, 123.25f};
+    static const float radii[N] = {0.5f,  -0.0f, 0.0f, 0x1p-149f, 2.0f, 1e9f, C2D_MAX_MAGNITUDE,
+                                   0.25f, 1.0f};
     for (size_t i = 0; i < N; i++) {
         s->x[i] = coords[i], s->y[i] = coords[N - 1 - i], s->r[i] = radii[i];
         s->ax[i] = coords[(i + 3) % N], s->ay[i] = coords[(i + 5) % N];
@@ -209,7 +209,7 @@ static void test_boundaries(void **state) {
         float rr[1] = {v};
         const c2d_circle_soa cr = {y, y, rr, 1, NULL, NULL};
         const c2d_defect want_r = v < 0.0f ? C2D_DEFECT_NEGATIVE_RADIUS
-                                : valid    ? C2D_DEFECT_NONE
+                                  : valid  ? C2D_DEFECT_NONE
                                            : C2D_DEFECT_HUGE;
         expect(c2d_validate_circles(&cr), want_r, 0);
     }

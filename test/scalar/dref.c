@@ -3,13 +3,14 @@
 
 #include "dref.h"
 
-double dvec_len(dvec a) { return sqrt(a.x * a.x + a.y * a.y); }
+double dvec_len(dvec a) {
+    return sqrt(a.x * a.x + a.y * a.y);
+}
 
 double dref_closest_param(dvec p, dvec a, dvec b) {
     const dvec d = dvec_sub(b, a);
     const double len2 = dvec_dot(d, d);
-    if (!(len2 > 0.0))
-        return 0.0;
+    if (!(len2 > 0.0)) return 0.0;
     const double t = dvec_dot(dvec_sub(p, a), d) / len2;
     return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
 }
@@ -23,7 +24,9 @@ double dref_dist_point_segment(dvec p, dvec a, dvec b) {
     return dvec_len(dvec_sub(p, dref_closest(p, a, b)));
 }
 
-static int sign_of(double x) { return (x > 0.0) - (x < 0.0); }
+static int sign_of(double x) {
+    return (x > 0.0) - (x < 0.0);
+}
 
 double dref_dist_segments(dvec p0, dvec p1, dvec a, dvec b) {
     /* A proper crossing: each segment's endpoints lie strictly on both sides of the other. */
@@ -31,19 +34,15 @@ double dref_dist_segments(dvec p0, dvec p1, dvec a, dvec b) {
     const int s2 = sign_of(dvec_cross(dvec_sub(b, a), dvec_sub(p1, a)));
     const int s3 = sign_of(dvec_cross(dvec_sub(p1, p0), dvec_sub(a, p0)));
     const int s4 = sign_of(dvec_cross(dvec_sub(p1, p0), dvec_sub(b, p0)));
-    if (s1 * s2 < 0 && s3 * s4 < 0)
-        return 0.0;
+    if (s1 * s2 < 0 && s3 * s4 < 0) return 0.0;
     /* Otherwise the closest pair involves an endpoint (touching and collinear cases too). */
     double d = dref_dist_point_segment(p0, a, b);
     const double d1 = dref_dist_point_segment(p1, a, b);
     const double d2 = dref_dist_point_segment(a, p0, p1);
     const double d3 = dref_dist_point_segment(b, p0, p1);
-    if (d1 < d)
-        d = d1;
-    if (d2 < d)
-        d = d2;
-    if (d3 < d)
-        d = d3;
+    if (d1 < d) d = d1;
+    if (d2 < d) d = d2;
+    if (d3 < d) d = d3;
     return d;
 }
 
@@ -82,8 +81,7 @@ bool dref_sweep(dvec p, dvec m, dvec a, dvec b, double rs, double *t_first, doub
     double t_star = 0.5 * (lo + hi);
     if (dist_at(p, m, a, b, 1.0) < dist_at(p, m, a, b, t_star))
         t_star = 1.0; /* the minimum at the end of the motion */
-    if (!(dist_at(p, m, a, b, t_star) <= rs))
-        return false;
+    if (!(dist_at(p, m, a, b, t_star) <= rs)) return false;
     /* f decreases on [0, t*] from above rs to at most rs: bisect for the crossing. */
     lo = 0.0;
     hi = t_star;

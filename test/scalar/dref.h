@@ -24,11 +24,21 @@ static inline dvec dvec_make(double x, double y) {
     const dvec d = {x, y};
     return d;
 }
-static inline dvec dvec_add(dvec a, dvec b) { return dvec_make(a.x + b.x, a.y + b.y); }
-static inline dvec dvec_sub(dvec a, dvec b) { return dvec_make(a.x - b.x, a.y - b.y); }
-static inline dvec dvec_scale(dvec a, double s) { return dvec_make(a.x * s, a.y * s); }
-static inline double dvec_dot(dvec a, dvec b) { return a.x * b.x + a.y * b.y; }
-static inline double dvec_cross(dvec a, dvec b) { return a.x * b.y - a.y * b.x; }
+static inline dvec dvec_add(dvec a, dvec b) {
+    return dvec_make(a.x + b.x, a.y + b.y);
+}
+static inline dvec dvec_sub(dvec a, dvec b) {
+    return dvec_make(a.x - b.x, a.y - b.y);
+}
+static inline dvec dvec_scale(dvec a, double s) {
+    return dvec_make(a.x * s, a.y * s);
+}
+static inline double dvec_dot(dvec a, dvec b) {
+    return a.x * b.x + a.y * b.y;
+}
+static inline double dvec_cross(dvec a, dvec b) {
+    return a.x * b.y - a.y * b.x;
+}
 double dvec_len(dvec a);
 
 /* Parameter in [0, 1] of the point of segment a-b closest to p (0 for a zero-length segment). */

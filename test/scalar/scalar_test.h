@@ -18,23 +18,22 @@
 #include "collide2d.h"
 
 /* |actual - expected| <= tol (false for NaN). */
-#define CHECK_NEAR(actual, expected, tol)                                                      \
-    c2d_check_near((double)(actual), (double)(expected), (double)(tol), #actual, __FILE__,    \
-                   __LINE__)
+#define CHECK_NEAR(actual, expected, tol)                                                          \
+    c2d_check_near((double)(actual), (double)(expected), (double)(tol), #actual, __FILE__, __LINE__)
 /* actual == expected as floats, bit for bit up to the sign of zero (false for NaN). */
-#define CHECK_FEQ(actual, expected)                                                            \
+#define CHECK_FEQ(actual, expected)                                                                \
     c2d_check_feq((float)(actual), (float)(expected), #actual, __FILE__, __LINE__)
 /* Both components of a c2d_vec2 exactly equal to (ex, ey). */
-#define CHECK_VEC_EQ(v, ex, ey)                                                                \
-    do {                                                                                       \
-        CHECK_FEQ((v).x, (ex));                                                                \
-        CHECK_FEQ((v).y, (ey));                                                                \
+#define CHECK_VEC_EQ(v, ex, ey)                                                                    \
+    do {                                                                                           \
+        CHECK_FEQ((v).x, (ex));                                                                    \
+        CHECK_FEQ((v).y, (ey));                                                                    \
     } while (0)
 /* Both components of a c2d_vec2 within tol of (ex, ey). */
-#define CHECK_VEC_NEAR(v, ex, ey, tol)                                                         \
-    do {                                                                                       \
-        CHECK_NEAR((v).x, (ex), (tol));                                                        \
-        CHECK_NEAR((v).y, (ey), (tol));                                                        \
+#define CHECK_VEC_NEAR(v, ex, ey, tol)                                                             \
+    do {                                                                                           \
+        CHECK_NEAR((v).x, (ex), (tol));                                                            \
+        CHECK_NEAR((v).y, (ey), (tol));                                                            \
     } while (0)
 
 static inline void c2d_check_near(double a, double e, double tol, const char *what,
@@ -45,11 +44,10 @@ static inline void c2d_check_near(double a, double e, double tol, const char *wh
     }
 }
 
-static inline void c2d_check_feq(float a, float e, const char *what, const char *file,
-                                 int line) {
+static inline void c2d_check_feq(float a, float e, const char *what, const char *file, int line) {
     if (!(a == e)) {
-        print_error("%s = %.9g (%a), expected exactly %.9g (%a)\n", what, (double)a,
-                    (double)a, (double)e, (double)e);
+        print_error("%s = %.9g (%a), expected exactly %.9g (%a)\n", what, (double)a, (double)a,
+                    (double)e, (double)e);
         _fail(file, line);
     }
 }
@@ -76,7 +74,7 @@ static inline c2d_capsule capsule(float ax, float ay, float bx, float by, float 
 }
 
 /* Runs a group with TAP output whether or not CMOCKA_MESSAGE_OUTPUT is set. */
-#define C2D_RUN_TESTS(tests)                                                                   \
+#define C2D_RUN_TESTS(tests)                                                                       \
     (cmocka_set_message_output(CM_OUTPUT_TAP), cmocka_run_group_tests(tests, NULL, NULL))
 
 #endif

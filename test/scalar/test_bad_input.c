@@ -9,38 +9,55 @@
 
 /* Every query's inputs as one array of floats, so a field can be replaced by a bad value. */
 enum {
-    CX, CY, CR,         /* the circle (the first shape) */
-    KAX, KAY, KBX, KBY, /* the capsule's axis; a is also the second circle's centre */
-    KR,                 /* the capsule's radius; also the second circle's radius */
-    MX, MY,             /* the circle's move */
-    MBX, MBY,           /* the second circle's move (c2d_sweep_circles) */
+    CX,
+    CY,
+    CR, /* the circle (the first shape) */
+    KAX,
+    KAY,
+    KBX,
+    KBY, /* the capsule's axis; a is also the second circle's centre */
+    KR,  /* the capsule's radius; also the second circle's radius */
+    MX,
+    MY, /* the circle's move */
+    MBX,
+    MBY, /* the second circle's move (c2d_sweep_circles) */
     NFIELDS
 };
 
-static const char *const field_names[NFIELDS] = {"cx", "cy", "r", "ax", "ay", "bx", "by", "R",
-                                                 "mx", "my", "mbx", "mby"};
+static const char *const field_names[NFIELDS] = {"cx", "cy", "r",  "ax", "ay",  "bx",
+                                                 "by", "R",  "mx", "my", "mbx", "mby"};
 
 typedef enum query {
-    Q_OVERLAP_CAPSULE, Q_OVERLAP_SEGMENT, Q_POINT_IN_CAPSULE, Q_OVERLAP_CIRCLES,
-    Q_COLLIDE_CAPSULE, Q_COLLIDE_SEGMENT, Q_COLLIDE_CIRCLES, Q_SWEEP_CIRCLES, Q_SWEEP_CAPSULE,
+    Q_OVERLAP_CAPSULE,
+    Q_OVERLAP_SEGMENT,
+    Q_POINT_IN_CAPSULE,
+    Q_OVERLAP_CIRCLES,
+    Q_COLLIDE_CAPSULE,
+    Q_COLLIDE_SEGMENT,
+    Q_COLLIDE_CIRCLES,
+    Q_SWEEP_CIRCLES,
+    Q_SWEEP_CAPSULE,
     NQUERIES
 } query;
 
 static const char *const query_names[NQUERIES] = {
-    "overlap_circle_capsule", "overlap_circle_segment", "point_in_capsule", "overlap_circles",
-    "collide_circle_capsule", "collide_circle_segment", "collide_circles", "sweep_circles",
-    "sweep_circle_capsule"};
+    "overlap_circle_capsule", "overlap_circle_segment", "point_in_capsule",
+    "overlap_circles",        "collide_circle_capsule", "collide_circle_segment",
+    "collide_circles",        "sweep_circles",          "sweep_circle_capsule"};
 
 /* Which fields each query reads, and which of them are radii. */
 static bool uses(query q, int field) {
     switch (q) {
-    case Q_OVERLAP_CAPSULE: case Q_COLLIDE_CAPSULE:
+    case Q_OVERLAP_CAPSULE:
+    case Q_COLLIDE_CAPSULE:
         return field <= KR;
-    case Q_OVERLAP_SEGMENT: case Q_COLLIDE_SEGMENT:
+    case Q_OVERLAP_SEGMENT:
+    case Q_COLLIDE_SEGMENT:
         return field <= KBY;
     case Q_POINT_IN_CAPSULE:
         return field != CR && field <= KR;
-    case Q_OVERLAP_CIRCLES: case Q_COLLIDE_CIRCLES:
+    case Q_OVERLAP_CIRCLES:
+    case Q_COLLIDE_CIRCLES:
         return field <= KAY || field == KR;
     case Q_SWEEP_CIRCLES:
         return field <= KAY || field >= KR;
@@ -50,8 +67,12 @@ static bool uses(query q, int field) {
         return false;
     }
 }
-static bool is_radius(int field) { return field == CR || field == KR; }
-static bool is_move(int field) { return field >= MX; }
+static bool is_radius(int field) {
+    return field == CR || field == KR;
+}
+static bool is_move(int field) {
+    return field >= MX;
+}
 
 /* One call: the hit flag and the raw output (contact or toi), written over a sentinel. */
 typedef struct answer {
@@ -71,22 +92,45 @@ static answer ask(query q, const float *f) {
     answer a;
     memset(&a, C2D_SENTINEL_BYTE, sizeof a);
     switch (q) {
-    case Q_OVERLAP_CAPSULE: a.hit = c2d_overlap_circle_capsule(c, k); break;
-    case Q_OVERLAP_SEGMENT: a.hit = c2d_overlap_circle_segment(c, s); break;
-    case Q_POINT_IN_CAPSULE: a.hit = c2d_point_in_capsule(c.center, k); break;
-    case Q_OVERLAP_CIRCLES: a.hit = c2d_overlap_circles(c, b); break;
-    case Q_COLLIDE_CAPSULE: a.hit = c2d_collide_circle_capsule(c, k, &a.out.contact); break;
-    case Q_COLLIDE_SEGMENT: a.hit = c2d_collide_circle_segment(c, s, &a.out.contact); break;
-    case Q_COLLIDE_CIRCLES: a.hit = c2d_collide_circles(c, b, &a.out.contact); break;
-    case Q_SWEEP_CIRCLES: a.hit = c2d_sweep_circles(c, m, b, mb, &a.out.toi); break;
-    case Q_SWEEP_CAPSULE: a.hit = c2d_sweep_circle_capsule(c, m, k, &a.out.toi); break;
-    default: break;
+    case Q_OVERLAP_CAPSULE:
+        a.hit = c2d_overlap_circle_capsule(c, k);
+        break;
+    case Q_OVERLAP_SEGMENT:
+        a.hit = c2d_overlap_circle_segment(c, s);
+        break;
+    case Q_POINT_IN_CAPSULE:
+        a.hit = c2d_point_in_capsule(c.center, k);
+        break;
+    case Q_OVERLAP_CIRCLES:
+        a.hit = c2d_overlap_circles(c, b);
+        break;
+    case Q_COLLIDE_CAPSULE:
+        a.hit = c2d_collide_circle_capsule(c, k, &a.out.contact);
+        break;
+    case Q_COLLIDE_SEGMENT:
+        a.hit = c2d_collide_circle_segment(c, s, &a.out.contact);
+        break;
+    case Q_COLLIDE_CIRCLES:
+        a.hit = c2d_collide_circles(c, b, &a.out.contact);
+        break;
+    case Q_SWEEP_CIRCLES:
+        a.hit = c2d_sweep_circles(c, m, b, mb, &a.out.toi);
+        break;
+    case Q_SWEEP_CAPSULE:
+        a.hit = c2d_sweep_circle_capsule(c, m, k, &a.out.toi);
+        break;
+    default:
+        break;
     }
     return a;
 }
 
-static bool is_sweep(query q) { return q == Q_SWEEP_CIRCLES || q == Q_SWEEP_CAPSULE; }
-static bool is_contact(query q) { return q >= Q_COLLIDE_CAPSULE && q <= Q_COLLIDE_CIRCLES; }
+static bool is_sweep(query q) {
+    return q == Q_SWEEP_CIRCLES || q == Q_SWEEP_CAPSULE;
+}
+static bool is_contact(query q) {
+    return q >= Q_COLLIDE_CAPSULE && q <= Q_COLLIDE_CIRCLES;
+}
 
 static bool untouched(const answer *a) {
     unsigned char pattern[sizeof a->out];
@@ -105,12 +149,9 @@ static void print_fields(const float *f) {
 static const char *breach(query q, const float *f, const answer *a) {
     bool nan_place = false, nan_move = false, negative = false;
     for (int i = 0; i < NFIELDS; i++) {
-        if (!uses(q, i))
-            continue;
-        if (f[i] != f[i])
-            *(is_move(i) ? &nan_move : &nan_place) = true;
-        if (is_radius(i) && f[i] < 0.0f)
-            negative = true;
+        if (!uses(q, i)) continue;
+        if (f[i] != f[i]) *(is_move(i) ? &nan_move : &nan_place) = true;
+        if (is_radius(i) && f[i] < 0.0f) negative = true;
     }
     const char *why = NULL;
     if (a->hit) {
@@ -141,8 +182,7 @@ static const char *breach(query q, const float *f, const answer *a) {
 /* As breach(), printing the query and its inputs on a breach; true when obeyed. */
 static bool obeys_rules(query q, const float *f, const answer *a) {
     const char *why = breach(q, f, a);
-    if (!why)
-        return true;
+    if (!why) return true;
     print_error("%s: %s\n", query_names[q], why);
     print_fields(f);
     return false;
@@ -194,16 +234,14 @@ static void nan_in_any_field_gives_no_hit(void **state) {
                 fail();
             }
             for (int field = 0; field < NFIELDS; field++) {
-                if (!uses((query)q, field))
-                    continue;
+                if (!uses((query)q, field)) continue;
                 for (int k = 0; k < 2; k++) {
                     float g[NFIELDS];
                     memcpy(g, f, sizeof g);
                     g[field] = nans[k];
                     const answer a = ask((query)q, g);
                     checked++;
-                    if (!obeys_rules((query)q, g, &a))
-                        breaches++;
+                    if (!obeys_rules((query)q, g, &a)) breaches++;
                 }
             }
         }
@@ -221,8 +259,7 @@ static void negative_radius_gives_no_hit(void **state) {
     for (size_t base = 0; base < N_HITTING; base++) {
         for (int q = 0; q < NQUERIES; q++) {
             for (int field = 0; field < NFIELDS; field++) {
-                if (!uses((query)q, field) || !is_radius(field))
-                    continue;
+                if (!uses((query)q, field) || !is_radius(field)) continue;
                 for (int k = 0; k < 4; k++) {
                     float g[NFIELDS];
                     at_end((query)q, base, g);
@@ -254,9 +291,11 @@ static void negative_zero_radius_is_zero(void **state) {
     CHECK_VEC_EQ(c.normal, 0.0f, 1.0f);
     assert_true(c.depth >= 0.0f);
     c2d_toi t;
-    assert_true(c2d_sweep_circles(circle(0, 0, -0.0f), v2(4, 0), circle(2, 0, -0.0f), v2(0, 0), &t));
+    assert_true(
+        c2d_sweep_circles(circle(0, 0, -0.0f), v2(4, 0), circle(2, 0, -0.0f), v2(0, 0), &t));
     CHECK_FEQ(t.t, 0.5f);
-    assert_true(c2d_sweep_circle_capsule(circle(5, 4, -0.0f), v2(0, -4), capsule(0, 0, 10, 0, 2), &t));
+    assert_true(
+        c2d_sweep_circle_capsule(circle(5, 4, -0.0f), v2(0, -4), capsule(0, 0, 10, 0, 2), &t));
     CHECK_FEQ(t.t, 0.5f);
     /* Just off: a point slightly above a segment of radius -0 is not in it. */
     assert_false(c2d_point_in_capsule(v2(5, 1e-10f), capsule(0, 0, 10, 0, -0.0f)));
@@ -271,8 +310,7 @@ static void infinite_and_huge_values_are_defined(void **state) {
     for (size_t base = 0; base < N_HITTING; base++) {
         for (int q = 0; q < NQUERIES; q++) {
             for (int field = 0; field < NFIELDS; field++) {
-                if (!uses((query)q, field))
-                    continue;
+                if (!uses((query)q, field)) continue;
                 for (size_t k = 0; k < nbad; k++) {
                     float g[NFIELDS];
                     at_end((query)q, base, g);
@@ -294,7 +332,8 @@ static void infinite_and_huge_values_are_defined(void **state) {
     assert_true(hits > 0); /* infinite radii do overlap */
     /* Everything huge at once: a circle of radius 1e30 at 1e30 against a capsule spanning it. */
     c2d_contact c;
-    if (c2d_collide_circle_capsule(circle(1e30f, 1e30f, 1e30f), capsule(-1e30f, 0, 1e30f, 0, 1e30f), &c)) {
+    if (c2d_collide_circle_capsule(circle(1e30f, 1e30f, 1e30f), capsule(-1e30f, 0, 1e30f, 0, 1e30f),
+                                   &c)) {
         assert_true(c.normal.x == c.normal.x && c.normal.y == c.normal.y);
         assert_true(c.depth >= 0.0f);
     }
@@ -303,7 +342,8 @@ static void infinite_and_huge_values_are_defined(void **state) {
         assert_true(c.depth >= 0.0f);
     }
     /* Closest point and capsule_from_axis: no crash, and finite input stays finite. */
-    const c2d_vec2 p = c2d_closest_point_on_segment(v2(1e30f, -1e30f), segment(-1e30f, 0, 1e30f, 0));
+    const c2d_vec2 p =
+        c2d_closest_point_on_segment(v2(1e30f, -1e30f), segment(-1e30f, 0, 1e30f, 0));
     assert_true(p.x == p.x && p.y == p.y);
     (void)c2d_closest_point_on_segment(v2(INFINITY, NAN), segment(-INFINITY, 0, INFINITY, 0));
     (void)c2d_capsule_from_axis(v2(INFINITY, NAN), v2(NAN, 1), INFINITY, -1.0f);
@@ -315,8 +355,10 @@ static void sweep_capsule_nan_endpoint_minimal(void **state) {
     (void)state;
     c2d_toi t;
     memset(&t, C2D_SENTINEL_BYTE, sizeof t);
-    assert_false(c2d_sweep_circle_capsule(circle(10, 0, 1), v2(-10, 0), capsule(NAN, 0, 5, 0, 1), &t));
-    assert_false(c2d_sweep_circle_capsule(circle(-5, 0, 1), v2(10, 0), capsule(0, 0, 5, NAN, 1), &t));
+    assert_false(
+        c2d_sweep_circle_capsule(circle(10, 0, 1), v2(-10, 0), capsule(NAN, 0, 5, 0, 1), &t));
+    assert_false(
+        c2d_sweep_circle_capsule(circle(-5, 0, 1), v2(10, 0), capsule(0, 0, 5, NAN, 1), &t));
     /* The boolean and contact queries agree already: no hit where the ball would end. */
     assert_false(c2d_overlap_circle_capsule(circle(0, 0, 1), capsule(NAN, 0, 5, 0, 1)));
     assert_false(c2d_collide_circle_capsule(circle(6, 0, 1), capsule(NAN, 0, 5, 0, 1), NULL));
@@ -325,8 +367,9 @@ static void sweep_capsule_nan_endpoint_minimal(void **state) {
 /* ---- random: 100,000 mixes of good and bad values ---------------------------------------- */
 
 static float bad_value(c2d_rng *rng) {
-    static const float pool[] = {NAN, -NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e19f, -1e19f,
-                                 FLT_MAX, -FLT_MAX, FLT_MIN, 1e-45f, 0.0f, -0.0f, -1.0f, -1e-45f};
+    static const float pool[] = {NAN,   -NAN,   INFINITY, -INFINITY, 1e30f,   -1e30f,
+                                 1e19f, -1e19f, FLT_MAX,  -FLT_MAX,  FLT_MIN, 1e-45f,
+                                 0.0f,  -0.0f,  -1.0f,    -1e-45f};
     return pool[c2d_rng_next(rng) % (sizeof pool / sizeof pool[0])];
 }
 
@@ -363,7 +406,8 @@ static void random_bad_input_never_breaks_the_rules(void **state) {
                     break;
                 }
             /* Print the first few breaches in full, count them all. */
-            if (breaches < 5 ? !obeys_rules((query)q, f, &a) : !quietly_obeys_rules((query)q, f, &a)) {
+            if (breaches < 5 ? !obeys_rules((query)q, f, &a)
+                             : !quietly_obeys_rules((query)q, f, &a)) {
                 breaches++;
                 per_query[q]++;
             }
@@ -381,8 +425,8 @@ static void random_bad_input_never_breaks_the_rules(void **state) {
             }
         }
         /* Closest point, capsule_from_axis and impulse: no crash; NaN impulse input is no-op. */
-        const c2d_vec2 p = c2d_closest_point_on_segment(v2(f[CX], f[CY]),
-                                                        segment(f[KAX], f[KAY], f[KBX], f[KBY]));
+        const c2d_vec2 p =
+            c2d_closest_point_on_segment(v2(f[CX], f[CY]), segment(f[KAX], f[KAY], f[KBX], f[KBY]));
         (void)p;
         (void)c2d_capsule_from_axis(v2(f[CX], f[CY]), v2(f[MX], f[MY]), f[KR], f[CR]);
         c2d_body ba = {{f[MX], f[MY]}, f[CR], f[KR]}, bb = {{f[MBX], f[MBY]}, f[KR], f[CR]};
@@ -393,7 +437,8 @@ static void random_bad_input_never_breaks_the_rules(void **state) {
         const float used[] = {f[MX], f[MY], f[CR], f[KR], f[MBX], f[MBY], f[KAX], f[KAY]};
         for (size_t k = 0; k < sizeof used / sizeof used[0]; k++)
             any_nan |= used[k] != used[k];
-        if (any_nan && (j != 0.0f || memcmp(&ba, &ba0, sizeof ba) || memcmp(&bb, &bb0, sizeof bb)) &&
+        if (any_nan &&
+            (j != 0.0f || memcmp(&ba, &ba0, sizeof ba) || memcmp(&bb, &bb0, sizeof bb)) &&
             impulse_breaches++ < 5) {
             print_error("apply_impulse changed bodies on NaN input (j = %g)\n", (double)j);
             print_fields(f);
@@ -402,12 +447,10 @@ static void random_bad_input_never_breaks_the_rules(void **state) {
     for (int q = 0; q < NQUERIES; q++)
         if (per_query[q])
             print_error("%s: %d inputs broke the bad-input rules\n", query_names[q], per_query[q]);
-    if (pair_breaches)
-        print_error("overlap_* and collide_* disagreed %d times\n", pair_breaches);
+    if (pair_breaches) print_error("overlap_* and collide_* disagreed %d times\n", pair_breaches);
     if (impulse_breaches)
         print_error("apply_impulse changed bodies on NaN input %d times\n", impulse_breaches);
-    if (breaches || pair_breaches || impulse_breaches)
-        fail();
+    if (breaches || pair_breaches || impulse_breaches) fail();
     assert_true(hits > 10000);
     assert_true(nan_queries > 10000);
 }

@@ -129,7 +129,7 @@ static void nan_input_changes_nothing(void **state) {
         c2d_vec2 n = v2(-1, 0);
         float *slots[10] = {&a.velocity.x, &a.velocity.y, &a.inv_mass, &a.restitution,
                             &b.velocity.x, &b.velocity.y, &b.inv_mass, &b.restitution,
-                            &n.x, &n.y};
+                            &n.x,          &n.y};
         *slots[field] = NAN;
         const c2d_body a1 = a, b1 = b;
         const float j = c2d_apply_impulse(&a, &b, n);

@@ -49,14 +49,18 @@ static void finish(const failures *f, const char *what) {
 /* Requires that a property was exercised at least `least` times. */
 static void require_coverage(int seen, int least, const char *what) {
     if (seen < least) {
-        print_error("only %d cases exercised %s (want >= %d): the generator is off\n", seen,
-                    what, least);
+        print_error("only %d cases exercised %s (want >= %d): the generator is off\n", seen, what,
+                    least);
         fail();
     }
 }
 
-static double maxd(double a, double b) { return a > b ? a : b; }
-static double mag(c2d_vec2 v) { return maxd(fabs(v.x), fabs(v.y)); }
+static double maxd(double a, double b) {
+    return a > b ? a : b;
+}
+static double mag(c2d_vec2 v) {
+    return maxd(fabs(v.x), fabs(v.y));
+}
 
 /* A random capsule of the W1 kind, with a share of zero-length axes and zero radii. */
 static c2d_capsule random_capsule(c2d_rng *rng) {
@@ -88,10 +92,8 @@ static c2d_vec2 point_near_axis(c2d_rng *rng, c2d_capsule k, float dist) {
     const float u = s < 0.0f ? 0.0f : s > 1.0f ? 1.0f : s;
     const c2d_vec2 on = v2(k.a.x + u * (k.b.x - k.a.x), k.a.y + u * (k.b.y - k.a.y));
     const float pick = c2d_rng_unit(rng);
-    if (pick < 0.01f)
-        return k.a; /* exactly on the axis: distance 0 */
-    if (pick < 0.02f)
-        return k.b;
+    if (pick < 0.01f) return k.a; /* exactly on the axis: distance 0 */
+    if (pick < 0.02f) return k.b;
     const c2d_vec2 d = c2d_rng_direction(rng);
     return v2(on.x + d.x * dist, on.y + d.y * dist);
 }
@@ -127,7 +129,8 @@ static void closest_point_is_on_segment_and_nearest(void **state) {
             const dvec q = dvec_add(da, dvec_scale(dvec_sub(db, da), (double)j / 63.0));
             const double dq = dvec_len(dvec_sub(dp, q));
             if (!(dist <= dq + tol)) {
-                report(&f, "case %d: sample %d of (%a,%a)-(%a,%a) is closer to (%a,%a): %.9g < %.9g\n",
+                report(&f,
+                       "case %d: sample %d of (%a,%a)-(%a,%a) is closer to (%a,%a): %.9g < %.9g\n",
                        i, j, (double)s.a.x, (double)s.a.y, (double)s.b.x, (double)s.b.y,
                        (double)p.x, (double)p.y, dq, dist);
                 break;
@@ -186,8 +189,9 @@ static void overlap_agrees_with_reference(void **state) {
             yes += want;
             no += !want;
             if (q[j].got != want)
-                report(&f, "case %d: overlap_%s = %d, reference distance %.9g vs radius %.9g "
-                           "(circle (%a,%a) r %a, capsule (%a,%a)-(%a,%a) R %a)\n",
+                report(&f,
+                       "case %d: overlap_%s = %d, reference distance %.9g vs radius %.9g "
+                       "(circle (%a,%a) r %a, capsule (%a,%a)-(%a,%a) R %a)\n",
                        i, q[j].name, q[j].got, q[j].dist, q[j].sum, (double)p.x, (double)p.y,
                        (double)r, (double)k.a.x, (double)k.a.y, (double)k.b.x, (double)k.b.y,
                        (double)k.radius);
@@ -219,20 +223,19 @@ static void check_contact(failures *f, int i, const char *name, c2d_circle c, c2
         return;
     }
     if (fabs(d - rs) > tol && hit != (d <= rs)) {
-        report(f, "case %d: collide_%s = %d, reference distance %.9g vs radius sum %.9g\n", i,
-               name, hit, d, rs);
+        report(f, "case %d: collide_%s = %d, reference distance %.9g vs radius sum %.9g\n", i, name,
+               hit, d, rs);
         return;
     }
-    if (!hit)
-        return;
+    if (!hit) return;
     const dvec n = dvec_of(out->normal);
     const double nlen = dvec_len(n);
     if (!(fabs(nlen - 1.0) <= 1e-5))
         report(f, "case %d: collide_%s normal (%a,%a) has length %.9g\n", i, name,
                (double)out->normal.x, (double)out->normal.y, nlen);
     if (!(out->depth >= 0.0f) || !(fabs(out->depth - (rs - d)) <= tol))
-        report(f, "case %d: collide_%s depth %.9g, reference %.9g\n", i, name,
-               (double)out->depth, rs - d);
+        report(f, "case %d: collide_%s depth %.9g, reference %.9g\n", i, name, (double)out->depth,
+               rs - d);
     const dvec cl = dref_closest(dp, da, db);
     if (d > 1e-3 * scale) {
         /* The normal points from the axis toward the centre. */
@@ -245,25 +248,27 @@ static void check_contact(failures *f, int i, const char *name, c2d_circle c, c2
         /* On the axis: its left perpendicular, or (0, 1) for a zero-length axis. */
         const dvec ab = dvec_sub(db, da);
         const double len = dvec_len(ab);
-        const dvec left = len > 0.0 ? dvec_scale(dvec_make(-ab.y, ab.x), 1.0 / len)
-                                    : dvec_make(0.0, 1.0);
+        const dvec left =
+            len > 0.0 ? dvec_scale(dvec_make(-ab.y, ab.x), 1.0 / len) : dvec_make(0.0, 1.0);
         if (!(dvec_len(dvec_sub(n, left)) <= 1e-6))
-            report(f, "case %d: collide_%s centre on the axis, normal (%.9g,%.9g) not "
-                      "(%.9g,%.9g)\n", i, name, n.x, n.y, left.x, left.y);
+            report(f,
+                   "case %d: collide_%s centre on the axis, normal (%.9g,%.9g) not "
+                   "(%.9g,%.9g)\n",
+                   i, name, n.x, n.y, left.x, left.y);
         on_axis_seen++;
     }
     /* The point is the closest axis point moved by R along the normal... */
     const dvec pt = dvec_of(out->point);
     const dvec want_pt = dvec_add(cl, dvec_scale(n, k.radius));
     if (!(dvec_len(dvec_sub(pt, want_pt)) <= tol))
-        report(f, "case %d: collide_%s point (%.9g,%.9g), reference (%.9g,%.9g)\n", i, name,
-               pt.x, pt.y, want_pt.x, want_pt.y);
+        report(f, "case %d: collide_%s point (%.9g,%.9g), reference (%.9g,%.9g)\n", i, name, pt.x,
+               pt.y, want_pt.x, want_pt.y);
     /* ...so it lies on the capsule's surface wherever the normal is well defined: the centre
      * exactly on the axis, or far enough from it that rounding cannot turn the direction. */
     const double surf = dref_dist_point_segment(pt, da, db);
     if ((d == 0.0 || d > 1e-3 * scale) && !(fabs(surf - k.radius) <= tol))
-        report(f, "case %d: collide_%s point (%.9g,%.9g) is %.9g from the axis, not R = %.9g\n",
-               i, name, pt.x, pt.y, surf, (double)k.radius);
+        report(f, "case %d: collide_%s point (%.9g,%.9g) is %.9g from the axis, not R = %.9g\n", i,
+               name, pt.x, pt.y, surf, (double)k.radius);
 }
 
 static void contacts_agree_with_reference(void **state) {
@@ -315,8 +320,8 @@ static double dist_at(const sweep_case *s, double t) {
 
 /* `hit`/`out` are the library's answer for the relative problem described by `s`. The point
  * is compared in the static shape's frame at time t (the caller shifts it). */
-static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
-                        const sweep_case *s, bool hit, const c2d_toi *out, dvec point) {
+static void check_sweep(failures *f, sweep_stats *st, int i, const char *name, const sweep_case *s,
+                        bool hit, const c2d_toi *out, dvec point) {
     const double rs = s->r + s->R;
     const double tol = REL_TOL * s->scale;
     double t_ref, d_min;
@@ -332,9 +337,10 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
         st->misses++;
         st->left += d0 < rs - tol && s->m.x * s->m.x + s->m.y * s->m.y > 0.0;
         if (clear)
-            report(f, "case %d: %s missed a clear hit: closest approach %.9g < radius sum %.9g, "
-                      "first touch at t = %.9g (p (%.9g,%.9g) m (%.9g,%.9g) axis (%.9g,%.9g)-"
-                      "(%.9g,%.9g))\n",
+            report(f,
+                   "case %d: %s missed a clear hit: closest approach %.9g < radius sum %.9g, "
+                   "first touch at t = %.9g (p (%.9g,%.9g) m (%.9g,%.9g) axis (%.9g,%.9g)-"
+                   "(%.9g,%.9g))\n",
                    i, name, d_min, rs, t_ref, s->p.x, s->p.y, s->m.x, s->m.y, s->a.x, s->a.y,
                    s->b.x, s->b.y);
         return;
@@ -359,8 +365,8 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
     if (t == 0.0) {
         st->at_start++;
         if (!(d0 <= rs + tol))
-            report(f, "case %d: %s hit at t = 0 but starts %.9g apart (radius sum %.9g)\n", i,
-                   name, d0, rs);
+            report(f, "case %d: %s hit at t = 0 but starts %.9g apart (radius sum %.9g)\n", i, name,
+                   d0, rs);
 
         /* Overlapping at the start: the contact rules (normal from the closest axis point
          * toward the centre, point = that axis point + normal * R). */
@@ -373,25 +379,27 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
             /* only a move that goes deeper: not clearly outward along the reference normal */
             const double out_rate = s->m.x * want.x + s->m.y * want.y;
             if (!(out_rate <= 1e-4 * dvec_len(s->m)))
-                report(f, "case %d: %s hit at t = 0 by a move that leaves (m.n = %.9g)\n", i,
-                       name, out_rate);
+                report(f, "case %d: %s hit at t = 0 by a move that leaves (m.n = %.9g)\n", i, name,
+                       out_rate);
         }
         const dvec want_pt = dvec_add(cl, dvec_scale(n, s->R));
         if (!(dvec_len(dvec_sub(point, want_pt)) <= tol))
-            report(f, "case %d: %s point at t = 0 (%.9g,%.9g), reference (%.9g,%.9g)\n", i,
-                   name, point.x, point.y, want_pt.x, want_pt.y);
+            report(f, "case %d: %s point at t = 0 (%.9g,%.9g), reference (%.9g,%.9g)\n", i, name,
+                   point.x, point.y, want_pt.x, want_pt.y);
         return;
     }
     st->later++;
     if (!(fabs(dt - rs) <= tol))
-        report(f, "case %d: %s at t = %.9g the distance is %.9g, not the radius sum %.9g "
-                  "(reference t %.9g)\n", i, name, t, dt, rs, t_ref);
+        report(f,
+               "case %d: %s at t = %.9g the distance is %.9g, not the radius sum %.9g "
+               "(reference t %.9g)\n",
+               i, name, t, dt, rs, t_ref);
     if (!(d0 >= rs - tol))
-        report(f, "case %d: %s t = %.9g but overlapping at the start (%.9g < %.9g)\n", i, name,
-               t, d0, rs);
+        report(f, "case %d: %s t = %.9g but overlapping at the start (%.9g < %.9g)\n", i, name, t,
+               d0, rs);
     if (t > 1e-3 && !(dist_at(s, t - 1e-3) >= rs - tol))
-        report(f, "case %d: %s overlapping before the first touch t = %.9g (reference %.9g)\n",
-               i, name, t, t_ref);
+        report(f, "case %d: %s overlapping before the first touch t = %.9g (reference %.9g)\n", i,
+               name, t, t_ref);
     /* Touching at t: the normal leads from the centre back to the axis (pos - n*rs is on it),
      * and the point is where the two surfaces meet (pos - n*r). Where the touch is near the
      * junction of a side and an end cap either feature's normal passes this test, as it
@@ -399,8 +407,9 @@ static void check_sweep(failures *f, sweep_stats *st, int i, const char *name,
     const dvec foot = dvec_sub(pos, dvec_scale(n, rs));
     const double foot_off = dref_dist_point_segment(foot, s->a, s->b);
     if (!(foot_off <= tol))
-        report(f, "case %d: %s normal (%.9g,%.9g) at t = %.9g does not lead back to the axis "
-                  "(misses it by %.9g) (p (%a,%a) m (%a,%a) axis (%a,%a)-(%a,%a) r %a R %a)\n",
+        report(f,
+               "case %d: %s normal (%.9g,%.9g) at t = %.9g does not lead back to the axis "
+               "(misses it by %.9g) (p (%a,%a) m (%a,%a) axis (%a,%a)-(%a,%a) r %a R %a)\n",
                i, name, n.x, n.y, t, foot_off, s->p.x, s->p.y, s->m.x, s->m.y, s->a.x, s->a.y,
                s->b.x, s->b.y, s->r, s->R);
     const dvec want_pt = dvec_sub(pos, dvec_scale(n, s->r));
@@ -448,9 +457,14 @@ static void sweep_circle_capsule_agrees_with_reference(void **state) {
         c2d_toi out;
         memset(&out, C2D_SENTINEL_BYTE, sizeof out);
         const bool hit = c2d_sweep_circle_capsule(c, move, k, &out);
-        const sweep_case s = {dvec_of(start), dvec_of(move), dvec_of(k.a), dvec_of(k.b), r,
-                              k.radius,
-                              maxd(scale_of(start, k, mag(move)), mag(v2(start.x + move.x, start.y + move.y)))};
+        const sweep_case s = {
+            dvec_of(start),
+            dvec_of(move),
+            dvec_of(k.a),
+            dvec_of(k.b),
+            r,
+            k.radius,
+            maxd(scale_of(start, k, mag(move)), mag(v2(start.x + move.x, start.y + move.y)))};
         check_sweep(&f, &st, i, "sweep_circle_capsule", &s, hit, &out, dvec_of(out.point));
     }
     finish(&f, "sweep_circle_capsule");
@@ -512,12 +526,16 @@ static void sweep_moving_capsule_agrees_with_reference(void **state) {
         c2d_toi out;
         memset(&out, C2D_SENTINEL_BYTE, sizeof out);
         const bool hit = c2d_sweep_circle_moving_capsule(c, move, k, km, &out);
-        const double scale =
-            maxd(maxd(scale_of(start, k, maxd(mag(move), mag(km))),
-                      mag(v2(start.x + move.x, start.y + move.y))),
-                 mag(v2(k.a.x + km.x, k.a.y + km.y)));
-        const sweep_case s = {dvec_of(start), dvec_sub(dvec_of(move), dvec_of(km)), dvec_of(k.a),
-                              dvec_of(k.b), r, k.radius, scale};
+        const double scale = maxd(maxd(scale_of(start, k, maxd(mag(move), mag(km))),
+                                       mag(v2(start.x + move.x, start.y + move.y))),
+                                  mag(v2(k.a.x + km.x, k.a.y + km.y)));
+        const sweep_case s = {dvec_of(start),
+                              dvec_sub(dvec_of(move), dvec_of(km)),
+                              dvec_of(k.a),
+                              dvec_of(k.b),
+                              r,
+                              k.radius,
+                              scale};
         const dvec shift = dvec_scale(dvec_of(km), hit ? (double)out.t : 0.0);
         check_sweep(&f, &st, i, "sweep_circle_moving_capsule", &s, hit, &out,
                     dvec_sub(dvec_of(out.point), shift));

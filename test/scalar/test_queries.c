@@ -66,9 +66,9 @@ static void overlap_circles_touching_counts(void **state) {
 static void overlap_circle_segment_touching_counts(void **state) {
     (void)state;
     const c2d_segment s = segment(0, 0, 10, 0);
-    assert_true(c2d_overlap_circle_segment(circle(5, 1, 1), s));                  /* side */
+    assert_true(c2d_overlap_circle_segment(circle(5, 1, 1), s)); /* side */
     assert_false(c2d_overlap_circle_segment(circle(5, nextafterf(1.0f, 2.0f), 1), s));
-    assert_true(c2d_overlap_circle_segment(circle(13, 4, 5), s));                 /* end, 3-4-5 */
+    assert_true(c2d_overlap_circle_segment(circle(13, 4, 5), s)); /* end, 3-4-5 */
     assert_false(c2d_overlap_circle_segment(circle(13, 4, nextafterf(5.0f, 0.0f)), s));
     assert_true(c2d_overlap_circle_segment(circle(5, 0, 0), s)); /* a point on the segment */
     /* Past the end but within the infinite line's band: the clamp matters. */
@@ -100,9 +100,9 @@ static void overlap_capsule_is_segment_with_inflated_radius(void **state) {
 static void point_in_capsule_boundary(void **state) {
     (void)state;
     const c2d_capsule k = capsule(0, 0, 0, 4, 1);
-    assert_true(c2d_point_in_capsule(v2(1, 2), k));   /* on the side */
-    assert_true(c2d_point_in_capsule(v2(0, 5), k));   /* on the cap at b */
-    assert_true(c2d_point_in_capsule(v2(0, -1), k));  /* on the cap at a */
+    assert_true(c2d_point_in_capsule(v2(1, 2), k));  /* on the side */
+    assert_true(c2d_point_in_capsule(v2(0, 5), k));  /* on the cap at b */
+    assert_true(c2d_point_in_capsule(v2(0, -1), k)); /* on the cap at a */
     assert_true(c2d_point_in_capsule(v2(0.5f, 3), k));
     assert_false(c2d_point_in_capsule(v2(nextafterf(1.0f, 2.0f), 2), k));
     assert_false(c2d_point_in_capsule(v2(0.8f, -0.8f), k)); /* 0.8^2 * 2 = 1.28 > 1 */
@@ -282,8 +282,10 @@ static void contact_agrees_with_overlap(void **state) {
         for (int j = -40; j <= 40; j++) {
             const c2d_circle c = circle(0.1f * (float)i, 0.1f * (float)j, 0.5f);
             c2d_contact out;
-            assert_int_equal(c2d_collide_circle_capsule(c, k, &out), c2d_overlap_circle_capsule(c, k));
-            assert_int_equal(c2d_collide_circle_segment(c, s, &out), c2d_overlap_circle_segment(c, s));
+            assert_int_equal(c2d_collide_circle_capsule(c, k, &out),
+                             c2d_overlap_circle_capsule(c, k));
+            assert_int_equal(c2d_collide_circle_segment(c, s, &out),
+                             c2d_overlap_circle_segment(c, s));
             assert_int_equal(c2d_collide_circles(c, b, &out), c2d_overlap_circles(c, b));
         }
     }
@@ -336,8 +338,10 @@ static void out_written_on_hit_and_may_be_null(void **state) {
     assert_false(c2d_collide_circles(circle(0, 0, 1), circle(3, 0, 1), NULL));
     assert_true(c2d_sweep_circles(circle(0, 0, 1), v2(4, 0), circle(5, 0, 1), v2(0, 0), NULL));
     assert_false(c2d_sweep_circles(circle(0, 0, 1), v2(1, 0), circle(5, 0, 1), v2(0, 0), NULL));
-    assert_true(c2d_sweep_circle_capsule(circle(0, 5, 1), v2(0, -4), capsule(-1, 0, 1, 0, 1), NULL));
-    assert_false(c2d_sweep_circle_capsule(circle(0, 5, 1), v2(0, -1), capsule(-1, 0, 1, 0, 1), NULL));
+    assert_true(
+        c2d_sweep_circle_capsule(circle(0, 5, 1), v2(0, -4), capsule(-1, 0, 1, 0, 1), NULL));
+    assert_false(
+        c2d_sweep_circle_capsule(circle(0, 5, 1), v2(0, -1), capsule(-1, 0, 1, 0, 1), NULL));
 }
 
 /* ---- capsule_from_axis ------------------------------------------------------------------- */

@@ -22,7 +22,8 @@ static void circles_head_on(void **state) {
     CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
     CHECK_VEC_EQ(t.point, 0.0f, 1.0f);
     /* Diagonal, 3-4-5: |s| = 10, |v| = 10, radius sum 2: t = 0.8. */
-    assert_true(c2d_sweep_circles(circle(-6, -8, 1.5f), v2(6, 8), circle(0, 0, 0.5f), v2(0, 0), &t));
+    assert_true(
+        c2d_sweep_circles(circle(-6, -8, 1.5f), v2(6, 8), circle(0, 0, 0.5f), v2(0, 0), &t));
     CHECK_NEAR(t.t, 0.8, 1e-7);
     CHECK_VEC_NEAR(t.normal, -0.6, -0.8, 1e-6);
     CHECK_VEC_NEAR(t.point, -0.3, -0.4, 1e-6);
@@ -111,15 +112,16 @@ static void circles_start_near_contact(void **state) {
     CHECK_VEC_EQ(t.normal, -1.0f, 0.0f);
     CHECK_NEAR(t.point.x, 1.0001, 1e-6);
     /* The same gap, moving away: no hit. */
-    assert_false(c2d_sweep_circles(circle(0, 0, 1), v2(-1, 0), circle(2.0001f, 0, 1), v2(0, 0), &t));
+    assert_false(
+        c2d_sweep_circles(circle(0, 0, 1), v2(-1, 0), circle(2.0001f, 0, 1), v2(0, 0), &t));
 }
 
 static void circles_fast_small(void **state) {
     (void)state;
     /* Radii 0.01, a flies 1000 straight through b: no tunnelling, and t is where they touch. */
     c2d_toi t;
-    assert_true(c2d_sweep_circles(circle(0, 0, 0.01f), v2(1000, 0), circle(500, 0, 0.01f),
-                                  v2(0, 0), &t));
+    assert_true(
+        c2d_sweep_circles(circle(0, 0, 0.01f), v2(1000, 0), circle(500, 0, 0.01f), v2(0, 0), &t));
     CHECK_NEAR(t.t, 0.49998, 1e-7);
     CHECK_VEC_EQ(t.normal, -1.0f, 0.0f);
 }
@@ -133,7 +135,8 @@ static int long_move_failures(bool capsule_end, int cases, float length) {
     c2d_rng rng = {UINT64_C(0x10c6) + (uint64_t)capsule_end};
     int failures = 0;
     for (int i = 0; i < cases; i++) {
-        const float ra = c2d_rng_range(&rng, 0.005f, 0.05f), rb = c2d_rng_range(&rng, 0.005f, 0.05f);
+        const float ra = c2d_rng_range(&rng, 0.005f, 0.05f),
+                    rb = c2d_rng_range(&rng, 0.005f, 0.05f);
         const c2d_vec2 dir = c2d_rng_direction(&rng);
         const float off = c2d_rng_range(&rng, -0.5f, 0.5f) * (ra + rb);
         const c2d_vec2 b = v2(c2d_rng_range(&rng, -100, 100), c2d_rng_range(&rng, -100, 100));
@@ -144,7 +147,8 @@ static int long_move_failures(bool capsule_end, int cases, float length) {
         c2d_toi t;
         bool hit;
         if (capsule_end) /* the cap at a of a capsule pointing away from the ball */
-            hit = c2d_sweep_circle_capsule(a, m, capsule(b.x, b.y, b.x + dir.x, b.y + dir.y, rb), &t);
+            hit =
+                c2d_sweep_circle_capsule(a, m, capsule(b.x, b.y, b.x + dir.x, b.y + dir.y, rb), &t);
         else
             hit = c2d_sweep_circles(a, m, circle(b.x, b.y, rb), v2(0, 0), &t);
         double err = INFINITY;
@@ -223,7 +227,8 @@ static void capsule_end_cap_hit(void **state) {
     CHECK_VEC_NEAR(t.normal, -0.6, -0.8, 1e-6);
     CHECK_VEC_NEAR(t.point, -0.6, -0.8, 1e-6);
     /* Off the end of a vertical capsule, from above. */
-    assert_true(c2d_sweep_circle_capsule(circle(0, 9, 0.5f), v2(0, -10), capsule(0, -3, 0, 3, 1), &t));
+    assert_true(
+        c2d_sweep_circle_capsule(circle(0, 9, 0.5f), v2(0, -10), capsule(0, -3, 0, 3, 1), &t));
     CHECK_FEQ(t.t, 0.45f);
     CHECK_VEC_EQ(t.normal, 0.0f, 1.0f);
     CHECK_VEC_NEAR(t.point, 0.0, 4.0, 1e-6);
@@ -329,13 +334,14 @@ static void capsule_fast_ball_no_tunnelling(void **state) {
     CHECK_NEAR(t.point.x, 499.99, 1e-4);
     CHECK_NEAR(t.point.y, 0.0, 1e-6);
     /* The same, diagonally: move (600, 800) through the middle of a perpendicular capsule. */
-    const c2d_capsule k = capsule(300.0f + 0.8f, 400.0f - 0.6f, 300.0f - 0.8f, 400.0f + 0.6f, 0.01f);
+    const c2d_capsule k =
+        capsule(300.0f + 0.8f, 400.0f - 0.6f, 300.0f - 0.8f, 400.0f + 0.6f, 0.01f);
     assert_true(c2d_sweep_circle_capsule(circle(0, 0, 0.01f), v2(600, 800), k, &t));
     CHECK_NEAR(t.t, 0.49998, 1e-6);
     CHECK_VEC_NEAR(t.normal, -0.6, -0.8, 1e-5);
     /* A zero-radius ball against a zero-radius segment, crossing it far from the start. */
-    assert_true(c2d_sweep_circle_capsule(circle(-1000, 0.25f, 0), v2(2000, 0),
-                                         capsule(0, 0, 0, 1, 0), &t));
+    assert_true(
+        c2d_sweep_circle_capsule(circle(-1000, 0.25f, 0), v2(2000, 0), capsule(0, 0, 0, 1, 0), &t));
     CHECK_NEAR(t.t, 0.5, 1e-7);
     /* Many fast balls, each crossing a thin capsule's side somewhere along its length at an
      * angle of 30 degrees or more (flatter paths reach an end cap first: those are in
@@ -351,12 +357,13 @@ static void capsule_fast_ball_no_tunnelling(void **state) {
             dir = c2d_rng_direction(&rng);
         const float len = c2d_rng_range(&rng, 200, 1000), before = c2d_rng_range(&rng, 0.1f, 0.9f);
         const c2d_vec2 cross = v2(mid.x + d.x * s, mid.y + d.y * s);
-        const c2d_circle ball = circle(cross.x - dir.x * len * before, cross.y - dir.y * len * before, 0.01f);
+        const c2d_circle ball =
+            circle(cross.x - dir.x * len * before, cross.y - dir.y * len * before, 0.01f);
         if (!c2d_sweep_circle_capsule(ball, v2(dir.x * len, dir.y * len), thin, &t)) {
             print_error("tunnelled: case %d ball (%a,%a) move (%a,%a) capsule (%a,%a)-(%a,%a)\n", i,
                         (double)ball.center.x, (double)ball.center.y, (double)(dir.x * len),
-                        (double)(dir.y * len), (double)thin.a.x, (double)thin.a.y,
-                        (double)thin.b.x, (double)thin.b.y);
+                        (double)(dir.y * len), (double)thin.a.x, (double)thin.a.y, (double)thin.b.x,
+                        (double)thin.b.y);
             fail();
         }
         assert_true(t.t <= before);
@@ -373,7 +380,8 @@ static void capsule_zero_length_is_a_circle(void **state) {
     CHECK_VEC_EQ(t.point, 1.5f, 1.0f);
     /* Diagonal, against the circle sweep. */
     assert_true(c2d_sweep_circle_capsule(circle(-1, -3, 0.5f), v2(4, 6), k, &t));
-    assert_true(c2d_sweep_circles(circle(-1, -3, 0.5f), v2(4, 6), circle(2, 1, 0.5f), v2(0, 0), &u));
+    assert_true(
+        c2d_sweep_circles(circle(-1, -3, 0.5f), v2(4, 6), circle(2, 1, 0.5f), v2(0, 0), &u));
     CHECK_NEAR(t.t, u.t, 1e-7);
     CHECK_VEC_NEAR(t.normal, u.normal.x, u.normal.y, 1e-6);
     CHECK_VEC_NEAR(t.point, u.point.x, u.point.y, 1e-6);
@@ -454,21 +462,24 @@ static void capsule_touching_start_moving_in_many(void **state) {
         const double ux = (double)k.b.x - k.a.x, uy = (double)k.b.y - k.a.y;
         const double ul = sqrt(ux * ux + uy * uy), nx = -uy / ul, ny = ux / ul;
         const double rs = (double)r + R;
-        const c2d_circle c = circle((float)(k.a.x + s * ux + nx * rs), (float)(k.a.y + s * uy + ny * rs), r);
+        const c2d_circle c =
+            circle((float)(k.a.x + s * ux + nx * rs), (float)(k.a.y + s * uy + ny * rs), r);
         const c2d_vec2 move = v2((float)(-nx * 2.0 * rs), (float)(-ny * 2.0 * rs));
         c2d_toi t;
         if (!c2d_sweep_circle_capsule(c, move, k, &t) || !(t.t <= 1e-3f)) {
             if (missed < 3)
-                print_error("no hit at the start: capsule (%a,%a)-(%a,%a) R %a, circle (%a,%a) r %a, "
-                            "move (%a,%a), overlap %d\n",
-                            (double)k.a.x, (double)k.a.y, (double)k.b.x, (double)k.b.y, (double)R,
-                            (double)c.center.x, (double)c.center.y, (double)r, (double)move.x,
-                            (double)move.y, (int)c2d_overlap_circle_capsule(c, k));
+                print_error(
+                    "no hit at the start: capsule (%a,%a)-(%a,%a) R %a, circle (%a,%a) r %a, "
+                    "move (%a,%a), overlap %d\n",
+                    (double)k.a.x, (double)k.a.y, (double)k.b.x, (double)k.b.y, (double)R,
+                    (double)c.center.x, (double)c.center.y, (double)r, (double)move.x,
+                    (double)move.y, (int)c2d_overlap_circle_capsule(c, k));
             missed++;
         }
     }
     if (missed) {
-        print_error("%d of 4000 circles touching a capsule and moving through it got no hit\n", missed);
+        print_error("%d of 4000 circles touching a capsule and moving through it got no hit\n",
+                    missed);
         fail();
     }
 }
@@ -518,8 +529,8 @@ static void touching_at_start(void **state) {
     touching_capsule_hits_at_0(circle(12, 0, 1), v2(-1, 3), k, v2(1, 0), v2(11, 0));
     touching_capsule_hits_at_0(circle(5, 0, 0), v2(1, -1), seg, v2(0, 1), v2(5, 0));
     /* A hair apart (1 ulp of 2) is apart: no hit moving away or along. */
-    assert_false(c2d_sweep_circles(circle(0, 0x1.000002p+1f, 1), v2(5, 0), circle(0, 0, 1),
-                                   v2(0, 0), &t));
+    assert_false(
+        c2d_sweep_circles(circle(0, 0x1.000002p+1f, 1), v2(5, 0), circle(0, 0, 1), v2(0, 0), &t));
     assert_false(c2d_sweep_circle_capsule(circle(5, 0x1.000002p+1f, 1), v2(5, 0), k, &t));
 }
 
@@ -545,12 +556,14 @@ static void pushed_out_balls_leave(void **state) {
         const c2d_vec2 near = v2(a.x + d.x * along + off_x, a.y + d.y * along + off_y);
         c2d_contact ct;
         if (!c2d_collide_circle_capsule(circle(near.x, near.y, r), k, &ct)) continue;
-        const c2d_circle c = circle(near.x + ct.normal.x * ct.depth, near.y + ct.normal.y * ct.depth, r);
+        const c2d_circle c =
+            circle(near.x + ct.normal.x * ct.depth, near.y + ct.normal.y * ct.depth, r);
         const bool touching = c2d_overlap_circle_capsule(c, k);
         /* the contact query's normal at the new start (it does not depend on the radius, so a
          * slightly larger circle gives it whether or not the float test still says touching) */
         c2d_contact now;
-        assert_true(c2d_collide_circle_capsule(circle(c.center.x, c.center.y, r * 1.01f + 1e-6f), k, &now));
+        assert_true(
+            c2d_collide_circle_capsule(circle(c.center.x, c.center.y, r * 1.01f + 1e-6f), k, &now));
         const c2d_vec2 n = now.normal, tan = v2(-n.y, n.x);
         /* move away (outward, with a tangential part) or along the surface */
         const float out = c2d_rng_range(&rng, 0, 2);
@@ -566,7 +579,8 @@ static void pushed_out_balls_leave(void **state) {
         if (out > 0.01f) assert_false(hit && t.t == 0.0f);
         if (!touching) {
             c2d_toi probe;
-            hair_inside += c2d_sweep_circle_capsule(c, v2(-n.x, -n.y), k, &probe) && probe.t == 0.0f;
+            hair_inside +=
+                c2d_sweep_circle_capsule(c, v2(-n.x, -n.y), k, &probe) && probe.t == 0.0f;
         }
     }
     /* the case the rule has to cover: apart in float, t = 0 in double */

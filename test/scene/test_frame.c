@@ -44,7 +44,8 @@ static const c2d_capsule_soa onto_ball = {on_ax, on_ay, on_bx, on_by, cap_r, 1, 
 /* The capsules after the move, for the oracle. */
 static const float moved_ax[] = {49.0f, 100.0f}, moved_ay[] = {50.0f, 100.0f};
 static const float moved_bx[] = {51.0f, 101.0f}, moved_by[] = {50.0f, 100.0f};
-static const c2d_capsule_soa moved_board = {moved_ax, moved_ay, moved_bx, moved_by, cap_r, 2, NULL, NULL, NULL};
+static const c2d_capsule_soa moved_board = {moved_ax, moved_ay, moved_bx, moved_by, cap_r,
+                                            2,        NULL,     NULL,     NULL};
 
 /* The range call over every capsule, the single call and the batch call all give the one
  * contact of the moved board, byte for byte (the frame must be binned). */

@@ -232,7 +232,8 @@ static void scene_move_capsules(void **state) {
             if (round == 7 && k == first) s.ax[k] = -500.0f;
         }
         const c2d_capsule_soa moved = {s.ax + first, s.ay + first, s.bx + first,
-                                       s.by + first, s.R + first,  n, NULL, NULL, NULL};
+                                       s.by + first, s.R + first,  n,
+                                       NULL,         NULL,         NULL};
         /* a stale binning is refused after a move */
         assert_int_equal(c2d_scene_bin(sc, &s.circles), C2D_OK);
         assert_int_equal(c2d_scene_move_capsules(sc, first, &moved), C2D_OK);
@@ -451,7 +452,8 @@ static void scene_failing_allocator(void **state) {
         assert_int_equal(count, total);
         assert_memory_equal(ref, got, total * sizeof *ref);
         /* a move: on failure the old capsules still answer */
-        const c2d_capsule_soa moved = {big.ax, big.ay, big.bx, big.by, big.capsule_radius, 5, NULL, NULL, NULL};
+        const c2d_capsule_soa moved = {big.ax, big.ay, big.bx, big.by, big.capsule_radius,
+                                       5,      NULL,   NULL,   NULL};
         st = c2d_scene_move_capsules(sc, 2, &moved);
         if (st == C2D_ERROR_ALLOC) {
             assert_int_equal(c2d_scene_collide(sc, &w.circles, got, 4000, &count), C2D_OK);

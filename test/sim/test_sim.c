@@ -178,7 +178,7 @@ static uint64_t run_hash(c2d_backend backend, int threads) {
     for (int s = 0; s < GOLDEN_STEPS; s++)
         assert_int_equal(galton_step(&g), 0);
     assert_true(g.n_ball_hits > 50 && g.n_pin_hits > 5); /* crowded: the hash covers contacts */
-    assert_true(g.woken > 0);                             /* and balls woken from rest */
+    assert_true(g.woken > 0);                            /* and balls woken from rest */
     const uint64_t h = galton_hash(&g);
     galton_destroy(&g);
     return h;

@@ -65,7 +65,8 @@ int c2d_workload_make(c2d_workload *w, size_t n_circles, size_t n_capsules, uint
         w->capsule_radius[k] = c2d_rng_range(&rng, 0.05f, 0.5f);
     }
     const c2d_circle_soa circles = {w->x, w->y, w->radius, n_circles, NULL, NULL};
-    const c2d_capsule_soa capsules = {w->ax, w->ay, w->bx, w->by, w->capsule_radius, n_capsules, NULL, NULL, NULL};
+    const c2d_capsule_soa capsules = {w->ax,      w->ay, w->bx, w->by, w->capsule_radius,
+                                      n_capsules, NULL,  NULL,  NULL};
     w->circles = circles;
     w->capsules = capsules;
     return 0;
