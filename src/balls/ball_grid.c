@@ -483,8 +483,9 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     grid_memory m = carve(scratch, scratch_bytes, n);
     const grid g = bin_for_sweeps(kernels, c, mx, my, &m);
     /* the balls into the padded arrays, in cell order (the boxes by index are done with); the
-     * special ones listed and their rows swept by the all-pairs kernel; the rest start with no
-     * hit */
+     * special ones listed and their rows swept by the all-pairs kernel; the dead ones get "no
+     * hit"; a grid ball's slot is left for its first hit (its cell_of entry says it is not
+     * written yet: c2d_ball_slot_written) */
     float *f = m.entries;
     const size_t len = n + C2D_BALL_PAD;
     float *x = f, *y = f + len, *r = f + 2 * len, *vx = f + 3 * len, *vy = f + 4 * len;
@@ -507,9 +508,8 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
         } else if (cell == KIND_SPECIAL) {
             m.special[special_count++] = (uint32_t)i;
             kernels->sweep_circles(c, mx, my, i, i + 1, out);
-            continue;
-        }
-        out[i] = c2d_no_ball_hit(); /* dead, or a grid ball before its pairs */
+        } else
+            out[i] = c2d_no_ball_hit();
     }
     const size_t grid_balls = m.start[(size_t)g.nx * g.ny];
     for (size_t k = grid_balls; k < grid_balls + C2D_BALL_PAD; k++) {
@@ -518,6 +518,11 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     }
     memset(m.first, 0xff, grid_balls * sizeof(uint32_t));
     const c2d_ball_sweep_cells cells = {
-        x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first};
+        x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first, m.cell_of};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);
+    for (size_t i = 0; i < n; i++) /* the grid balls no pair hit */
+        if (!c2d_ball_slot_written(m.cell_of, (uint32_t)i)) out[i] = c2d_no_ball_hit();
+    /* the grid balls against the special ones, last: every slot holds its answer so far */
+    const c2d_sweep_walk walk = {&cells, c, mx, my, out};
+    c2d_ball_sweep_specials(&walk, c2d_circle_soa_filtered(c));
 }

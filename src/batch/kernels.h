@@ -52,7 +52,9 @@ typedef struct c2d_kernels {
     size_t (*ball_pair_contacts)(const c2d_circle_soa *circles, const struct c2d_ball_pair *pairs,
                                  size_t count, c2d_circle_pair_contact *out, size_t capacity,
                                  size_t total);
-    /* Every grid ball's earliest sweep hit, as sweep_circles gives it, into out[id]. */
+    /* Every grid ball's earliest sweep hit among the grid balls, as sweep_circles gives it,
+     * into out[id]: only the hits are written (cells->state; the caller writes "no hit" into
+     * the slots left unwritten, then sweeps against the special balls). */
     void (*ball_cell_sweeps)(const struct c2d_ball_sweep_cells *cells,
                              const c2d_circle_soa *circles, const float *move_x,
                              const float *move_y, c2d_circle_hit *out);

@@ -685,9 +685,11 @@ static void sweep_flush(sweep_queue *q) {
     for (size_t j = 0; j < n; j++) {
         const uint32_t ia = g->id[q->a[j]], ib = g->id[q->b[j]];
         c2d_circle_hit *slot = &q->w.out[ia];
-        if ((bits >> j) & 1u && beats(slot, ib, f.f[0][j])) {
+        if ((bits >> j) & 1u &&
+            (!c2d_ball_slot_written(g->state, ia) || beats(slot, ib, f.f[0][j]))) {
             slot->other = ib;
             slot->toi = toi_row(&f, j);
+            g->state[ia] = C2D_BALL_WRITTEN;
         }
     }
 }
@@ -696,8 +698,10 @@ static void sweep_flush(sweep_queue *q) {
  * t = 0 from a lower index, or a hit at t = 0 already swept. */
 static inline void sweep_push(sweep_queue *q, uint32_t a, uint32_t b) {
     const c2d_ball_sweep_cells *g = q->w.g;
-    const uint32_t ib = g->id[b];
-    if (g->sure[a] < ib || c2d_ball_cannot_beat(&q->w.out[g->id[a]], ib)) return;
+    const uint32_t ia = g->id[a], ib = g->id[b];
+    if (g->sure[a] < ib ||
+        (c2d_ball_slot_written(g->state, ia) && c2d_ball_cannot_beat(&q->w.out[ia], ib)))
+        return;
     q->a[q->n] = a;
     q->b[q->n] = b;
     if (++q->n == W) sweep_flush(q);
@@ -945,10 +949,12 @@ static void sure_flush(const sweep_queue *qu, sure_batch *s, bool run) {
     toi_rows f;
     toi_rows_of(&f, &k);
     for (size_t j = 0; j < s->n; j++) {
-        c2d_circle_hit *slot = &qu->w.out[g->id[s->pos[j]]];
-        if (beats(slot, s->other[j], 0.0f)) {
+        const uint32_t i = g->id[s->pos[j]];
+        c2d_circle_hit *slot = &qu->w.out[i];
+        if (!c2d_ball_slot_written(g->state, i) || beats(slot, s->other[j], 0.0f)) {
             slot->other = s->other[j];
             slot->toi = toi_row(&f, j);
+            g->state[i] = C2D_BALL_WRITTEN;
         }
     }
     s->n = 0;
@@ -997,7 +1003,6 @@ C2D_FORMULA void cell_sweeps(const c2d_ball_sweep_cells *cells, const c2d_circle
     sweep_walk(&q, filtered);
     sweep_flush(&q);
     sweep_sure(&q);
-    c2d_ball_sweep_specials(&q.w, filtered);
 }
 
 C2D_COLD void cell_sweeps_filtered(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,

@@ -259,7 +259,21 @@ typedef struct c2d_ball_sweep_cells {
     const uint32_t *special; /* increasing */
     size_t special_count;
     uint32_t *sure; /* per sorted entry, all UINT32_MAX on entry: the kernel's bookkeeping */
+    /* per ball (by index): whether its out[] slot is written yet (c2d_ball_slot_written); a
+     * grid ball's is not on entry, and the walk writes it only for a hit */
+    uint32_t *state;
 } c2d_ball_sweep_cells;
+
+/* A grid ball's state while its slot is unwritten is its cell (below C2D_BALL_SPECIAL); the
+ * first write of the slot sets C2D_BALL_WRITTEN. Special and dead balls' slots are written
+ * before the walk (their states are C2D_BALL_SPECIAL and C2D_BALL_DEAD). So a resting pile,
+ * where every ball has a hit, writes each slot once rather than "no hit" first: 6 MB fewer at
+ * 262,144 balls. The slots still unwritten after the walk get "no hit". */
+#define C2D_BALL_WRITTEN C2D_BALL_DEAD
+
+static inline bool c2d_ball_slot_written(const uint32_t *state, uint32_t i) {
+    return state[i] >= C2D_BALL_SPECIAL;
+}
 
 /* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower
  * index, so once the best hit is at t = 0 no higher index can take its place. */
@@ -267,13 +281,23 @@ static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) 
     return best->other != C2D_NONE && best->toi.t == 0.0f && j > best->other;
 }
 
-/* Ball i's sweep against ball j, kept in out[i] if earlier (ties to the lower index), unless
- * nothing from j can beat what out[i] holds. */
+/* Ball i's sweep against ball j, kept in out[i] if the slot is unwritten (`state`:
+ * c2d_ball_slot_written) or holds a later hit (ties to the lower index), unless nothing from j
+ * can beat what out[i] holds. */
 static inline void c2d_ball_sweep_into(const c2d_circle_soa *c, const float *mx, const float *my,
-                                       uint32_t i, uint32_t j, c2d_circle_hit *out) {
-    if (c2d_ball_cannot_beat(&out[i], j)) return;
+                                       uint32_t i, uint32_t j, c2d_circle_hit *out,
+                                       uint32_t *state) {
+    const bool written = c2d_ball_slot_written(state, i);
+    if (written && c2d_ball_cannot_beat(&out[i], j)) return;
     c2d_toi toi;
-    if (c2d_ball_sweep(c, mx, my, i, j, &toi)) c2d_keep_earliest_ball(&out[i], j, &toi);
+    if (!c2d_ball_sweep(c, mx, my, i, j, &toi)) return;
+    if (written)
+        c2d_keep_earliest_ball(&out[i], j, &toi);
+    else {
+        out[i].other = j;
+        out[i].toi = toi;
+        state[i] = C2D_BALL_WRITTEN;
+    }
 }
 
 /* The state of ball_cell_sweeps' walk: the cells and the output; the backend adds its own. */
@@ -292,7 +316,7 @@ static inline void c2d_ball_sweep_specials(const c2d_sweep_walk *w, bool filtere
     for (size_t s = 0; s < g->special_count; s++)
         for (size_t p = 0; p < grid_balls; p++)
             if (!filtered || c2d_circles_meet(w->c, g->id[p], g->special[s]))
-                c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out);
+                c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->special[s], w->out, g->state);
 }
 
 #endif

@@ -209,8 +209,8 @@ C2D_FORMULA void span_sweeps_of(void *ctx, size_t p, size_t lo, size_t hi, bool 
         if (ball_path_near(x, y, g->r[p], g->mx[p], g->my[p], size, g->x[q], g->y[q], g->r[q],
                            g->mx[q], g->my[q]) &&
             (!filtered || c2d_circles_meet(w->c, g->id[p], g->id[q]))) {
-            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->id[q], w->out);
-            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[q], g->id[p], w->out);
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[p], g->id[q], w->out, g->state);
+            c2d_ball_sweep_into(w->c, w->mx, w->my, g->id[q], g->id[p], w->out, g->state);
         }
 }
 
@@ -229,7 +229,6 @@ static void ball_cell_sweeps(const c2d_ball_sweep_cells *g, const c2d_circle_soa
         c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps_filtered);
     else
         c2d_ball_half_walk(g->start, g->nx, g->ny, &w, span_sweeps);
-    c2d_ball_sweep_specials(&w, c2d_circle_soa_filtered(c));
 }
 
 /* The ball grid's binning, a ball at a time. */
