@@ -864,7 +864,10 @@ static inline lane_t lane_positions(void) {
  * land in the lanes after the first's (up_lo is past east: no load before the arrays). In a
  * pile that is one vector test a ball instead of two. */
 C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
-    const c2d_ball_sweep_cells *g = qu->w.g;
+    /* a copy of the cells: the vector stores below (may-alias types) could otherwise change
+     * the struct, and its pointers would be loaded again for every ball */
+    const c2d_ball_sweep_cells cells = *qu->w.g;
+    const c2d_ball_sweep_cells *g = &cells;
     const uint32_t nx = g->nx, ny = g->ny;
     const lane_t iota = lane_positions();
     for (uint32_t cy = 0; cy < ny; cy++)
