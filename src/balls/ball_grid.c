@@ -294,11 +294,11 @@ C2D_COLD size_t keep_meeting(const c2d_circle_soa *c, c2d_ball_pair *pairs, size
     return kept;
 }
 
-/* counter[a]++ for the pairs' first balls a in turn, the grouping's two passes (count, then
- * place). A pile's walk finds a ball's pairs one after another, and an increment in memory
- * waited for the last through the store (about 6 cycles a pair); a run of one a keeps its
- * counter in a register instead, stored at every pair without a branch (the run's first pair
- * reads the counter; the others read a spare word). */
+/* counter[a]++ for the pairs' first balls a in turn: the grouping's count pass, and its place
+ * pass when groups are sorted afterwards. A pile's walk finds a ball's pairs one after another, and
+ * an increment in memory waited for the last through the store (about 6 cycles a pair); a run of
+ * one a keeps its counter in a register instead, stored at every pair without a branch (the run's
+ * first pair reads the counter; the others read a spare word). */
 typedef struct run_counter {
     uint32_t *counter;
     uint32_t a, next, spare; /* a = UINT32_MAX: no run yet (a pair's a is below it) */
@@ -315,39 +315,38 @@ static inline uint32_t run_count(run_counter *r, uint32_t a) {
     return j;
 }
 
-/* The second pass of the grouping: each pair into its group (at[a]++, a run_count), in b order
- * within the group (first[a] is where the group begins). The walk finds a ball's pairs one
- * after another, a few of them out of b order (5% of a pile's: the lanes of neighbouring cells
- * interleave two rows of balls), so a pair is compared with the last of its group so far (kept
- * in a register while a run of one a lasts) and the two are written in order without a branch;
- * only a pair that must move past two or more (at most a third of those) takes the insertion
- * loop. (With that loop for every pair, which mispredicted its exit at each of the 5%, the W6
- * pile's frame was 1.02x slower on Zen 5 with AVX-512.) */
+/* The second pass of the grouping: each pair into its group (first[a] is where the group
+ * begins, at[a] where its next pair goes), in b order within the group. The walk finds a
+ * ball's pairs one after another, so a run of one a keeps its place and the group's last pair
+ * in registers, reading at[a], first[a] and that pair once when the run begins and storing
+ * at[a] once when it ends. A few pairs come out of b order (5% of a pile's: the lanes of
+ * neighbouring cells interleave two rows of balls); they take the insertion loop. (Placing
+ * every pair with selects and two stores, with at[a] stored at every pair, measured 1.37x
+ * slower on this pass alone; the W6 pile's frame is 1.03-1.05x faster without.) */
 static void place_in_order(const c2d_ball_pair *restrict pairs, size_t count, uint32_t *restrict at,
                            const uint32_t *restrict first, c2d_ball_pair *restrict sorted) {
-    run_counter places = {at, UINT32_MAX, 0, 0};
-    c2d_ball_pair last = {UINT32_MAX, 0}, spare; /* last: the top of the run's group */
+    uint32_t a = UINT32_MAX;    /* the run's a (none yet: every pair's a is below it) */
+    size_t next = 0, lo = 0;    /* where the run's next pair goes; where its group begins */
+    c2d_ball_pair top = {0, 0}; /* the group's last pair so far (b 0: none, every b is above) */
     for (size_t k = 0; k < count; k++) {
         const c2d_ball_pair pr = pairs[k];
-        const bool same = pr.a == places.a;
-        size_t j = run_count(&places, pr.a);
-        const size_t lo = first[pr.a];
-        /* the group's top so far (none for its first pair: then pr itself, via `spare`) */
-        c2d_ball_pair *below = j > lo ? &sorted[j - 1] : &spare;
-        spare = pr;
-        const c2d_ball_pair top = same ? last : *below;
-        const bool swap = top.b > pr.b;
-        const c2d_ball_pair high = swap ? top : pr, low = swap ? pr : top;
-        sorted[j] = high;
-        *below = low;
-        last = high;
-        j--;
-        if (swap && j > lo && sorted[j - 1].b > pr.b) { /* pr goes further down */
-            for (; j > lo && sorted[j - 1].b > pr.b; j--)
-                sorted[j] = sorted[j - 1];
-            sorted[j] = pr;
+        if (pr.a != a) {
+            if (a != UINT32_MAX) at[a] = (uint32_t)next;
+            a = pr.a;
+            next = at[a];
+            lo = first[a];
+            top = next > lo ? sorted[next - 1] : (c2d_ball_pair){a, 0};
         }
+        size_t j = next++;
+        if (top.b < pr.b) { /* in order (b values of one group differ) */
+            sorted[j] = top = pr;
+            continue;
+        }
+        for (; j > lo && sorted[j - 1].b > pr.b; j--) /* top stays the group's last */
+            sorted[j] = sorted[j - 1];
+        sorted[j] = pr;
     }
+    if (a != UINT32_MAX) at[a] = (uint32_t)next;
 }
 
 size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c, void *scratch,
