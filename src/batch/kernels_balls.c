@@ -631,11 +631,6 @@ typedef struct sweep_queue {
     uint32_t a[W], b[W];
 } sweep_queue;
 
-/* Does a hit at t from ball j replace the slot's (earlier, or as early from a lower index)? */
-static inline bool beats(const c2d_circle_hit *slot, uint32_t j, float t) {
-    return slot->other == C2D_NONE || t < slot->toi.t || (t == slot->toi.t && j < slot->other);
-}
-
 /* The hits of the lanes `bits` of ball_sweep_lanes' answer `k`, as c2d_toi values. */
 typedef struct toi_rows {
     float f[5][W]; /* t, nx, ny, px, py */
@@ -685,11 +680,10 @@ static void sweep_flush(sweep_queue *q) {
     for (size_t j = 0; j < n; j++) {
         const uint32_t ia = g->id[q->a[j]], ib = g->id[q->b[j]];
         c2d_circle_hit *slot = &q->w.out[ia];
-        if ((bits >> j) & 1u &&
-            (!c2d_ball_slot_written(g->state, ia) || beats(slot, ib, f.f[0][j]))) {
+        if ((bits >> j) & 1u && c2d_ball_slot_takes(slot, g->state, ia, ib, f.f[0][j])) {
             slot->other = ib;
             slot->toi = toi_row(&f, j);
-            g->state[ia] = C2D_BALL_WRITTEN;
+            c2d_ball_slot_mark(g->state, ia);
         }
     }
 }
@@ -954,10 +948,10 @@ static void sure_flush(const sweep_queue *qu, sure_batch *s, bool run) {
     for (size_t j = 0; j < s->n; j++) {
         const uint32_t i = g->id[s->pos[j]];
         c2d_circle_hit *slot = &qu->w.out[i];
-        if (!c2d_ball_slot_written(g->state, i) || beats(slot, s->other[j], 0.0f)) {
+        if (c2d_ball_slot_takes(slot, g->state, i, s->other[j], 0.0f)) {
             slot->other = s->other[j];
             slot->toi = toi_row(&f, j);
-            g->state[i] = C2D_BALL_WRITTEN;
+            c2d_ball_slot_mark(g->state, i);
         }
     }
     s->n = 0;

@@ -232,11 +232,16 @@ static inline bool c2d_ball_sweep(const c2d_circle_soa *c, const float *mx, cons
     return c2d_sweep_circles(ci, vi, cj, vj, toi);
 }
 
-/* Keeps ball j's hit if it is earlier than the slot's, or as early with a lower index, so
- * candidates may arrive in any order and still give the lowest j among the earliest. */
+/* Does a hit at t from ball j replace the slot's: the slot holds none, or a later one, or one
+ * as early from a higher index? So candidates may arrive in any order and still give the
+ * lowest j among the earliest. */
+static inline bool c2d_ball_hit_beats(const c2d_circle_hit *slot, uint32_t j, float t) {
+    return slot->other == C2D_NONE || t < slot->toi.t || (t == slot->toi.t && j < slot->other);
+}
+
+/* Keeps ball j's hit if it beats the slot's (c2d_ball_hit_beats). */
 static inline void c2d_keep_earliest_ball(c2d_circle_hit *slot, uint32_t j, const c2d_toi *toi) {
-    if (slot->other == C2D_NONE || toi->t < slot->toi.t ||
-        (toi->t == slot->toi.t && j < slot->other)) {
+    if (c2d_ball_hit_beats(slot, j, toi->t)) {
         slot->other = j;
         slot->toi = *toi;
     }
@@ -275,6 +280,17 @@ static inline bool c2d_ball_slot_written(const uint32_t *state, uint32_t i) {
     return state[i] >= C2D_BALL_SPECIAL;
 }
 
+/* Does a hit at t from ball j go into ball i's slot (out[i]): the slot is unwritten, or the
+ * hit beats what it holds? The caller writes the hit and marks the slot (c2d_ball_slot_mark). */
+static inline bool c2d_ball_slot_takes(const c2d_circle_hit *slot, const uint32_t *state,
+                                       uint32_t i, uint32_t j, float t) {
+    return !c2d_ball_slot_written(state, i) || c2d_ball_hit_beats(slot, j, t);
+}
+
+static inline void c2d_ball_slot_mark(uint32_t *state, uint32_t i) {
+    state[i] = C2D_BALL_WRITTEN;
+}
+
 /* True when ball j cannot replace `best`: every hit has t >= +0 and ties go to the lower
  * index, so once the best hit is at t = 0 no higher index can take its place. */
 static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) {
@@ -287,16 +303,12 @@ static inline bool c2d_ball_cannot_beat(const c2d_circle_hit *best, uint32_t j) 
 static inline void c2d_ball_sweep_into(const c2d_circle_soa *c, const float *mx, const float *my,
                                        uint32_t i, uint32_t j, c2d_circle_hit *out,
                                        uint32_t *state) {
-    const bool written = c2d_ball_slot_written(state, i);
-    if (written && c2d_ball_cannot_beat(&out[i], j)) return;
+    if (c2d_ball_slot_written(state, i) && c2d_ball_cannot_beat(&out[i], j)) return;
     c2d_toi toi;
-    if (!c2d_ball_sweep(c, mx, my, i, j, &toi)) return;
-    if (written)
-        c2d_keep_earliest_ball(&out[i], j, &toi);
-    else {
+    if (c2d_ball_sweep(c, mx, my, i, j, &toi) && c2d_ball_slot_takes(&out[i], state, i, j, toi.t)) {
         out[i].other = j;
         out[i].toi = toi;
-        state[i] = C2D_BALL_WRITTEN;
+        c2d_ball_slot_mark(state, i);
     }
 }
 
