@@ -194,7 +194,8 @@ static c2d_ball_cells cells_of(const grid_memory *m, size_t n, const grid *g) {
     float *f = m->entries;
     const size_t len = n + C2D_BALL_PAD;
     const c2d_ball_cells cells = {f,        f + len, f + 2 * len, (const uint32_t *)(f + 3 * len),
-                                  m->start, g->nx,   g->ny};
+                                  m->start, g->nx,   g->ny,       g->x0,
+                                  g->inv,   NULL};
     return cells;
 }
 
@@ -358,7 +359,12 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
     grid_memory m = carve(scratch, scratch_bytes, n);
     size_t special_count;
     const grid g = bin_for_contacts(kernels, c, &m, &special_count);
-    const c2d_ball_cells cells = cells_of(&m, n, &g);
+    /* first[a + 1]: the size of a's group of pairs, counted by the walk when its kernel can
+     * (ball_pairs_sized), else by a pass over the pairs below */
+    c2d_ball_cells cells = cells_of(&m, n, &g);
+    bool sized = kernels->ball_pairs_sized;
+    if (sized) memset(m.first, 0, (n + 1) * sizeof(uint32_t));
+    cells.sizes = m.first + 1;
     size_t count = kernels->ball_cell_pairs(&cells, m.pairs, m.pair_capacity);
     /* grid balls against the special ones (a special ball's own row runs the kernel) */
     for (size_t s = 0; s < special_count; s++) {
@@ -366,23 +372,30 @@ size_t c2d_ball_grid_collide(const c2d_kernels *kernels, const c2d_circle_soa *c
         const float xb = c->x[b], yb = c->y[b], rb = c->radius[b];
         for (size_t a = 0; a < b; a++)
             if (m.cell_of[a] < KIND_SPECIAL &&
-                may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb))
+                may_touch(c->x[a], c->y[a], c->radius[a], xb, yb, rb)) {
                 count = c2d_add_ball_pair(m.pairs, m.pair_capacity, count, (uint32_t)a, b);
+                m.first[a + 1] += sized;
+            }
     }
     if (count > UINT32_MAX) { /* billions of pairs (a crowd on a point): all pairs */
         *total_out = kernels->collide_circles(c, 0, n, out, capacity, 0);
         return 0;
     }
     if (count > m.pair_capacity) return c2d_ball_grid_scratch_bytes(n, count);
-    if (c2d_circle_soa_filtered(c)) count = keep_meeting(c, m.pairs, count);
+    if (c2d_circle_soa_filtered(c)) { /* the sizes counted the refused pairs too */
+        count = keep_meeting(c, m.pairs, count);
+        sized = false;
+    }
     /* the pairs grouped by a (a counting sort): first[a] is where a's group begins, and the
      * free special list (n entries) becomes `at`, where its next pair goes. While no group is
      * larger than SMALL_SORT, a pair joins its group in b order at once (an insertion into the
      * group so far); else every group is sorted afterwards (heapsort for a crowd). */
-    memset(m.first, 0, (n + 1) * sizeof(uint32_t));
-    run_counter sizes = {m.first + 1, UINT32_MAX, 0, 0};
-    for (size_t k = 0; k < count; k++)
-        run_count(&sizes, m.pairs[k].a);
+    if (!sized) {
+        memset(m.first, 0, (n + 1) * sizeof(uint32_t));
+        run_counter sizes = {m.first + 1, UINT32_MAX, 0, 0};
+        for (size_t k = 0; k < count; k++)
+            run_count(&sizes, m.pairs[k].a);
+    }
     size_t largest = 0;
     uint32_t *at = m.special;
     uint32_t sum = 0; /* the sizes into starts, and `at` a copy of them, in one pass */

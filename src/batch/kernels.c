@@ -518,12 +518,12 @@ static void sweep_pairs(const c2d_circle_soa *c, const float *move_x, const floa
     }
 }
 
-/* The ball grid's pair walk and the contacts of its pairs take the AVX2 kernels in the AVX-512
- * table (C2D_BALL_NARROW_TABLE; dispatch asks for AVX2 too before it picks AVX-512); the pairs
- * and the contacts are the same bytes whatever the width. The walk tests spans of 1-4 balls, so
- * 16 lanes are mostly empty and measured slower than 8 (W6 gas 10%, pile 4%). The contacts
- * gather both balls of every pair lane by lane, and 16 lanes of indices crowd the registers:
- * the 16-lane kernel made the W6 pile at 262,144 balls 0.90-0.92x as fast (Zen 5, 2026-11-27). */
+/* The contacts of the ball grid's pairs take the AVX2 kernel in the AVX-512 table
+ * (C2D_BALL_NARROW_TABLE; dispatch asks for AVX2 too before it picks AVX-512); the contacts are
+ * the same bytes whatever the width. They gather both balls of every pair lane by lane, and 16
+ * lanes of indices crowd the registers: the 16-lane kernel made the W6 pile at 262,144 balls
+ * 0.90-0.92x as fast (Zen 5, 2026-11-27). The pair walk has its own 16-lane shape, a lane a ball
+ * (kernels_ball_pairs.c), which also counts the pairs' groups (ball_pairs_sized). */
 const c2d_kernels C2D_BACKEND_TABLE = {
     .collide = collide,
     .collide_pairs = collide_pairs,
@@ -531,7 +531,8 @@ const c2d_kernels C2D_BACKEND_TABLE = {
     .sweep_pairs = sweep_pairs,
     .collide_circles = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, collide_circles),
     .sweep_circles = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles),
-    .ball_cell_pairs = C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE, ball_cell_pairs),
+    .ball_cell_pairs = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs),
+    .ball_pairs_sized = C2D_LANES == 16,
     .ball_pair_contacts = C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE, ball_pair_contacts),
     .ball_cell_sweeps = C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_sweeps),
     .fine_cells = C2D_SCENE_FINE_CELLS,

@@ -47,6 +47,9 @@ typedef struct c2d_kernels {
      * first `capacity`, returns how many there are. */
     size_t (*ball_cell_pairs)(const struct c2d_ball_cells *cells, struct c2d_ball_pair *pairs,
                               size_t capacity);
+    /* ball_cell_pairs also adds each pair (a, b) it finds to cells->sizes[a] (the caller
+     * zeroed them), so the grid needs no pass to count its groups */
+    bool ball_pairs_sized;
     /* The contacts of listed pairs (a < b, already in output order), appended after `total`
      * as collide_circles appends them; returns the new total. */
     size_t (*ball_pair_contacts)(const c2d_circle_soa *circles, const struct c2d_ball_pair *pairs,

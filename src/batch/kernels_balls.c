@@ -17,16 +17,12 @@
 #include "batch/kernels_balls.h"
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
+#include "batch/ball_coord_lanes.h"
 #include "core/ball_sweep_formula.h"
 #include "core/ball_bin_formula.h"
 #include "core/filter_words.h"
 
 enum { W = C2D_LANES };
-
-/* Lane mask of the first n lanes (n <= W). */
-static inline uint32_t valid_lanes(size_t n) {
-    return n >= 32 ? UINT32_MAX : (uint32_t)((1u << n) - 1u);
-}
 
 /* W floats from p, or the n < W left at the end of an array padded with `pad`. */
 static inline lane_t load_part(const float *p, size_t n, float pad) {
@@ -108,7 +104,7 @@ C2D_FORMULA size_t collide_row(const c2d_circle_soa *c, size_t a, c2d_circle_pai
     for (; b < n; b += W) {
         const mask_t hit = overlap_lanes(c, xa, ya, ra, b, n - b);
         if (mask_any(hit))
-            total = refine(c, a, b, mask_bits(hit) & valid_lanes(n - b), out, capacity, total,
+            total = refine(c, a, b, mask_bits(hit) & c2d_valid_lanes(n - b), out, capacity, total,
                            filtered);
     }
     return total;
@@ -149,7 +145,7 @@ static inline uint32_t sweep_candidates(const sweeper *s, const c2d_circle_soa *
     const lane_t xj = load_part(c->x + j, lanes, NAN), yj = load_part(c->y + j, lanes, NAN);
     const lane_t rj = load_part(c->radius + j, lanes, NAN);
     const lane_t mxj = load_part(move_x + j, lanes, NAN), myj = load_part(move_y + j, lanes, NAN);
-    const uint32_t valid = valid_lanes(lanes);
+    const uint32_t valid = c2d_valid_lanes(lanes);
     if (s->wild) return valid;
     const mask_t near =
         ball_path_near(s->x, s->y, s->r, s->mx, s->my, s->size, xj, yj, rj, mxj, myj);
@@ -234,64 +230,10 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, sweep_circles)(const c2d_circle_soa *c, 
         sweep_rows(c, move_x, move_y, first, end, out, false);
 }
 
-/* ---- the ball grid: pairs from the cell spans, contacts of listed pairs ---------------- */
+/* ---- the ball grid: contacts of listed pairs (the pairs: kernels_ball_pairs.c) ------------ */
 
-/* (The AVX-512 table takes the AVX2 walk and contacts, kernels.c says why: no 16-lane copy.) */
+/* (The AVX-512 table takes the AVX2 contacts, kernels.c says why: no 16-lane copy.) */
 #if C2D_LANES <= 8
-
-/* Ball p (its centre and radius in every lane, its index id) against the sorted entries
- * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
- * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
- * written while below capacity. The overlap test is radii_overlap of collide_row on the sorted
- * copies, less its two sign tests: a grid ball's radius is >= 0 (the others are dead), and the
- * NaN padding fails the distance test alone. When a whole vector of pairs has room, the hits
- * are written without a capacity test each. */
-static inline size_t span_pairs(const c2d_ball_cells *g, lane_t x, lane_t y, lane_t r, uint32_t id,
-                                size_t lo, size_t hi, c2d_ball_pair *pairs, size_t capacity,
-                                size_t count) {
-    for (size_t q = lo; q < hi; q += W) {
-        const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
-        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
-        const lane_t rs = lane_add(r, lane_load(g->r + q));
-        const mask_t hit = lane_le(d2, lane_mul(rs, rs));
-        if (!mask_any(hit)) continue;
-        uint32_t bits = mask_bits(hit) & valid_lanes(hi - q);
-        const uint32_t *other = g->id + q;
-        if (count <= capacity && capacity - count >= W) {
-            for (; bits; bits &= bits - 1, count++) {
-                const uint32_t b = other[__builtin_ctz(bits)];
-                pairs[count].a = id < b ? id : b;
-                pairs[count].b = id < b ? b : id;
-            }
-        } else {
-            for (; bits; bits &= bits - 1)
-                count = c2d_add_ball_pair(pairs, capacity, count, id, other[__builtin_ctz(bits)]);
-        }
-    }
-    return count;
-}
-
-/* The walk of c2d_ball_half_walk, written out so that the count stays in a register: each ball
- * of a cell against the rest of its cell and the cell east (one span), then against the three
- * cells of the next row (another). */
-size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
-                                                           c2d_ball_pair *pairs, size_t capacity) {
-    const uint32_t *start = cells->start;
-    const uint32_t nx = cells->nx, ny = cells->ny;
-    size_t count = 0;
-    for (uint32_t cy = 0; cy < ny; cy++)
-        for (uint32_t cx = 0; cx < nx; cx++) {
-            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
-            for (size_t p = s.lo; p < s.hi; p++) {
-                const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
-                const lane_t r = lane_splat(cells->r[p]);
-                const uint32_t id = cells->id[p];
-                count = span_pairs(cells, x, y, r, id, p + 1, s.east, pairs, capacity, count);
-                count = span_pairs(cells, x, y, r, id, s.up_lo, s.up_hi, pairs, capacity, count);
-            }
-        }
-    return count;
-}
 
 /* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
  * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
@@ -301,7 +243,7 @@ C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity
     contact_records rec;
     contact_records_from(&rec, k, a, b);
     if (total <= capacity && capacity - total >= W) { /* room for every lane: no test a hit */
-        if (bits == valid_lanes(W)) { /* every lane (a pile): no loop over the bits */
+        if (bits == c2d_valid_lanes(W)) { /* every lane (a pile): no loop over the bits */
             for (unsigned j = 0; j < W; j++) {
                 unsigned char *o = (unsigned char *)(out + total + j);
                 memcpy(o, &rec.head[j & 3][j & ~3u], 16);
@@ -367,9 +309,9 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                            size_t capacity, size_t total) {
     size_t k = 0;
     for (; k + W <= count; k += W)
-        total = pair_contact_lanes(c, pairs + k, valid_lanes(W), out, capacity, total);
+        total = pair_contact_lanes(c, pairs + k, c2d_valid_lanes(W), out, capacity, total);
     if (k < count)
-        total = pair_contact_lanes(c, pairs + k, valid_lanes(count - k), out, capacity, total);
+        total = pair_contact_lanes(c, pairs + k, c2d_valid_lanes(count - k), out, capacity, total);
     return total;
 }
 
@@ -452,11 +394,8 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_classify)(const c2d_circle_soa *c, 
  * operations: the float converts exactly, then - and *, then x86 max and min), as doubles. */
 static inline void grid_coords(lane_t v, double origin, double inv, uint32_t n, double out[W]) {
     const dlane_t o = dlane_splat(origin), s = dlane_splat(inv), top = dlane_splat((double)(n - 1));
-    const dlane_t zero = dlane_splat(0.0);
-    for (int h = 0; h < DLANE_HALVES; h++) {
-        const dlane_t u = dlane_mul(dlane_sub(dlane_from_lane(v, h), o), s);
-        dlane_store(out + h * (W / 2), dlane_min(dlane_max(u, zero), top));
-    }
+    for (int h = 0; h < DLANE_HALVES; h++)
+        dlane_store(out + h * (W / 2), ball_grid_coord_dlanes(dlane_from_lane(v, h), o, s, top));
 }
 
 /* c2d_ball_bin_one for the grid balls, W balls a step: the size test and the coordinates in
@@ -558,11 +497,10 @@ void C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_sweep_classify)(const c2d_circle_so
 static inline void centre_coords(lane_t p, lane_t m, double origin, double inv, uint32_t n,
                                  double out[W]) {
     const dlane_t o = dlane_splat(origin), s = dlane_splat(inv), top = dlane_splat((double)(n - 1));
-    const dlane_t zero = dlane_splat(0.0), half = dlane_splat(0.5);
+    const dlane_t half = dlane_splat(0.5);
     for (int h = 0; h < DLANE_HALVES; h++) {
         const dlane_t v = dlane_add(dlane_from_lane(p, h), dlane_mul(half, dlane_from_lane(m, h)));
-        const dlane_t u = dlane_mul(dlane_sub(v, o), s);
-        dlane_store(out + h * (W / 2), dlane_min(dlane_max(u, zero), top));
+        dlane_store(out + h * (W / 2), ball_grid_coord_dlanes(v, o, s, top));
     }
 }
 
@@ -671,7 +609,7 @@ static void sweep_flush(sweep_queue *q) {
     const mask_t hit = ball_sweep_lanes(
         lane_load(v[0]), lane_load(v[1]), lane_load(v[2]), lane_load(v[3]), lane_load(v[4]),
         lane_load(v[5]), lane_load(v[6]), lane_load(v[7]), lane_load(v[8]), lane_load(v[9]), &k);
-    const uint32_t bits = mask_bits(hit) & valid_lanes(q->n);
+    const uint32_t bits = mask_bits(hit) & c2d_valid_lanes(q->n);
     const size_t n = q->n;
     q->n = 0;
     if (!bits) return;
@@ -778,7 +716,7 @@ static inline void lower_sure(uint32_t *sure_of, lane_t mine, uint32_t bits) {
  * after the first is written, so the two may overlap (near the end of a row they do). */
 static inline uint32_t sure_lanes(const c2d_ball_sweep_cells *g, uint32_t ip, uint32_t sure,
                                   size_t at, size_t other, unsigned split) {
-    const uint32_t low = valid_lanes(split);
+    const uint32_t low = c2d_valid_lanes(split);
     lane_t ids = lane_load_u32(g->id + at);
     if (split < W) ids = lane_select(mask_from_bits(low), ids, lane_load_u32(g->id + other));
     uint32_t v[W];
@@ -800,7 +738,7 @@ C2D_FORMULA uint32_t sweep_take(sweep_queue *qu, size_t p, uint32_t sure, uint32
                                 size_t other, unsigned split, bool filtered) {
     const c2d_ball_sweep_cells *g = qu->w.g;
     if (filtered) {
-        const uint32_t low = valid_lanes(split);
+        const uint32_t low = c2d_valid_lanes(split);
         const uint32_t keep =
             meeting_entries(qu->w.c, g->id, p, at, (sure | maybe) & low) |
             (split < W ? meeting_entries(qu->w.c, g->id, p, other, (sure | maybe) & ~low) : 0u);
@@ -834,7 +772,7 @@ C2D_FORMULA uint32_t sweep_span(sweep_queue *qu, const sweep_ball *s, size_t p, 
         lane_t v[5];
         sweep_load(qu->w.g, q, v);
         uint32_t sure, maybe;
-        sweep_lanes_of(s, v[0], v[1], v[2], v[3], v[4], valid_lanes(hi - q), &sure, &maybe);
+        sweep_lanes_of(s, v[0], v[1], v[2], v[3], v[4], c2d_valid_lanes(hi - q), &sure, &maybe);
         if (sure | maybe) {
             const uint32_t b = sweep_take(qu, p, sure, maybe, q, q, W, filtered);
             best = b < best ? b : best;
@@ -895,7 +833,7 @@ C2D_FORMULA void sweep_walk(sweep_queue *qu, bool filtered) {
                     uint32_t sure, maybe;
                     const uint32_t close =
                         sweep_lanes_of(&s, a[0], a[1], a[2], a[3], a[4],
-                                       valid_lanes(first + second), &sure, &maybe);
+                                       c2d_valid_lanes(first + second), &sure, &maybe);
                     best = close ? sweep_take(qu, p, sure, maybe, p + 1, other, (unsigned)first,
                                               filtered)
                                  : UINT32_MAX;
@@ -969,7 +907,7 @@ static void sweep_sure(const sweep_queue *qu) {
         if (lanes == W) {
             const mask_t none = lane_eq_u32(lane_load_u32(g->sure + p), lane_splat_u32(UINT32_MAX));
             const uint32_t bits = mask_bits(none);
-            if (bits == valid_lanes(W)) continue; /* no sure partner in these W */
+            if (bits == c2d_valid_lanes(W)) continue; /* no sure partner in these W */
             if (bits == 0) {
                 run.n = W;
                 for (size_t j = 0; j < W; j++) {

@@ -32,7 +32,14 @@ typedef struct c2d_ball_cells {
     const uint32_t *id;
     const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
     uint32_t nx, ny;       /* cells a row, rows */
+    double x0, inv;        /* the cells' left edge and 1 / their side (c2d_ball_bins) */
+    uint32_t *sizes;       /* sizes[a] += the pairs (a, b) found, when the kernel counts */
 } c2d_ball_cells;
+
+/* Lane mask of the first n lanes (n <= 32). */
+static inline uint32_t c2d_valid_lanes(size_t n) {
+    return n >= 32 ? UINT32_MAX : (uint32_t)((1u << n) - 1u);
+}
 
 /* Appends the pair of balls i and j as (min, max): written while below capacity, counted. */
 static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, size_t count,
@@ -168,16 +175,16 @@ C2D_INTERNAL void C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
                                   sweep_circles)(const c2d_circle_soa *circles, const float *move_x,
                                                  const float *move_y, size_t first, size_t end,
                                                  c2d_circle_hit *out);
-/* The pair walk and the contacts of its pairs run 8 lanes at most: the AVX-512 table takes
- * the AVX2 ones (kernels.c says why), and its build has no 16-lane copy. */
+/* The contacts of listed pairs run 8 lanes at most: the AVX-512 table takes the AVX2 ones
+ * (kernels.c says why), and its build has no 16-lane copy. */
 #if C2D_LANES <= 8
 #define C2D_BALL_NARROW_TABLE C2D_BACKEND_TABLE
 #else
 #define C2D_BALL_NARROW_TABLE c2d_kernels_avx2
 #endif
-C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE,
-                                    ball_cell_pairs)(const c2d_ball_cells *cells,
-                                                     c2d_ball_pair *pairs, size_t capacity);
+C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                                        c2d_ball_pair *pairs,
+                                                                        size_t capacity);
 C2D_INTERNAL size_t C2D_BALL_KERNEL(C2D_BALL_NARROW_TABLE,
                                     ball_pair_contacts)(const c2d_circle_soa *circles,
                                                         const c2d_ball_pair *pairs, size_t count,

@@ -1,0 +1,425 @@
+/* The ball grid's pair walk (kernel ball_cell_pairs), compiled once per backend with the other
+ * kernels: every pair of overlapping grid balls in neighbouring cells, as (min, max) of their
+ * indices, in the walk's order (c2d_ball_half_walk in kernels_balls.h: the balls in cell order,
+ * each against the rest of its cell and the cell east of it, then against the three cells of
+ * the next row, partners in increasing sorted position).
+ *
+ * Two shapes of the same walk:
+ * - a lane a partner (4 and 8 lanes): ball p's spans are tested a vector at a time;
+ * - a lane a ball (16 lanes, AVX-512): 16 consecutive balls of one row of cells are tested at
+ *   once against their k-th partner, k = 1, 2, ... A pile's spans hold 1-4 balls, so a lane a
+ *   partner leaves most of 16 lanes empty; a lane a ball fills them. Each ball's hits are then
+ *   written with one compress, and the pairs come out in the same order.
+ * The overlap test is the same float operations in both (radii_overlap of the all-pairs kernel
+ * on the sorted copies, the visiting ball first), so the same pairs are found. */
+#include <math.h>
+#include <stddef.h>
+
+#include "batch/lane_simd.h"
+#include "core/contact_formula.h"
+
+#include "batch/kernels_balls.h"
+
+enum { W = C2D_LANES };
+
+/* Ball p (its centre and radius in every lane, its index id) against the sorted entries
+ * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
+ * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
+ * written while below capacity, and counted in sizes[min] when `sized`. The overlap test is
+ * radii_overlap of collide_row on the sorted copies, less its two sign tests: a grid ball's
+ * radius is >= 0 (the others are dead), and the NaN padding fails the distance test alone.
+ * When a whole vector of pairs has room, the hits are written without a capacity test each. */
+static inline size_t span_pairs(const c2d_ball_cells *g, lane_t x, lane_t y, lane_t r, uint32_t id,
+                                size_t lo, size_t hi, c2d_ball_pair *pairs, size_t capacity,
+                                size_t count, bool sized) {
+    for (size_t q = lo; q < hi; q += W) {
+        const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
+        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
+        const lane_t rs = lane_add(r, lane_load(g->r + q));
+        const mask_t hit = lane_le(d2, lane_mul(rs, rs));
+        if (!mask_any(hit)) continue;
+        uint32_t bits = mask_bits(hit) & c2d_valid_lanes(hi - q);
+        const uint32_t *other = g->id + q;
+        if (count <= capacity && capacity - count >= W) {
+            for (; bits; bits &= bits - 1, count++) {
+                const uint32_t b = other[__builtin_ctz(bits)];
+                pairs[count].a = id < b ? id : b;
+                pairs[count].b = id < b ? b : id;
+                if (sized) g->sizes[pairs[count].a]++;
+            }
+        } else {
+            for (; bits; bits &= bits - 1) {
+                const uint32_t b = other[__builtin_ctz(bits)];
+                count = c2d_add_ball_pair(pairs, capacity, count, id, b);
+                if (sized) g->sizes[id < b ? id : b]++;
+            }
+        }
+    }
+    return count;
+}
+
+/* The walk of c2d_ball_half_walk, a lane a partner, written out so that the count stays in a
+ * register. */
+C2D_FORMULA size_t walk_by_partner(const c2d_ball_cells *cells, c2d_ball_pair *pairs,
+                                   size_t capacity, bool sized) {
+    const uint32_t *start = cells->start;
+    const uint32_t nx = cells->nx, ny = cells->ny;
+    size_t count = 0;
+    for (uint32_t cy = 0; cy < ny; cy++)
+        for (uint32_t cx = 0; cx < nx; cx++) {
+            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
+            for (size_t p = s.lo; p < s.hi; p++) {
+                const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
+                const lane_t r = lane_splat(cells->r[p]);
+                const uint32_t id = cells->id[p];
+                count =
+                    span_pairs(cells, x, y, r, id, p + 1, s.east, pairs, capacity, count, sized);
+                count =
+                    span_pairs(cells, x, y, r, id, s.up_lo, s.up_hi, pairs, capacity, count, sized);
+            }
+        }
+    return count;
+}
+
+#if C2D_LANES <= 8
+
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *cells,
+                                                           c2d_ball_pair *pairs, size_t capacity) {
+    return walk_by_partner(cells, pairs, capacity, false);
+}
+
+#else /* 16 lanes: a lane a ball */
+
+/* SIMDe 0.7 lacks the AVX-512 gathers, compress and reductions; this backend is only ever built
+ * for x86 with -mavx512f, where the SIMDe types are the native ones. */
+#include <immintrin.h>
+
+#include "batch/dlane_simd.h"
+#include "batch/ball_coord_lanes.h"
+
+enum {
+    BLOCK = 16,  /* balls a block: one a lane */
+    TESTS = 16,  /* partner tests a block: bits of a lane's hit word, lanes of its partners */
+    WINDOW = 64, /* entries of one window of an array, read with permutes instead of gathers */
+    DENSE = 8    /* a block with this many balls with pairs writes every ball's, unbranched */
+};
+
+/* The first n lanes (n may exceed 16 or be negative). */
+static inline __mmask16 first_lanes(ptrdiff_t n) {
+    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
+}
+
+static inline __m512i lane_numbers(void) {
+    return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/* Entries [base, base + 64) of an array as four vectors (or the first 32 as two; from `top` on:
+ * zero), and entry `at` (< 64) of them lane by lane: two permutes over 32 entries each and a
+ * blend. */
+typedef struct window {
+    __m512i v[4];
+} window;
+
+static inline window window_load(const void *array, size_t base, size_t top, int vectors) {
+    const uint32_t *a = array;
+    window w;
+    for (int k = 0; k < vectors; k++)
+        w.v[k] = _mm512_maskz_loadu_epi32(first_lanes((ptrdiff_t)top - (ptrdiff_t)base - 16 * k),
+                                          a + base + 16 * k);
+    return w;
+}
+
+static inline __m512i window_pick(const window *w, __m512i at) {
+    const __mmask16 high = _mm512_cmpge_epu32_mask(at, _mm512_set1_epi32(32));
+    return _mm512_mask_blend_epi32(high, _mm512_permutex2var_epi32(w->v[0], at, w->v[1]),
+                                   _mm512_permutex2var_epi32(w->v[2], at, w->v[3]));
+}
+
+/* The column of each lane's cell, as ball_bin computed it (the same double operations). */
+static inline __m512i block_columns(const c2d_ball_cells *g, __m512 x) {
+    const dlane_t origin = dlane_splat(g->x0), inv = dlane_splat(g->inv);
+    const dlane_t top = dlane_splat((double)(g->nx - 1));
+    const __m256i lo =
+        _mm512_cvttpd_epu32(ball_grid_coord_dlanes(dlane_from_lane(x, 0), origin, inv, top));
+    const __m256i hi =
+        _mm512_cvttpd_epu32(ball_grid_coord_dlanes(dlane_from_lane(x, 1), origin, inv, top));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+/* Up to 16 consecutive grid balls of one row of cells, sorted entries p .. p + n - 1, and
+ * their spans as c2d_ball_cell_spans gives them lane by lane: ball p + j has `own[j]` partners
+ * after it in its own span (the rest of its cell and the cell east), and the next row's span
+ * [up_lo[j], up_lo[j] + up_len[j]). */
+typedef struct ball_block {
+    size_t p, n;
+    __m512i own, up_lo, up_len;
+    uint32_t own_max, up_max; /* the largest own[j] and up_len[j] */
+} ball_block;
+
+/* The block's spans. Its cells are consecutive cells of row cy (the scatter wrote each
+ * entry's cell); their starts are read through two windows of start[], one on the row and
+ * one on the next, or gathered when the block spans more than a window's cells. */
+static inline ball_block block_spans(const c2d_ball_cells *g, size_t p, size_t row_end,
+                                     uint32_t cy) {
+    const __m512i one = _mm512_set1_epi32(1), nx = _mm512_set1_epi32((int)g->nx);
+    const __m512i zero = _mm512_setzero_si512();
+    ball_block b;
+    b.p = p;
+    b.n = row_end - p < BLOCK ? row_end - p : BLOCK;
+    const __mmask16 valid = first_lanes((ptrdiff_t)b.n);
+    const __m512i cx = block_columns(g, _mm512_loadu_ps(g->x + p));
+    const __m512i cell = _mm512_add_epi32(cx, _mm512_set1_epi32((int)(cy * g->nx)));
+    uint32_t column[BLOCK];
+    _mm512_storeu_si512(column, cx);
+    const uint32_t c0 = cy * g->nx + column[0], cells_spanned = column[b.n - 1] - column[0];
+    const __mmask16 east = _mm512_cmplt_epu32_mask(_mm512_add_epi32(cx, one), nx);
+    const __mmask16 west = _mm512_test_epi32_mask(cx, cx);
+    const bool up = cy + 1 < g->ny;
+    /* where in start[] each span ends or begins */
+    const __m512i next = _mm512_add_epi32(cell, one);
+    const __m512i own_end_at = _mm512_mask_add_epi32(next, east, next, one);
+    const __m512i row = _mm512_add_epi32(cell, nx), row1 = _mm512_add_epi32(row, one);
+    const __m512i up_lo_at = _mm512_mask_sub_epi32(row, west, row, one);
+    const __m512i up_hi_at = _mm512_mask_add_epi32(row1, east, row1, one);
+    __m512i own_end, up_hi = zero;
+    b.up_lo = zero;
+    if (cells_spanned + 4 <= WINDOW) { /* indices up to cells_spanned + 2 (row), + 3 (next) */
+        const size_t starts = (size_t)g->nx * g->ny + 2;
+        const window row_starts = window_load(g->start, c0, starts, 4);
+        own_end =
+            window_pick(&row_starts, _mm512_sub_epi32(own_end_at, _mm512_set1_epi32((int)c0)));
+        if (up) {
+            const uint32_t first = c0 + g->nx - 1;
+            const window next_starts = window_load(g->start, first, starts, 4);
+            const __m512i base = _mm512_set1_epi32((int)first);
+            b.up_lo = window_pick(&next_starts, _mm512_sub_epi32(up_lo_at, base));
+            up_hi = window_pick(&next_starts, _mm512_sub_epi32(up_hi_at, base));
+        }
+    } else {
+        const int *start = (const int *)g->start;
+        own_end = _mm512_mask_i32gather_epi32(zero, valid, own_end_at, start, 4);
+        if (up) {
+            b.up_lo = _mm512_mask_i32gather_epi32(zero, valid, up_lo_at, start, 4);
+            up_hi = _mm512_mask_i32gather_epi32(zero, valid, up_hi_at, start, 4);
+        }
+    }
+    const __m512i after = _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), lane_numbers());
+    b.own = _mm512_maskz_sub_epi32(valid, own_end, after);
+    b.up_len = _mm512_maskz_sub_epi32(valid, up_hi, b.up_lo);
+    b.own_max = _mm512_reduce_max_epu32(b.own);
+    b.up_max = _mm512_reduce_max_epu32(b.up_len);
+    return b;
+}
+
+/* span_pairs' overlap test with the block's balls as the visiting ones. */
+static inline __mmask16 block_overlap(__m512 x, __m512 y, __m512 r, __m512 qx, __m512 qy,
+                                      __m512 qr) {
+    const __m512 dx = _mm512_sub_ps(x, qx), dy = _mm512_sub_ps(y, qy);
+    const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
+    const __m512 rs = _mm512_add_ps(r, qr);
+    return _mm512_cmp_ps_mask(d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
+}
+
+/* bit t of each lane's hit word where `hit` */
+static inline __m512i mark(__m512i word, __mmask16 hit, uint32_t t) {
+    return _mm512_mask_or_epi32(word, hit, word, _mm512_set1_epi32((int)(1u << t)));
+}
+
+/* The block's tests of the next row, bits own_max + k of the hit word: partner up_lo + k of
+ * each lane, read through windows of 32 or 64 entries (`wide`) from `base`. */
+static inline __m512i up_tests(const c2d_ball_cells *g, const ball_block *b, __m512 x, __m512 y,
+                               __m512 r, __m512i word, size_t base, size_t top, bool wide) {
+    const int vectors = wide ? 4 : 2;
+    const window wx = window_load(g->x, base, top, vectors);
+    const window wy = window_load(g->y, base, top, vectors);
+    const window wr = window_load(g->r, base, top, vectors);
+    __m512i at = _mm512_sub_epi32(b->up_lo, _mm512_set1_epi32((int)base));
+    for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(b->up_len, _mm512_set1_epi32((int)k));
+        __m512i qx, qy, qr;
+        if (wide) {
+            qx = window_pick(&wx, at);
+            qy = window_pick(&wy, at);
+            qr = window_pick(&wr, at);
+        } else {
+            qx = _mm512_permutex2var_epi32(wx.v[0], at, wx.v[1]);
+            qy = _mm512_permutex2var_epi32(wy.v[0], at, wy.v[1]);
+            qr = _mm512_permutex2var_epi32(wr.v[0], at, wr.v[1]);
+        }
+        const __mmask16 hit = in & block_overlap(x, y, r, _mm512_castsi512_ps(qx),
+                                                 _mm512_castsi512_ps(qy), _mm512_castsi512_ps(qr));
+        word = mark(word, hit, b->own_max + k);
+    }
+    return word;
+}
+
+/* Each lane's hit word: bit t for the block's t-th test, own partners first (entry p + j + 1
+ * + t for t < own_max), then the next row's (up_lo + t - own_max). */
+static inline __m512i block_hits(const c2d_ball_cells *g, const ball_block *b) {
+    const size_t p = b->p;
+    const __m512 x = _mm512_loadu_ps(g->x + p), y = _mm512_loadu_ps(g->y + p);
+    const __m512 r = _mm512_loadu_ps(g->r + p);
+    __m512i word = _mm512_setzero_si512();
+    for (uint32_t k = 1; k <= b->own_max; k++) {
+        const __mmask16 in = _mm512_cmpge_epu32_mask(b->own, _mm512_set1_epi32((int)k));
+        const __mmask16 hit =
+            in & block_overlap(x, y, r, _mm512_loadu_ps(g->x + p + k),
+                               _mm512_loadu_ps(g->y + p + k), _mm512_loadu_ps(g->r + p + k));
+        word = mark(word, hit, k - 1);
+    }
+    if (b->up_max == 0) return word;
+    const __mmask16 has = _mm512_test_epi32_mask(b->up_len, b->up_len);
+    const size_t base = _mm512_mask_reduce_min_epu32(has, b->up_lo);
+    const size_t top = _mm512_mask_reduce_max_epu32(has, _mm512_add_epi32(b->up_lo, b->up_len));
+    if (top - base <= WINDOW / 2) return up_tests(g, b, x, y, r, word, base, top, false);
+    if (top - base <= WINDOW) return up_tests(g, b, x, y, r, word, base, top, true);
+    const __m512 nan = _mm512_set1_ps(NAN);
+    __m512i at = b->up_lo;
+    for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(b->up_len, _mm512_set1_epi32((int)k));
+        const __mmask16 hit =
+            in & block_overlap(x, y, r, _mm512_mask_i32gather_ps(nan, in, at, g->x, 4),
+                               _mm512_mask_i32gather_ps(nan, in, at, g->y, 4),
+                               _mm512_mask_i32gather_ps(nan, in, at, g->r, 4));
+        word = mark(word, hit, b->own_max + k);
+    }
+    return word;
+}
+
+/* Ball p + j's pairs from its hit word, in test order: its partners' indices from two loads
+ * (its own span's and its next row span's, `pick` puts them in test order), min and max in
+ * lanes, the hit lanes compressed and interleaved into pairs, written without a test (the
+ * caller made room for 16 more). Each pair is counted in sizes[min]: ball p + j's own in one
+ * add, the others one by one (a partner below it; about one pair in six in a pile). */
+static inline size_t lane_pairs(const c2d_ball_cells *g, size_t p, unsigned j, uint32_t word,
+                                uint32_t up_lo, __m512i pick, c2d_ball_pair *pairs, size_t count) {
+    const __m512i interleave =
+        _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const uint32_t id = g->id[p + j];
+    const __m512i me = _mm512_set1_epi32((int)id);
+    const __m512i own = _mm512_loadu_si512(g->id + p + j + 1);
+    const __m512i up = _mm512_loadu_si512(g->id + up_lo);
+    const __m512i other = _mm512_permutex2var_epi32(own, pick, up);
+    const __mmask16 hit = (__mmask16)word;
+    const __m512i lo = _mm512_maskz_compress_epi32(hit, _mm512_min_epu32(me, other));
+    const __m512i hi = _mm512_maskz_compress_epi32(hit, _mm512_max_epu32(me, other));
+    _mm512_storeu_si512(pairs + count, _mm512_permutex2var_epi32(lo, interleave, hi));
+    const unsigned found = (unsigned)__builtin_popcount(word);
+    if (found > 8)
+        _mm512_storeu_si512(
+            pairs + count + 8,
+            _mm512_permutex2var_epi32(lo, _mm512_add_epi32(interleave, _mm512_set1_epi32(8)), hi));
+    const __mmask16 above = hit & _mm512_cmpgt_epu32_mask(other, me);
+    g->sizes[id] += (uint32_t)__builtin_popcount(above);
+    const __mmask16 below = hit & (__mmask16)~above;
+    if (below) {
+        uint32_t lower[16];
+        _mm512_storeu_si512(lower, _mm512_maskz_compress_epi32(below, other));
+        for (int k = 0; k < __builtin_popcount(below); k++)
+            g->sizes[lower[k]]++;
+    }
+    return count + found;
+}
+
+/* Appends the block's pairs, ball by ball, each ball's in test order: the walk's order. */
+static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, __m512i word,
+                                 c2d_ball_pair *pairs, size_t capacity, size_t count) {
+    uint32_t lanes = _mm512_test_epi32_mask(word, word);
+    if (!lanes) return count;
+    uint32_t words[BLOCK], up_lo[BLOCK];
+    _mm512_storeu_si512(words, word);
+    _mm512_storeu_si512(up_lo, b->up_lo);
+    const size_t p = b->p;
+    const uint32_t own_max = b->own_max, tests = own_max + b->up_max;
+    if (count <= capacity && capacity - count >= BLOCK * tests + BLOCK) {
+        /* test t < own_max: lane t of the own load; the others lane t - own_max of the up load */
+        const __m512i t = lane_numbers();
+        const __m512i from_up = _mm512_add_epi32(t, _mm512_set1_epi32(16 - (int)own_max));
+        const __m512i pick = _mm512_mask_mov_epi32(
+            t, _mm512_cmpge_epu32_mask(t, _mm512_set1_epi32((int)own_max)), from_up);
+        if (__builtin_popcount(lanes) >= DENSE)
+            for (unsigned j = 0; j < b->n; j++)
+                count = lane_pairs(g, p, j, words[j], up_lo[j], pick, pairs, count);
+        else
+            for (; lanes; lanes &= lanes - 1) {
+                const unsigned j = (unsigned)__builtin_ctz(lanes);
+                count = lane_pairs(g, p, j, words[j], up_lo[j], pick, pairs, count);
+            }
+        return count;
+    }
+    for (; lanes; lanes &= lanes - 1) { /* near the capacity: one pair at a time */
+        const unsigned j = (unsigned)__builtin_ctz(lanes);
+        const uint32_t me = g->id[p + j];
+        const size_t own_at = p + j + 1, up_at = (size_t)up_lo[j] - own_max;
+        for (uint32_t bits = words[j]; bits; bits &= bits - 1) {
+            const unsigned k = (unsigned)__builtin_ctz(bits);
+            const uint32_t other = g->id[(k < own_max ? own_at : up_at) + k];
+            count = c2d_add_ball_pair(pairs, capacity, count, me, other);
+            g->sizes[me < other ? me : other]++;
+        }
+    }
+    return count;
+}
+
+/* A crowded block (more than TESTS tests: a crowd in a few cells): ball by ball, a lane a
+ * partner. */
+static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ball_pair *pairs,
+                            size_t capacity, size_t count) {
+    uint32_t own[BLOCK], up_lo[BLOCK], up_len[BLOCK];
+    _mm512_storeu_si512(own, b->own);
+    _mm512_storeu_si512(up_lo, b->up_lo);
+    _mm512_storeu_si512(up_len, b->up_len);
+    for (size_t j = 0; j < b->n; j++) {
+        const size_t p = b->p + j;
+        const __m512 x = _mm512_set1_ps(g->x[p]), y = _mm512_set1_ps(g->y[p]);
+        const __m512 r = _mm512_set1_ps(g->r[p]);
+        count =
+            span_pairs(g, x, y, r, g->id[p], p + 1, p + 1 + own[j], pairs, capacity, count, true);
+        count = span_pairs(g, x, y, r, g->id[p], up_lo[j], (size_t)up_lo[j] + up_len[j], pairs,
+                           capacity, count, true);
+    }
+    return count;
+}
+
+/* Where the walk stands: the next block's first entry, the end of its row's entries, its row. */
+typedef struct block_cursor {
+    size_t p, row_end;
+    uint32_t cy;
+} block_cursor;
+
+/* Moves on to the row of the next block (the rest of this row, or the next row with balls);
+ * false past the last. */
+static inline bool next_row(const c2d_ball_cells *g, block_cursor *c) {
+    while (c->p >= c->row_end) {
+        if (++c->cy >= g->ny) return false;
+        c->row_end = g->start[(size_t)(c->cy + 1) * g->nx];
+    }
+    return true;
+}
+
+/* The walk a lane a ball, with the group sizes counted. Each block's spans are read one block
+ * ahead, so that their loads are done by the time its tests need them. */
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *g,
+                                                           c2d_ball_pair *pairs, size_t capacity) {
+    const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
+    if (starts > INT32_MAX || balls > INT32_MAX) /* gathers take signed 32-bit indices */
+        return walk_by_partner(g, pairs, capacity, true);
+    block_cursor at = {0, g->start[g->nx], 0};
+    if (!next_row(g, &at)) return 0;
+    size_t count = 0;
+    ball_block b = block_spans(g, at.p, at.row_end, at.cy);
+    for (;;) {
+        at.p += b.n;
+        const bool more = next_row(g, &at);
+        ball_block next = b;
+        if (more) next = block_spans(g, at.p, at.row_end, at.cy);
+        if (b.own_max + b.up_max <= TESTS)
+            count = block_pairs(g, &b, block_hits(g, &b), pairs, capacity, count);
+        else
+            count = crowded_block(g, &b, pairs, capacity, count);
+        if (!more) return count;
+        b = next;
+    }
+}
+
+#endif
