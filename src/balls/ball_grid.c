@@ -530,7 +530,8 @@ void c2d_ball_grid_sweep(const c2d_kernels *kernels, const c2d_circle_soa *c, co
     }
     memset(m.first, 0xff, grid_balls * sizeof(uint32_t));
     const c2d_ball_sweep_cells cells = {
-        x, y, r, vx, vy, id, m.start, g.nx, g.ny, m.special, special_count, m.first, m.cell_of};
+        x,       y,         r,    vx,   vy, id, m.start, g.nx, g.ny, m.special, special_count,
+        m.first, m.cell_of, g.x0, g.inv};
     kernels->ball_cell_sweeps(&cells, c, mx, my, out);
     for (size_t i = 0; i < n; i++) /* the grid balls no pair hit */
         if (!c2d_ball_slot_written(m.cell_of, (uint32_t)i)) out[i] = c2d_no_ball_hit();

@@ -88,126 +88,46 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells 
     return walk_by_partner(cells, pairs, capacity, false);
 }
 
-#else /* 16 lanes: a lane a ball */
+#else /* 16 lanes: a lane a ball (batch/ball_blocks.h) */
 
-/* SIMDe 0.7 lacks the AVX-512 gathers, compress and reductions; this backend is only ever built
- * for x86 with -mavx512f, where the SIMDe types are the native ones. */
-#include <immintrin.h>
-
-#include "batch/dlane_simd.h"
-#include "batch/ball_coord_lanes.h"
+#include "batch/ball_blocks.h"
 
 enum {
-    BLOCK = 16,  /* balls a block: one a lane */
-    TESTS = 16,  /* partner tests a block: bits of a lane's hit word, lanes of its partners */
-    WINDOW = 64, /* entries of one window of an array, read with permutes instead of gathers */
-    DENSE = 8    /* a block with this many balls with pairs writes every ball's, unbranched */
+    TESTS = 16, /* partner tests a block: bits of a lane's hit word, lanes of its partners */
+    DENSE = 8   /* a block with this many balls with pairs writes every ball's, unbranched */
 };
 
-/* The first n lanes (n may exceed 16 or be negative). */
-static inline __mmask16 first_lanes(ptrdiff_t n) {
-    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
-}
-
-static inline __m512i lane_numbers(void) {
-    return _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-
-/* Entries [base, base + 64) of an array as four vectors (or the first 32 as two; from `top` on:
- * zero), and entry `at` (< 64) of them lane by lane: two permutes over 32 entries each and a
- * blend. */
-typedef struct window {
-    __m512i v[4];
-} window;
-
-static inline window window_load(const void *array, size_t base, size_t top, int vectors) {
-    const uint32_t *a = array;
-    window w;
-    for (int k = 0; k < vectors; k++)
-        w.v[k] = _mm512_maskz_loadu_epi32(first_lanes((ptrdiff_t)top - (ptrdiff_t)base - 16 * k),
-                                          a + base + 16 * k);
-    return w;
-}
-
-static inline __m512i window_pick(const window *w, __m512i at) {
-    const __mmask16 high = _mm512_cmpge_epu32_mask(at, _mm512_set1_epi32(32));
-    return _mm512_mask_blend_epi32(high, _mm512_permutex2var_epi32(w->v[0], at, w->v[1]),
-                                   _mm512_permutex2var_epi32(w->v[2], at, w->v[3]));
-}
-
-/* The column of each lane's cell, as ball_bin computed it (the same double operations). */
-static inline __m512i block_columns(const c2d_ball_cells *g, __m512 x) {
-    const dlane_t origin = dlane_splat(g->x0), inv = dlane_splat(g->inv);
-    const dlane_t top = dlane_splat((double)(g->nx - 1));
-    const __m256i lo =
-        _mm512_cvttpd_epu32(ball_grid_coord_dlanes(dlane_from_lane(x, 0), origin, inv, top));
-    const __m256i hi =
-        _mm512_cvttpd_epu32(ball_grid_coord_dlanes(dlane_from_lane(x, 1), origin, inv, top));
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-}
-
-/* Up to 16 consecutive grid balls of one row of cells, sorted entries p .. p + n - 1, and
- * their spans as c2d_ball_cell_spans gives them lane by lane: ball p + j has `own[j]` partners
- * after it in its own span (the rest of its cell and the cell east), and the next row's span
- * [up_lo[j], up_lo[j] + up_len[j]). */
+/* A block (sorted entries p .. p + n - 1) and its spans as c2d_ball_cell_spans gives them lane
+ * by lane: ball p + j has `own[j]` partners after it in its own span (the rest of its cell and
+ * the cell east), and the next row's span [up_lo[j], up_lo[j] + up_len[j]). */
 typedef struct ball_block {
     size_t p, n;
     __m512i own, up_lo, up_len;
     uint32_t own_max, up_max; /* the largest own[j] and up_len[j] */
 } ball_block;
 
-/* The block's spans. Its cells are consecutive cells of row cy (the scatter wrote each
- * entry's cell); their starts are read through two windows of start[], one on the row and
- * one on the next, or gathered when the block spans more than a window's cells. */
 static inline ball_block block_spans(const c2d_ball_cells *g, size_t p, size_t row_end,
                                      uint32_t cy) {
-    const __m512i one = _mm512_set1_epi32(1), nx = _mm512_set1_epi32((int)g->nx);
-    const __m512i zero = _mm512_setzero_si512();
     ball_block b;
     b.p = p;
-    b.n = row_end - p < BLOCK ? row_end - p : BLOCK;
-    const __mmask16 valid = first_lanes((ptrdiff_t)b.n);
-    const __m512i cx = block_columns(g, _mm512_loadu_ps(g->x + p));
-    const __m512i cell = _mm512_add_epi32(cx, _mm512_set1_epi32((int)(cy * g->nx)));
-    uint32_t column[BLOCK];
-    _mm512_storeu_si512(column, cx);
-    const uint32_t c0 = cy * g->nx + column[0], cells_spanned = column[b.n - 1] - column[0];
-    const __mmask16 east = _mm512_cmplt_epu32_mask(_mm512_add_epi32(cx, one), nx);
-    const __mmask16 west = _mm512_test_epi32_mask(cx, cx);
-    const bool up = cy + 1 < g->ny;
-    /* where in start[] each span ends or begins */
-    const __m512i next = _mm512_add_epi32(cell, one);
-    const __m512i own_end_at = _mm512_mask_add_epi32(next, east, next, one);
-    const __m512i row = _mm512_add_epi32(cell, nx), row1 = _mm512_add_epi32(row, one);
-    const __m512i up_lo_at = _mm512_mask_sub_epi32(row, west, row, one);
-    const __m512i up_hi_at = _mm512_mask_add_epi32(row1, east, row1, one);
-    __m512i own_end, up_hi = zero;
-    b.up_lo = zero;
-    if (cells_spanned + 4 <= WINDOW) { /* indices up to cells_spanned + 2 (row), + 3 (next) */
-        const size_t starts = (size_t)g->nx * g->ny + 2;
-        const window row_starts = window_load(g->start, c0, starts, 4);
-        own_end =
-            window_pick(&row_starts, _mm512_sub_epi32(own_end_at, _mm512_set1_epi32((int)c0)));
-        if (up) {
-            const uint32_t first = c0 + g->nx - 1;
-            const window next_starts = window_load(g->start, first, starts, 4);
-            const __m512i base = _mm512_set1_epi32((int)first);
-            b.up_lo = window_pick(&next_starts, _mm512_sub_epi32(up_lo_at, base));
-            up_hi = window_pick(&next_starts, _mm512_sub_epi32(up_hi_at, base));
-        }
-    } else {
-        const int *start = (const int *)g->start;
-        own_end = _mm512_mask_i32gather_epi32(zero, valid, own_end_at, start, 4);
-        if (up) {
-            b.up_lo = _mm512_mask_i32gather_epi32(zero, valid, up_lo_at, start, 4);
-            up_hi = _mm512_mask_i32gather_epi32(zero, valid, up_hi_at, start, 4);
-        }
-    }
-    const __m512i after = _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), lane_numbers());
-    b.own = _mm512_maskz_sub_epi32(valid, own_end, after);
-    b.up_len = _mm512_maskz_sub_epi32(valid, up_hi, b.up_lo);
+    b.n = row_end - p < C2D_BLOCK ? row_end - p : C2D_BLOCK;
+    const __m512 x = _mm512_loadu_ps(g->x + p); /* binned by centre */
+    const c2d_block_cells cells = c2d_block_cells_of(
+        c2d_block_columns(dlane_from_lane(x, 0), dlane_from_lane(x, 1), g->x0, g->inv, g->nx), b.n,
+        cy, g->nx);
+    const size_t starts = (size_t)g->nx * g->ny + 2;
+    const c2d_row_span row = c2d_block_row_part(g->start, starts, &cells, 0, false);
+    const __m512i after = _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), c2d_lane_numbers());
+    b.own = _mm512_maskz_sub_epi32(cells.valid, row.len, after); /* row.len: the spans' ends */
     b.own_max = _mm512_reduce_max_epu32(b.own);
-    b.up_max = _mm512_reduce_max_epu32(b.up_len);
+    b.up_lo = b.up_len = _mm512_setzero_si512();
+    b.up_max = 0;
+    if (cy + 1 < g->ny) {
+        const c2d_row_span up = c2d_block_row(g->start, starts, &cells, g->nx);
+        b.up_lo = up.lo;
+        b.up_len = up.len;
+        b.up_max = up.longest;
+    }
     return b;
 }
 
@@ -230,24 +150,16 @@ static inline __m512i mark(__m512i word, __mmask16 hit, uint32_t t) {
 static inline __m512i up_tests(const c2d_ball_cells *g, const ball_block *b, __m512 x, __m512 y,
                                __m512 r, __m512i word, size_t base, size_t top, bool wide) {
     const int vectors = wide ? 4 : 2;
-    const window wx = window_load(g->x, base, top, vectors);
-    const window wy = window_load(g->y, base, top, vectors);
-    const window wr = window_load(g->r, base, top, vectors);
+    const c2d_window wx = c2d_window_load(g->x, base, top, vectors);
+    const c2d_window wy = c2d_window_load(g->y, base, top, vectors);
+    const c2d_window wr = c2d_window_load(g->r, base, top, vectors);
     __m512i at = _mm512_sub_epi32(b->up_lo, _mm512_set1_epi32((int)base));
     for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
         const __mmask16 in = _mm512_cmpgt_epu32_mask(b->up_len, _mm512_set1_epi32((int)k));
-        __m512i qx, qy, qr;
-        if (wide) {
-            qx = window_pick(&wx, at);
-            qy = window_pick(&wy, at);
-            qr = window_pick(&wr, at);
-        } else {
-            qx = _mm512_permutex2var_epi32(wx.v[0], at, wx.v[1]);
-            qy = _mm512_permutex2var_epi32(wy.v[0], at, wy.v[1]);
-            qr = _mm512_permutex2var_epi32(wr.v[0], at, wr.v[1]);
-        }
-        const __mmask16 hit = in & block_overlap(x, y, r, _mm512_castsi512_ps(qx),
-                                                 _mm512_castsi512_ps(qy), _mm512_castsi512_ps(qr));
+        const __mmask16 hit =
+            in & block_overlap(x, y, r, _mm512_castsi512_ps(c2d_window_pick(&wx, at, wide)),
+                               _mm512_castsi512_ps(c2d_window_pick(&wy, at, wide)),
+                               _mm512_castsi512_ps(c2d_window_pick(&wr, at, wide)));
         word = mark(word, hit, b->own_max + k);
     }
     return word;
@@ -268,11 +180,11 @@ static inline __m512i block_hits(const c2d_ball_cells *g, const ball_block *b) {
         word = mark(word, hit, k - 1);
     }
     if (b->up_max == 0) return word;
-    const __mmask16 has = _mm512_test_epi32_mask(b->up_len, b->up_len);
-    const size_t base = _mm512_mask_reduce_min_epu32(has, b->up_lo);
-    const size_t top = _mm512_mask_reduce_max_epu32(has, _mm512_add_epi32(b->up_lo, b->up_len));
-    if (top - base <= WINDOW / 2) return up_tests(g, b, x, y, r, word, base, top, false);
-    if (top - base <= WINDOW) return up_tests(g, b, x, y, r, word, base, top, true);
+    const c2d_row_span up = {b->up_lo, b->up_len, b->up_max};
+    size_t base, top;
+    c2d_row_bounds(&up, &base, &top);
+    if (top - base <= C2D_WINDOW / 2) return up_tests(g, b, x, y, r, word, base, top, false);
+    if (top - base <= C2D_WINDOW) return up_tests(g, b, x, y, r, word, base, top, true);
     const __m512 nan = _mm512_set1_ps(NAN);
     __m512i at = b->up_lo;
     for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
@@ -326,14 +238,14 @@ static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, _
                                  c2d_ball_pair *pairs, size_t capacity, size_t count) {
     uint32_t lanes = _mm512_test_epi32_mask(word, word);
     if (!lanes) return count;
-    uint32_t words[BLOCK], up_lo[BLOCK];
+    uint32_t words[C2D_BLOCK], up_lo[C2D_BLOCK];
     _mm512_storeu_si512(words, word);
     _mm512_storeu_si512(up_lo, b->up_lo);
     const size_t p = b->p;
     const uint32_t own_max = b->own_max, tests = own_max + b->up_max;
-    if (count <= capacity && capacity - count >= BLOCK * tests + BLOCK) {
+    if (count <= capacity && capacity - count >= C2D_BLOCK * tests + C2D_BLOCK) {
         /* test t < own_max: lane t of the own load; the others lane t - own_max of the up load */
-        const __m512i t = lane_numbers();
+        const __m512i t = c2d_lane_numbers();
         const __m512i from_up = _mm512_add_epi32(t, _mm512_set1_epi32(16 - (int)own_max));
         const __m512i pick = _mm512_mask_mov_epi32(
             t, _mm512_cmpge_epu32_mask(t, _mm512_set1_epi32((int)own_max)), from_up);
@@ -365,7 +277,7 @@ static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, _
  * partner. */
 static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ball_pair *pairs,
                             size_t capacity, size_t count) {
-    uint32_t own[BLOCK], up_lo[BLOCK], up_len[BLOCK];
+    uint32_t own[C2D_BLOCK], up_lo[C2D_BLOCK], up_len[C2D_BLOCK];
     _mm512_storeu_si512(own, b->own);
     _mm512_storeu_si512(up_lo, b->up_lo);
     _mm512_storeu_si512(up_len, b->up_len);
@@ -381,22 +293,6 @@ static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ba
     return count;
 }
 
-/* Where the walk stands: the next block's first entry, the end of its row's entries, its row. */
-typedef struct block_cursor {
-    size_t p, row_end;
-    uint32_t cy;
-} block_cursor;
-
-/* Moves on to the row of the next block (the rest of this row, or the next row with balls);
- * false past the last. */
-static inline bool next_row(const c2d_ball_cells *g, block_cursor *c) {
-    while (c->p >= c->row_end) {
-        if (++c->cy >= g->ny) return false;
-        c->row_end = g->start[(size_t)(c->cy + 1) * g->nx];
-    }
-    return true;
-}
-
 /* The walk a lane a ball, with the group sizes counted. Each block's spans are read one block
  * ahead, so that their loads are done by the time its tests need them. */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *g,
@@ -404,13 +300,13 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells 
     const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
     if (starts > INT32_MAX || balls > INT32_MAX) /* gathers take signed 32-bit indices */
         return walk_by_partner(g, pairs, capacity, true);
-    block_cursor at = {0, g->start[g->nx], 0};
-    if (!next_row(g, &at)) return 0;
+    c2d_block_cursor at = {0, g->start[g->nx], 0};
+    if (!c2d_next_row(g->start, g->nx, g->ny, &at)) return 0;
     size_t count = 0;
     ball_block b = block_spans(g, at.p, at.row_end, at.cy);
     for (;;) {
         at.p += b.n;
-        const bool more = next_row(g, &at);
+        const bool more = c2d_next_row(g->start, g->nx, g->ny, &at);
         ball_block next = b;
         if (more) next = block_spans(g, at.p, at.row_end, at.cy);
         if (b.own_max + b.up_max <= TESTS)

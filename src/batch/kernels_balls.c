@@ -18,6 +18,9 @@
 #include "batch/lane_contact.h"
 #include "batch/dlane_simd.h"
 #include "batch/ball_coord_lanes.h"
+#if C2D_LANES == 16
+#include "batch/ball_blocks.h"
+#endif
 #include "core/ball_sweep_formula.h"
 #include "core/ball_bin_formula.h"
 #include "core/filter_words.h"
@@ -928,6 +931,157 @@ static void sweep_sure(const sweep_queue *qu) {
     sure_flush(qu, &scattered, false);
 }
 
+#if C2D_LANES == 16
+/* ---- the sweeps' walk a lane a ball (AVX-512, without a filter) ------------------------------
+ *
+ * Blocks of 16 balls of a row of cells (batch/ball_blocks.h), each ball against all of the 3x3
+ * cells around its own (itself left out), 16 balls against their k-th partner of a row at once.
+ * Every test is symmetric in the two balls, so each ball finds all of its sure partners in its
+ * own lanes: its sure[] entry is written once, at the end of its block, and no partner's entry
+ * is touched. A maybe pair is queued in the block ball's direction only; the partner queues the
+ * other when its own block meets it. */
+
+enum { SWEEP_TESTS = 48 }; /* a block with more tests (a crowd) goes ball by ball */
+
+/* Ball p's sure partners and maybe pairs among the entries [lo, hi) (p itself left out), a
+ * lane a partner: its lowest sure partner's index, below `best`, is returned. */
+static uint32_t full_span_sweep(sweep_queue *qu, const sweep_ball *s, size_t p, size_t lo,
+                                size_t hi, uint32_t best) {
+    const c2d_ball_sweep_cells *g = qu->w.g;
+    for (size_t q = lo; q < hi; q += W) {
+        lane_t v[5];
+        sweep_load(g, q, v);
+        uint32_t valid = c2d_valid_lanes(hi - q);
+        if (p >= q && p < q + W) valid &= ~(1u << (p - q));
+        uint32_t sure, maybe;
+        if (!sweep_lanes_of(s, v[0], v[1], v[2], v[3], v[4], valid, &sure, &maybe)) continue;
+        for (; sure; sure &= sure - 1) {
+            const uint32_t other = g->id[q + (size_t)__builtin_ctz(sure)];
+            best = other < best ? other : best;
+        }
+        for (; maybe; maybe &= maybe - 1)
+            sweep_push(qu, (uint32_t)p, (uint32_t)(q + (size_t)__builtin_ctz(maybe)));
+    }
+    return best;
+}
+
+/* The block's balls against their k-th partner of one row's spans, k = 0 .. longest - 1:
+ * partners read through windows of the sorted arrays (gathered when the row's spans reach
+ * further than a window); the lowest sure partner of each lane kept in `best`, maybe pairs
+ * queued from the block ball. */
+static inline __m512i sweep_row(sweep_queue *qu, const sweep_ball *s, size_t p,
+                                const c2d_row_span *row, bool own_row, __m512i best) {
+    const c2d_ball_sweep_cells *g = qu->w.g;
+    size_t base, top;
+    c2d_row_bounds(row, &base, &top);
+    const bool windowed = top - base <= C2D_WINDOW, wide = top - base > C2D_WINDOW / 2;
+    const int vectors = wide ? 4 : 2;
+    c2d_window w[6] = {0};
+    if (windowed) {
+        w[0] = c2d_window_load(g->x, base, top, vectors);
+        w[1] = c2d_window_load(g->y, base, top, vectors);
+        w[2] = c2d_window_load(g->r, base, top, vectors);
+        w[3] = c2d_window_load(g->mx, base, top, vectors);
+        w[4] = c2d_window_load(g->my, base, top, vectors);
+        w[5] = c2d_window_load(g->id, base, top, vectors);
+    }
+    const __m512i self = _mm512_add_epi32(_mm512_set1_epi32((int)p), c2d_lane_numbers());
+    __m512i at = windowed ? _mm512_sub_epi32(row->lo, _mm512_set1_epi32((int)base)) : row->lo;
+    __m512i q = row->lo; /* each lane's k-th partner */
+    uint32_t lo[C2D_BLOCK];
+    _mm512_storeu_si512(lo, row->lo);
+    for (uint32_t k = 0; k < row->longest; k++) {
+        __mmask16 in = _mm512_cmpgt_epu32_mask(row->len, _mm512_set1_epi32((int)k));
+        if (own_row) in &= _mm512_cmpneq_epu32_mask(q, self);
+        __m512i v[6];
+        if (windowed)
+            for (int a = 0; a < 6; a++)
+                v[a] = c2d_window_pick(&w[a], at, wide);
+        else {
+            const void *arrays[6] = {g->x, g->y, g->r, g->mx, g->my, g->id};
+            for (int a = 0; a < 6; a++)
+                v[a] = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, at, arrays[a], 4);
+        }
+        uint32_t sure, maybe;
+        if (sweep_lanes_of(s, _mm512_castsi512_ps(v[0]), _mm512_castsi512_ps(v[1]),
+                           _mm512_castsi512_ps(v[2]), _mm512_castsi512_ps(v[3]),
+                           _mm512_castsi512_ps(v[4]), in, &sure, &maybe)) {
+            best = _mm512_mask_min_epu32(best, (__mmask16)sure, best, v[5]);
+            for (; maybe; maybe &= maybe - 1) {
+                const unsigned j = (unsigned)__builtin_ctz(maybe);
+                sweep_push(qu, (uint32_t)(p + j), lo[j] + k);
+            }
+        }
+        at = _mm512_add_epi32(at, _mm512_set1_epi32(1));
+        q = _mm512_add_epi32(q, _mm512_set1_epi32(1));
+    }
+    return best;
+}
+
+/* The walk by blocks; each block's sure[] entries written at its end. */
+static void sweep_blocks(sweep_queue *qu) {
+    const c2d_ball_sweep_cells *g = qu->w.g;
+    const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
+    c2d_block_cursor at = {0, g->start[g->nx], 0};
+    if (starts > INT32_MAX || balls > INT32_MAX) { /* gathers take signed 32-bit indices */
+        sweep_walk(qu, false);
+        return;
+    }
+    while (c2d_next_row(g->start, g->nx, g->ny, &at)) {
+        const size_t p = at.p, n = at.row_end - p < C2D_BLOCK ? at.row_end - p : C2D_BLOCK;
+        const sweep_ball s = {
+            lane_load(g->x + p),
+            lane_load(g->y + p),
+            lane_load(g->r + p),
+            lane_load(g->mx + p),
+            lane_load(g->my + p),
+            lane_add(lane_abs(lane_load(g->x + p)), lane_abs(lane_load(g->y + p)))};
+        /* binned by the centre of the move, x + mx / 2 in double */
+        const dlane_t half = dlane_splat(0.5);
+        const c2d_block_cells cells = c2d_block_cells_of(
+            c2d_block_columns(
+                dlane_add(dlane_from_lane(s.x, 0), dlane_mul(half, dlane_from_lane(s.mx, 0))),
+                dlane_add(dlane_from_lane(s.x, 1), dlane_mul(half, dlane_from_lane(s.mx, 1))),
+                g->x0, g->inv, g->nx),
+            n, at.cy, g->nx);
+        c2d_row_span rows[3];
+        bool own[3];
+        int count = 0;
+        uint32_t tests = 0;
+        for (int dr = -1; dr <= 1; dr++) {
+            if ((dr < 0 && at.cy == 0) || (dr > 0 && at.cy + 1 >= g->ny)) continue;
+            rows[count] = c2d_block_row(g->start, starts, &cells, (int64_t)dr * g->nx);
+            own[count] = dr == 0;
+            tests += rows[count++].longest;
+        }
+        __m512i best = _mm512_set1_epi32(-1);
+        if (tests <= SWEEP_TESTS)
+            for (int k = 0; k < count; k++)
+                best = sweep_row(qu, &s, p, &rows[k], own[k], best);
+        else { /* a crowd: ball by ball, a lane a partner */
+            uint32_t lo[3][C2D_BLOCK], len[3][C2D_BLOCK], mine[C2D_BLOCK];
+            for (int k = 0; k < count; k++) {
+                _mm512_storeu_si512(lo[k], rows[k].lo);
+                _mm512_storeu_si512(len[k], rows[k].len);
+            }
+            for (size_t j = 0; j < n; j++) {
+                const sweep_ball one = {
+                    lane_splat(g->x[p + j]),  lane_splat(g->y[p + j]),
+                    lane_splat(g->r[p + j]),  lane_splat(g->mx[p + j]),
+                    lane_splat(g->my[p + j]), lane_splat(fabsf(g->x[p + j]) + fabsf(g->y[p + j]))};
+                mine[j] = UINT32_MAX;
+                for (int k = 0; k < count; k++)
+                    mine[j] = full_span_sweep(qu, &one, p + j, lo[k][j],
+                                              (size_t)lo[k][j] + len[k][j], mine[j]);
+            }
+            best = _mm512_maskz_loadu_epi32(cells.valid, mine);
+        }
+        _mm512_mask_storeu_epi32(g->sure + p, cells.valid, best);
+        at.p = p + n;
+    }
+}
+#endif
+
 /* The grid sweeps; `filtered` as in collide_row. */
 C2D_FORMULA void cell_sweeps(const c2d_ball_sweep_cells *cells, const c2d_circle_soa *circles,
                              const float *move_x, const float *move_y, c2d_circle_hit *out,
@@ -935,7 +1089,14 @@ C2D_FORMULA void cell_sweeps(const c2d_ball_sweep_cells *cells, const c2d_circle
     sweep_queue q;
     q.w = (c2d_sweep_walk){cells, circles, move_x, move_y, out};
     q.n = 0;
+#if C2D_LANES == 16
+    if (!filtered)
+        sweep_blocks(&q);
+    else
+        sweep_walk(&q, true);
+#else
     sweep_walk(&q, filtered);
+#endif
     sweep_flush(&q);
     sweep_sure(&q);
 }

@@ -274,6 +274,7 @@ typedef struct c2d_ball_sweep_cells {
     /* per ball (by index): whether its out[] slot is written yet (c2d_ball_slot_written); a
      * grid ball's is not on entry, and the walk writes it only for a hit */
     uint32_t *state;
+    double x0, inv; /* the cells' left edge and 1 / their side (c2d_ball_bins) */
 } c2d_ball_sweep_cells;
 
 /* A grid ball's state while its slot is unwritten is its cell (below C2D_BALL_SPECIAL); the

@@ -213,6 +213,59 @@ static void crowd_tails(void **state) {
     }
 }
 
+/* Shapes for the AVX-512 walks a lane a ball (src/batch/ball_blocks.h): 16 balls of one row
+ * of cells far apart (a block over more than 60 cells: its cells' starts are gathered) beside
+ * a dense row (a block's partners beyond a window of 64 entries: gathered too), the dense row
+ * above, below or both; and rows whose blocks end part-way, at every length. */
+static void block_shapes(void **state) {
+    (void)state;
+    for (unsigned shape = 0; shape < 3; shape++)
+        for (unsigned m = 0; m < 3; m++) {
+            c2d_rng rng = {0xb10c + shape * 8 + m};
+            const size_t sparse = 16, dense = 280, rows = shape == 2 ? 2 : 1;
+            ball_set s;
+            balls_init(&s, sparse + rows * dense);
+            for (size_t i = 0; i < sparse; i++) { /* the sparse row at y = 0, 6 apart */
+                s.x[i] = 6.0f * (float)i + c2d_rng_range(&rng, 0.0f, 0.1f);
+                s.y[i] = c2d_rng_range(&rng, 0.0f, 0.1f);
+                s.r[i] = c2d_rng_range(&rng, 0.45f, 0.5f);
+            }
+            for (size_t row = 0; row < rows; row++)
+                for (size_t i = 0; i < dense; i++) { /* 0.35 apart, overlapping */
+                    const size_t k = sparse + row * dense + i;
+                    const float y = shape == 1 || row == 1 ? -1.0f : 1.0f;
+                    s.x[k] = 0.35f * (float)i + c2d_rng_range(&rng, 0.0f, 0.05f);
+                    s.y[k] = y + c2d_rng_range(&rng, -0.05f, 0.05f);
+                    s.r[k] = c2d_rng_range(&rng, 0.3f, 0.5f);
+                }
+            for (size_t i = 0; i < s.n; i++) {
+                s.mx[i] = m == 0 ? 0.0f : c2d_rng_range(&rng, -0.3f, 0.3f);
+                s.my[i] = m == 2 ? c2d_rng_range(&rng, -0.3f, 0.3f) : 0.0f;
+            }
+            char label[64];
+            snprintf(label, sizeof label, "block shape %u, moves %u", shape, m);
+            check_balls(&s, label);
+            balls_free(&s);
+        }
+    for (size_t n = 1; n <= 40; n++) { /* one row of n balls, then a second of n + 3 */
+        c2d_rng rng = {0xb1 + n};
+        ball_set s;
+        balls_init(&s, 2 * n + 3);
+        for (size_t i = 0; i < s.n; i++) {
+            const bool second = i >= n;
+            s.x[i] = 0.9f * (float)(second ? i - n : i) + c2d_rng_range(&rng, 0.0f, 0.05f);
+            s.y[i] = (second ? 0.95f : 0.0f) + c2d_rng_range(&rng, 0.0f, 0.05f);
+            s.r[i] = 0.5f;
+            s.mx[i] = c2d_rng_range(&rng, -0.1f, 0.1f);
+            s.my[i] = c2d_rng_range(&rng, -0.1f, 0.1f);
+        }
+        char label[64];
+        snprintf(label, sizeof label, "rows of %zu and %zu", n, n + 3);
+        check_balls(&s, label);
+        balls_free(&s);
+    }
+}
+
 /* The sweep's start cases in lanes: pairs exactly touching (distance r_a + r_b in float),
  * overlapping, on one centre, of radius 0, each moving apart, along the tangent, deeper, not at
  * all, or by tiny amounts (a time that rounds to 0), at small, large and subnormal scales; and
@@ -484,8 +537,8 @@ int main(void) {
         cmocka_unit_test(mixed_sizes),    cmocka_unit_test(hostile),
         cmocka_unit_test(every_count),    cmocka_unit_test(bad_arguments),
         cmocka_unit_test(scene_memory),   cmocka_unit_test(scene_with_capsules),
-        cmocka_unit_test(crowd_tails),    cmocka_unit_test(sweep_starts),
-        cmocka_unit_test(sweep_piles),
+        cmocka_unit_test(crowd_tails),    cmocka_unit_test(block_shapes),
+        cmocka_unit_test(sweep_starts),   cmocka_unit_test(sweep_piles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
