@@ -106,8 +106,7 @@ typedef struct ball_block {
     uint32_t own_max, up_max; /* the largest own[j] and up_len[j] */
 } ball_block;
 
-static inline ball_block block_spans(const c2d_ball_cells *g, size_t p, size_t row_end,
-                                     uint32_t cy) {
+C2D_FORMULA ball_block block_spans(const c2d_ball_cells *g, size_t p, size_t row_end, uint32_t cy) {
     ball_block b;
     b.p = p;
     b.n = row_end - p < C2D_BLOCK ? row_end - p : C2D_BLOCK;
