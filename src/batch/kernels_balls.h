@@ -33,7 +33,8 @@ typedef struct c2d_ball_cells {
     const uint32_t *start; /* cell c holds sorted entries [start[c], start[c + 1]) */
     uint32_t nx, ny;       /* cells a row, rows */
     double x0, inv;        /* the cells' left edge and 1 / their side (c2d_ball_bins) */
-    uint32_t *sizes;       /* sizes[a] += the pairs (a, b) found, when the kernel counts */
+    uint32_t *sizes;       /* zeroed; sizes[a] += the pairs (a, b) found, where the kernel
+                            * counts them (ball_pairs_sized) */
 } c2d_ball_cells;
 
 /* Lane mask of the first n lanes (n <= 32). */
