@@ -934,150 +934,189 @@ static void sweep_sure(const sweep_queue *qu) {
 #if C2D_LANES == 16
 /* ---- the sweeps' walk a lane a ball (AVX-512, without a filter) ------------------------------
  *
- * Blocks of 16 balls of a row of cells (batch/ball_blocks.h), each ball against all of the 3x3
- * cells around its own (itself left out), 16 balls against their k-th partner of a row at once.
- * Every test is symmetric in the two balls, so each ball finds all of its sure partners in its
- * own lanes: its sure[] entry is written once, at the end of its block, and no partner's entry
- * is touched. A maybe pair is queued in the block ball's direction only; the partner queues the
- * other when its own block meets it. */
+ * The half walk of sweep_walk, turned around: blocks of 16 balls of a row of cells
+ * (batch/ball_blocks.h), 16 balls against their k-th partner at once, first in their own span
+ * (the rest of the cell and the cell east: entry p + j + k, contiguous), then in the next
+ * row's. A block keeps its balls' sure[] entries in a register: it starts from what the row
+ * below left in memory and what the block before lowered (`carry`), takes each ball's own sure
+ * partners and those of earlier balls of the block, and stores them once at its end. An own-span
+ * partner's entry is lowered in lanes (the block's ids moved up k lanes, into the block or into
+ * the carry for the next block, which starts where this one ends: own spans stay in their row);
+ * a next-row partner's, one by one in memory, before its row is walked. Maybe pairs are queued
+ * both ways. */
 
 enum { SWEEP_TESTS = 48 }; /* a block with more tests (a crowd) goes ball by ball */
 
-/* Ball p's sure partners and maybe pairs among the entries [lo, hi) (p itself left out), a
- * lane a partner: its lowest sure partner's index, below `best`, is returned. */
-static uint32_t full_span_sweep(sweep_queue *qu, const sweep_ball *s, size_t p, size_t lo,
-                                size_t hi, uint32_t best) {
-    const c2d_ball_sweep_cells *g = qu->w.g;
-    for (size_t q = lo; q < hi; q += W) {
-        lane_t v[5];
-        sweep_load(g, q, v);
-        uint32_t valid = c2d_valid_lanes(hi - q);
-        if (p >= q && p < q + W) valid &= ~(1u << (p - q));
-        uint32_t sure, maybe;
-        if (!sweep_lanes_of(s, v[0], v[1], v[2], v[3], v[4], valid, &sure, &maybe)) continue;
-        for (; sure; sure &= sure - 1) {
-            const uint32_t other = g->id[q + (size_t)__builtin_ctz(sure)];
-            best = other < best ? other : best;
-        }
-        for (; maybe; maybe &= maybe - 1)
-            sweep_push(qu, (uint32_t)p, (uint32_t)(q + (size_t)__builtin_ctz(maybe)));
+/* One test of the next row: the partners' values v (x, y, r, mx, my, id) in the lanes `in`, k
+ * the test's number; a sure partner lowers the lane's `best` and, in memory, the partner's
+ * sure[] entry; maybe pairs are queued both ways. */
+static inline __m512i sweep_up_test(sweep_queue *qu, const c2d_ball_sweep_cells *g,
+                                    const sweep_ball *s, size_t p, const uint32_t *lo,
+                                    const uint32_t *ids, uint32_t k, __mmask16 in,
+                                    const __m512i v[6], __m512i best) {
+    uint32_t sure, maybe;
+    if (!sweep_lanes_of(s, _mm512_castsi512_ps(v[0]), _mm512_castsi512_ps(v[1]),
+                        _mm512_castsi512_ps(v[2]), _mm512_castsi512_ps(v[3]),
+                        _mm512_castsi512_ps(v[4]), in, &sure, &maybe))
+        return best;
+    best = _mm512_mask_min_epu32(best, (__mmask16)sure, best, v[5]);
+    for (; sure; sure &= sure - 1) {
+        const unsigned j = (unsigned)__builtin_ctz(sure);
+        uint32_t *entry = g->sure + lo[j] + k;
+        *entry = ids[j] < *entry ? ids[j] : *entry;
+    }
+    for (; maybe; maybe &= maybe - 1) {
+        const unsigned j = (unsigned)__builtin_ctz(maybe);
+        sweep_push(qu, (uint32_t)(p + j), lo[j] + k);
+        sweep_push(qu, lo[j] + k, (uint32_t)(p + j));
     }
     return best;
 }
 
-/* The block's balls against their k-th partner of one row's spans, k = 0 .. longest - 1:
- * partners read through windows of the sorted arrays (gathered when the row's spans reach
- * further than a window); the lowest sure partner of each lane kept in `best`, maybe pairs
- * queued from the block ball. */
-static inline __m512i sweep_row(sweep_queue *qu, const sweep_ball *s, size_t p,
-                                const c2d_row_span *row, bool own_row, __m512i best) {
-    const c2d_ball_sweep_cells *g = qu->w.g;
+/* The block's tests of the next row's partners, entry lo + k of each lane for k < longest,
+ * read through windows of 32 (`wide`: 64) entries of the sorted arrays from `base`. */
+C2D_FORMULA __m512i sweep_up_windowed(sweep_queue *qu, const c2d_ball_sweep_cells *g,
+                                      const sweep_ball *s, size_t p, const c2d_row_span *row,
+                                      size_t base, size_t top, bool wide, const uint32_t *lo,
+                                      const uint32_t *ids, __m512i best) {
+    const int vectors = wide ? 4 : 2;
+    const c2d_window wx = c2d_window_load(g->x, base, top, vectors);
+    const c2d_window wy = c2d_window_load(g->y, base, top, vectors);
+    const c2d_window wr = c2d_window_load(g->r, base, top, vectors);
+    const c2d_window wmx = c2d_window_load(g->mx, base, top, vectors);
+    const c2d_window wmy = c2d_window_load(g->my, base, top, vectors);
+    const c2d_window wid = c2d_window_load(g->id, base, top, vectors);
+    __m512i at = _mm512_sub_epi32(row->lo, _mm512_set1_epi32((int)base));
+    for (uint32_t k = 0; k < row->longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(row->len, _mm512_set1_epi32((int)k));
+        const __m512i v[6] = {c2d_window_pick(&wx, at, wide),  c2d_window_pick(&wy, at, wide),
+                              c2d_window_pick(&wr, at, wide),  c2d_window_pick(&wmx, at, wide),
+                              c2d_window_pick(&wmy, at, wide), c2d_window_pick(&wid, at, wide)};
+        best = sweep_up_test(qu, g, s, p, lo, ids, k, in, v, best);
+    }
+    return best;
+}
+
+/* The same with the partners gathered (the row's spans reach further than a window). */
+static __m512i sweep_up_gathered(sweep_queue *qu, const c2d_ball_sweep_cells *g,
+                                 const sweep_ball *s, size_t p, const c2d_row_span *row,
+                                 const uint32_t *lo, const uint32_t *ids, __m512i best) {
+    const void *arrays[6] = {g->x, g->y, g->r, g->mx, g->my, g->id};
+    __m512i at = row->lo;
+    for (uint32_t k = 0; k < row->longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(row->len, _mm512_set1_epi32((int)k));
+        __m512i v[6];
+        for (int a = 0; a < 6; a++)
+            v[a] = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, at, arrays[a], 4);
+        best = sweep_up_test(qu, g, s, p, lo, ids, k, in, v, best);
+    }
+    return best;
+}
+
+/* The block's tests of the next row. */
+static inline __m512i sweep_up_row(sweep_queue *qu, const c2d_ball_sweep_cells *g,
+                                   const sweep_ball *s, size_t p, const c2d_row_span *row,
+                                   __m512i best) {
     size_t base, top;
     c2d_row_bounds(row, &base, &top);
-    const bool windowed = top - base <= C2D_WINDOW, wide = top - base > C2D_WINDOW / 2;
-    const int vectors = wide ? 4 : 2;
-    c2d_window w[6] = {0};
-    if (windowed) {
-        w[0] = c2d_window_load(g->x, base, top, vectors);
-        w[1] = c2d_window_load(g->y, base, top, vectors);
-        w[2] = c2d_window_load(g->r, base, top, vectors);
-        w[3] = c2d_window_load(g->mx, base, top, vectors);
-        w[4] = c2d_window_load(g->my, base, top, vectors);
-        w[5] = c2d_window_load(g->id, base, top, vectors);
-    }
-    const __m512i self = _mm512_add_epi32(_mm512_set1_epi32((int)p), c2d_lane_numbers());
-    __m512i at = windowed ? _mm512_sub_epi32(row->lo, _mm512_set1_epi32((int)base)) : row->lo;
-    __m512i q = row->lo; /* each lane's k-th partner */
-    uint32_t lo[C2D_BLOCK];
+    uint32_t lo[C2D_BLOCK], ids[C2D_BLOCK];
     _mm512_storeu_si512(lo, row->lo);
-    for (uint32_t k = 0; k < row->longest; k++) {
-        __mmask16 in = _mm512_cmpgt_epu32_mask(row->len, _mm512_set1_epi32((int)k));
-        if (own_row) in &= _mm512_cmpneq_epu32_mask(q, self);
-        __m512i v[6];
-        if (windowed)
-            for (int a = 0; a < 6; a++)
-                v[a] = c2d_window_pick(&w[a], at, wide);
-        else {
-            const void *arrays[6] = {g->x, g->y, g->r, g->mx, g->my, g->id};
-            for (int a = 0; a < 6; a++)
-                v[a] = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), in, at, arrays[a], 4);
-        }
-        uint32_t sure, maybe;
-        if (sweep_lanes_of(s, _mm512_castsi512_ps(v[0]), _mm512_castsi512_ps(v[1]),
-                           _mm512_castsi512_ps(v[2]), _mm512_castsi512_ps(v[3]),
-                           _mm512_castsi512_ps(v[4]), in, &sure, &maybe)) {
-            best = _mm512_mask_min_epu32(best, (__mmask16)sure, best, v[5]);
-            for (; maybe; maybe &= maybe - 1) {
-                const unsigned j = (unsigned)__builtin_ctz(maybe);
-                sweep_push(qu, (uint32_t)(p + j), lo[j] + k);
-            }
-        }
-        at = _mm512_add_epi32(at, _mm512_set1_epi32(1));
-        q = _mm512_add_epi32(q, _mm512_set1_epi32(1));
-    }
-    return best;
+    _mm512_storeu_si512(ids, _mm512_loadu_si512(g->id + p));
+    if (top - base <= C2D_WINDOW / 2)
+        return sweep_up_windowed(qu, g, s, p, row, base, top, false, lo, ids, best);
+    if (top - base <= C2D_WINDOW)
+        return sweep_up_windowed(qu, g, s, p, row, base, top, true, lo, ids, best);
+    return sweep_up_gathered(qu, g, s, p, row, lo, ids, best);
 }
 
-/* The walk by blocks; each block's sure[] entries written at its end. */
+/* The walk by blocks. */
 static void sweep_blocks(sweep_queue *qu) {
-    const c2d_ball_sweep_cells *g = qu->w.g;
+    /* a copy of the cells: the stores into sure[] could otherwise change the struct */
+    const c2d_ball_sweep_cells cells = *qu->w.g;
+    const c2d_ball_sweep_cells *g = &cells;
     const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
-    c2d_block_cursor at = {0, g->start[g->nx], 0};
     if (starts > INT32_MAX || balls > INT32_MAX) { /* gathers take signed 32-bit indices */
         sweep_walk(qu, false);
         return;
     }
+    const __m512i none = _mm512_set1_epi32(-1), lane = c2d_lane_numbers();
+    __m512i carry = none; /* lowerings of the next block's entries */
+    c2d_block_cursor at = {0, g->start[g->nx], 0};
     while (c2d_next_row(g->start, g->nx, g->ny, &at)) {
         const size_t p = at.p, n = at.row_end - p < C2D_BLOCK ? at.row_end - p : C2D_BLOCK;
-        const sweep_ball s = {
-            lane_load(g->x + p),
-            lane_load(g->y + p),
-            lane_load(g->r + p),
-            lane_load(g->mx + p),
-            lane_load(g->my + p),
-            lane_add(lane_abs(lane_load(g->x + p)), lane_abs(lane_load(g->y + p)))};
+        at.p = p + n;
+        const __m512 x = _mm512_loadu_ps(g->x + p), y = _mm512_loadu_ps(g->y + p);
+        const sweep_ball s = {x,
+                              y,
+                              _mm512_loadu_ps(g->r + p),
+                              _mm512_loadu_ps(g->mx + p),
+                              _mm512_loadu_ps(g->my + p),
+                              lane_add(lane_abs(x), lane_abs(y))};
         /* binned by the centre of the move, x + mx / 2 in double */
         const dlane_t half = dlane_splat(0.5);
-        const c2d_block_cells cells = c2d_block_cells_of(
+        const c2d_block_cells b = c2d_block_cells_of(
             c2d_block_columns(
-                dlane_add(dlane_from_lane(s.x, 0), dlane_mul(half, dlane_from_lane(s.mx, 0))),
-                dlane_add(dlane_from_lane(s.x, 1), dlane_mul(half, dlane_from_lane(s.mx, 1))),
-                g->x0, g->inv, g->nx),
+                dlane_add(dlane_from_lane(x, 0), dlane_mul(half, dlane_from_lane(s.mx, 0))),
+                dlane_add(dlane_from_lane(x, 1), dlane_mul(half, dlane_from_lane(s.mx, 1))), g->x0,
+                g->inv, g->nx),
             n, at.cy, g->nx);
-        c2d_row_span rows[3];
-        bool own[3];
-        int count = 0;
-        uint32_t tests = 0;
-        for (int dr = -1; dr <= 1; dr++) {
-            if ((dr < 0 && at.cy == 0) || (dr > 0 && at.cy + 1 >= g->ny)) continue;
-            rows[count] = c2d_block_row(g->start, starts, &cells, (int64_t)dr * g->nx);
-            own[count] = dr == 0;
-            tests += rows[count++].longest;
-        }
-        __m512i best = _mm512_set1_epi32(-1);
-        if (tests <= SWEEP_TESTS)
-            for (int k = 0; k < count; k++)
-                best = sweep_row(qu, &s, p, &rows[k], own[k], best);
-        else { /* a crowd: ball by ball, a lane a partner */
-            uint32_t lo[3][C2D_BLOCK], len[3][C2D_BLOCK], mine[C2D_BLOCK];
-            for (int k = 0; k < count; k++) {
-                _mm512_storeu_si512(lo[k], rows[k].lo);
-                _mm512_storeu_si512(len[k], rows[k].len);
-            }
+        const c2d_row_span own_end = c2d_block_row_part(g->start, starts, &b, 0, false);
+        const __m512i own = _mm512_maskz_sub_epi32(
+            b.valid, own_end.len, _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), lane));
+        const uint32_t own_max = _mm512_reduce_max_epu32(own);
+        c2d_row_span up = {_mm512_setzero_si512(), _mm512_setzero_si512(), 0};
+        if (at.cy + 1 < g->ny) up = c2d_block_row(g->start, starts, &b, g->nx);
+        __m512i best = _mm512_min_epu32(_mm512_mask_loadu_epi32(none, b.valid, g->sure + p), carry);
+        carry = none;
+        /* a crowd (or an own span past the next block, which the carry cannot reach): ball
+         * by ball, a lane a partner */
+        if (own_max > C2D_BLOCK || own_max + up.longest > SWEEP_TESTS) {
+            _mm512_mask_storeu_epi32(g->sure + p, b.valid, best);
+            uint32_t up_lo[C2D_BLOCK], up_len[C2D_BLOCK], own_n[C2D_BLOCK];
+            _mm512_storeu_si512(up_lo, up.lo);
+            _mm512_storeu_si512(up_len, up.len);
+            _mm512_storeu_si512(own_n, own);
             for (size_t j = 0; j < n; j++) {
-                const sweep_ball one = {
-                    lane_splat(g->x[p + j]),  lane_splat(g->y[p + j]),
-                    lane_splat(g->r[p + j]),  lane_splat(g->mx[p + j]),
-                    lane_splat(g->my[p + j]), lane_splat(fabsf(g->x[p + j]) + fabsf(g->y[p + j]))};
-                mine[j] = UINT32_MAX;
-                for (int k = 0; k < count; k++)
-                    mine[j] = full_span_sweep(qu, &one, p + j, lo[k][j],
-                                              (size_t)lo[k][j] + len[k][j], mine[j]);
+                const size_t q = p + j;
+                const float xq = g->x[q], yq = g->y[q];
+                const sweep_ball one = {lane_splat(xq),       lane_splat(yq),
+                                        lane_splat(g->r[q]),  lane_splat(g->mx[q]),
+                                        lane_splat(g->my[q]), lane_splat(fabsf(xq) + fabsf(yq))};
+                uint32_t mine = sweep_span(qu, &one, q, q + 1, q + 1 + own_n[j], false);
+                const uint32_t above =
+                    sweep_span(qu, &one, q, up_lo[j], (size_t)up_lo[j] + up_len[j], false);
+                mine = above < mine ? above : mine;
+                g->sure[q] = mine < g->sure[q] ? mine : g->sure[q];
             }
-            best = _mm512_maskz_loadu_epi32(cells.valid, mine);
+            continue;
         }
-        _mm512_mask_storeu_epi32(g->sure + p, cells.valid, best);
-        at.p = p + n;
+        const __m512i ids = _mm512_loadu_si512(g->id + p);
+        for (uint32_t k = 1; k <= own_max; k++) { /* the own span: entries p + j + k */
+            const __mmask16 in = _mm512_cmpge_epu32_mask(own, _mm512_set1_epi32((int)k));
+            uint32_t sure, maybe;
+            if (!sweep_lanes_of(&s, _mm512_loadu_ps(g->x + p + k), _mm512_loadu_ps(g->y + p + k),
+                                _mm512_loadu_ps(g->r + p + k), _mm512_loadu_ps(g->mx + p + k),
+                                _mm512_loadu_ps(g->my + p + k), in, &sure, &maybe))
+                continue;
+            best = _mm512_mask_min_epu32(best, (__mmask16)sure, best,
+                                         _mm512_loadu_si512(g->id + p + k));
+            /* the partners' entries: the block's ids moved up k lanes */
+            const __m512i mine = _mm512_mask_mov_epi32(none, (__mmask16)sure, ids);
+            const __m512i shift = _mm512_sub_epi32(lane, _mm512_set1_epi32((int)k));
+            best = _mm512_min_epu32(
+                best, _mm512_permutex2var_epi32(
+                          none, _mm512_add_epi32(shift, _mm512_set1_epi32(16)), mine));
+            carry = _mm512_min_epu32(
+                carry, _mm512_permutex2var_epi32(
+                           none, _mm512_add_epi32(shift, _mm512_set1_epi32(32)), mine));
+            for (; maybe; maybe &= maybe - 1) {
+                const uint32_t j = (uint32_t)__builtin_ctz(maybe);
+                sweep_push(qu, (uint32_t)p + j, (uint32_t)p + j + k);
+                sweep_push(qu, (uint32_t)p + j + k, (uint32_t)p + j);
+            }
+        }
+        if (up.longest) best = sweep_up_row(qu, g, &s, p, &up, best);
+        _mm512_mask_storeu_epi32(g->sure + p, b.valid, best);
     }
 }
 #endif
