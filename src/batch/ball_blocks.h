@@ -140,12 +140,52 @@ static inline void c2d_row_bounds(const c2d_row_span *s, size_t *base, size_t *t
     *top = _mm512_mask_reduce_max_epu32(has, _mm512_add_epi32(s->lo, s->len));
 }
 
+/* The half walk's spans of a block (sorted entries p .. p + n - 1 of row cy, its cells b), as
+ * c2d_ball_cell_spans gives them lane by lane: ball p + j has own[j] partners after it in its
+ * own span (the rest of its cell and the cell east: entries p + j + 1 ..), and the next row's
+ * span `up` (empty in the top row). Shared by the contacts' and the sweeps' walks. */
+typedef struct c2d_half_spans {
+    __m512i own;
+    uint32_t own_max; /* the largest own[j] */
+    c2d_row_span up;
+} c2d_half_spans;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) /* gcc left it out of line once: gas 0.96x */
+#endif
+static inline c2d_half_spans
+c2d_block_half_spans(const uint32_t *start, uint32_t nx, uint32_t ny, const c2d_block_cells *b,
+                     size_t p, uint32_t cy) {
+    const size_t starts = (size_t)nx * ny + 2;
+    const c2d_row_span ends = c2d_block_row_part(start, starts, b, 0, false);
+    const __m512i after = _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), c2d_lane_numbers());
+    c2d_half_spans h;
+    h.own = _mm512_maskz_sub_epi32(b->valid, ends.len, after); /* ends.len: the spans' ends */
+    h.own_max = _mm512_reduce_max_epu32(h.own);
+    h.up.lo = h.up.len = _mm512_setzero_si512();
+    h.up.longest = 0;
+    if (cy + 1 < ny) h.up = c2d_block_row(start, starts, b, nx);
+    return h;
+}
+
 /* Where a walk by blocks stands: the next block's first entry, the end of its row's entries,
  * its row. */
 typedef struct c2d_block_cursor {
     size_t p, row_end;
     uint32_t cy;
 } c2d_block_cursor;
+
+/* Whether a grid can be walked by blocks: gathers take signed 32-bit indices, so its cells
+ * (with start[]'s two extra entries) and balls must stay below 2^31. */
+static inline bool c2d_blocks_fit(const uint32_t *start, uint32_t nx, uint32_t ny) {
+    const size_t starts = (size_t)nx * ny + 2;
+    return starts <= INT32_MAX && start[starts - 2] <= INT32_MAX;
+}
+
+/* The balls of the block at the cursor: up to C2D_BLOCK, within its row. */
+static inline size_t c2d_block_balls(const c2d_block_cursor *c) {
+    return c->row_end - c->p < C2D_BLOCK ? c->row_end - c->p : C2D_BLOCK;
+}
 
 /* Moves on to the row of the next block (the rest of this row, or the next row with balls);
  * false past the last. */

@@ -97,36 +97,22 @@ enum {
     DENSE = 8   /* a block with this many balls with pairs writes every ball's, unbranched */
 };
 
-/* A block (sorted entries p .. p + n - 1) and its spans as c2d_ball_cell_spans gives them lane
- * by lane: ball p + j has `own[j]` partners after it in its own span (the rest of its cell and
- * the cell east), and the next row's span [up_lo[j], up_lo[j] + up_len[j]). */
+/* A block: sorted entries p .. p + n - 1 and their half spans (batch/ball_blocks.h). */
 typedef struct ball_block {
     size_t p, n;
-    __m512i own, up_lo, up_len;
-    uint32_t own_max, up_max; /* the largest own[j] and up_len[j] */
+    c2d_half_spans s;
 } ball_block;
 
-C2D_FORMULA ball_block block_spans(const c2d_ball_cells *g, size_t p, size_t row_end, uint32_t cy) {
+/* The block at the cursor; its cells are those of its centres. */
+C2D_FORMULA ball_block block_at(const c2d_ball_cells *g, const c2d_block_cursor *at) {
     ball_block b;
-    b.p = p;
-    b.n = row_end - p < C2D_BLOCK ? row_end - p : C2D_BLOCK;
-    const __m512 x = _mm512_loadu_ps(g->x + p); /* binned by centre */
+    b.p = at->p;
+    b.n = c2d_block_balls(at);
+    const __m512 x = _mm512_loadu_ps(g->x + b.p);
     const c2d_block_cells cells = c2d_block_cells_of(
         c2d_block_columns(dlane_from_lane(x, 0), dlane_from_lane(x, 1), g->x0, g->inv, g->nx), b.n,
-        cy, g->nx);
-    const size_t starts = (size_t)g->nx * g->ny + 2;
-    const c2d_row_span row = c2d_block_row_part(g->start, starts, &cells, 0, false);
-    const __m512i after = _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), c2d_lane_numbers());
-    b.own = _mm512_maskz_sub_epi32(cells.valid, row.len, after); /* row.len: the spans' ends */
-    b.own_max = _mm512_reduce_max_epu32(b.own);
-    b.up_lo = b.up_len = _mm512_setzero_si512();
-    b.up_max = 0;
-    if (cy + 1 < g->ny) {
-        const c2d_row_span up = c2d_block_row(g->start, starts, &cells, g->nx);
-        b.up_lo = up.lo;
-        b.up_len = up.len;
-        b.up_max = up.longest;
-    }
+        at->cy, g->nx);
+    b.s = c2d_block_half_spans(g->start, g->nx, g->ny, &cells, b.p, at->cy);
     return b;
 }
 
@@ -152,14 +138,15 @@ static inline __m512i up_tests(const c2d_ball_cells *g, const ball_block *b, __m
     const c2d_window wx = c2d_window_load(g->x, base, top, vectors);
     const c2d_window wy = c2d_window_load(g->y, base, top, vectors);
     const c2d_window wr = c2d_window_load(g->r, base, top, vectors);
-    __m512i at = _mm512_sub_epi32(b->up_lo, _mm512_set1_epi32((int)base));
-    for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
-        const __mmask16 in = _mm512_cmpgt_epu32_mask(b->up_len, _mm512_set1_epi32((int)k));
+    const c2d_row_span *up = &b->s.up;
+    __m512i at = _mm512_sub_epi32(up->lo, _mm512_set1_epi32((int)base));
+    for (uint32_t k = 0; k < up->longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(up->len, _mm512_set1_epi32((int)k));
         const __mmask16 hit =
             in & block_overlap(x, y, r, _mm512_castsi512_ps(c2d_window_pick(&wx, at, wide)),
                                _mm512_castsi512_ps(c2d_window_pick(&wy, at, wide)),
                                _mm512_castsi512_ps(c2d_window_pick(&wr, at, wide)));
-        word = mark(word, hit, b->own_max + k);
+        word = mark(word, hit, b->s.own_max + k);
     }
     return word;
 }
@@ -171,28 +158,28 @@ static inline __m512i block_hits(const c2d_ball_cells *g, const ball_block *b) {
     const __m512 x = _mm512_loadu_ps(g->x + p), y = _mm512_loadu_ps(g->y + p);
     const __m512 r = _mm512_loadu_ps(g->r + p);
     __m512i word = _mm512_setzero_si512();
-    for (uint32_t k = 1; k <= b->own_max; k++) {
-        const __mmask16 in = _mm512_cmpge_epu32_mask(b->own, _mm512_set1_epi32((int)k));
+    const c2d_half_spans *h = &b->s;
+    for (uint32_t k = 1; k <= h->own_max; k++) {
+        const __mmask16 in = _mm512_cmpge_epu32_mask(h->own, _mm512_set1_epi32((int)k));
         const __mmask16 hit =
             in & block_overlap(x, y, r, _mm512_loadu_ps(g->x + p + k),
                                _mm512_loadu_ps(g->y + p + k), _mm512_loadu_ps(g->r + p + k));
         word = mark(word, hit, k - 1);
     }
-    if (b->up_max == 0) return word;
-    const c2d_row_span up = {b->up_lo, b->up_len, b->up_max};
+    if (h->up.longest == 0) return word;
     size_t base, top;
-    c2d_row_bounds(&up, &base, &top);
+    c2d_row_bounds(&h->up, &base, &top);
     if (top - base <= C2D_WINDOW / 2) return up_tests(g, b, x, y, r, word, base, top, false);
     if (top - base <= C2D_WINDOW) return up_tests(g, b, x, y, r, word, base, top, true);
     const __m512 nan = _mm512_set1_ps(NAN);
-    __m512i at = b->up_lo;
-    for (uint32_t k = 0; k < b->up_max; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
-        const __mmask16 in = _mm512_cmpgt_epu32_mask(b->up_len, _mm512_set1_epi32((int)k));
+    __m512i at = h->up.lo;
+    for (uint32_t k = 0; k < h->up.longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
+        const __mmask16 in = _mm512_cmpgt_epu32_mask(h->up.len, _mm512_set1_epi32((int)k));
         const __mmask16 hit =
             in & block_overlap(x, y, r, _mm512_mask_i32gather_ps(nan, in, at, g->x, 4),
                                _mm512_mask_i32gather_ps(nan, in, at, g->y, 4),
                                _mm512_mask_i32gather_ps(nan, in, at, g->r, 4));
-        word = mark(word, hit, b->own_max + k);
+        word = mark(word, hit, h->own_max + k);
     }
     return word;
 }
@@ -239,9 +226,9 @@ static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, _
     if (!lanes) return count;
     uint32_t words[C2D_BLOCK], up_lo[C2D_BLOCK];
     _mm512_storeu_si512(words, word);
-    _mm512_storeu_si512(up_lo, b->up_lo);
+    _mm512_storeu_si512(up_lo, b->s.up.lo);
     const size_t p = b->p;
-    const uint32_t own_max = b->own_max, tests = own_max + b->up_max;
+    const uint32_t own_max = b->s.own_max, tests = own_max + b->s.up.longest;
     if (count <= capacity && capacity - count >= C2D_BLOCK * tests + C2D_BLOCK) {
         /* test t < own_max: lane t of the own load; the others lane t - own_max of the up load */
         const __m512i t = c2d_lane_numbers();
@@ -277,9 +264,9 @@ static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, _
 static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ball_pair *pairs,
                             size_t capacity, size_t count) {
     uint32_t own[C2D_BLOCK], up_lo[C2D_BLOCK], up_len[C2D_BLOCK];
-    _mm512_storeu_si512(own, b->own);
-    _mm512_storeu_si512(up_lo, b->up_lo);
-    _mm512_storeu_si512(up_len, b->up_len);
+    _mm512_storeu_si512(own, b->s.own);
+    _mm512_storeu_si512(up_lo, b->s.up.lo);
+    _mm512_storeu_si512(up_len, b->s.up.len);
     for (size_t j = 0; j < b->n; j++) {
         const size_t p = b->p + j;
         const __m512 x = _mm512_set1_ps(g->x[p]), y = _mm512_set1_ps(g->y[p]);
@@ -296,19 +283,17 @@ static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ba
  * ahead, so that their loads are done by the time its tests need them. */
 size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *g,
                                                            c2d_ball_pair *pairs, size_t capacity) {
-    const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
-    if (starts > INT32_MAX || balls > INT32_MAX) /* gathers take signed 32-bit indices */
-        return walk_by_partner(g, pairs, capacity, true);
+    if (!c2d_blocks_fit(g->start, g->nx, g->ny)) return walk_by_partner(g, pairs, capacity, true);
     c2d_block_cursor at = {0, g->start[g->nx], 0};
     if (!c2d_next_row(g->start, g->nx, g->ny, &at)) return 0;
     size_t count = 0;
-    ball_block b = block_spans(g, at.p, at.row_end, at.cy);
+    ball_block b = block_at(g, &at);
     for (;;) {
         at.p += b.n;
         const bool more = c2d_next_row(g->start, g->nx, g->ny, &at);
         ball_block next = b;
-        if (more) next = block_spans(g, at.p, at.row_end, at.cy);
-        if (b.own_max + b.up_max <= TESTS)
+        if (more) next = block_at(g, &at);
+        if (b.s.own_max + b.s.up.longest <= TESTS)
             count = block_pairs(g, &b, block_hits(g, &b), pairs, capacity, count);
         else
             count = crowded_block(g, &b, pairs, capacity, count);

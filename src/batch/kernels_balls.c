@@ -1034,8 +1034,7 @@ static void sweep_blocks(sweep_queue *qu) {
     /* a copy of the cells: the stores into sure[] could otherwise change the struct */
     const c2d_ball_sweep_cells cells = *qu->w.g;
     const c2d_ball_sweep_cells *g = &cells;
-    const size_t starts = (size_t)g->nx * g->ny + 2, balls = g->start[starts - 2];
-    if (starts > INT32_MAX || balls > INT32_MAX) { /* gathers take signed 32-bit indices */
+    if (!c2d_blocks_fit(g->start, g->nx, g->ny)) {
         sweep_walk(qu, false);
         return;
     }
@@ -1043,7 +1042,7 @@ static void sweep_blocks(sweep_queue *qu) {
     __m512i carry = none; /* lowerings of the next block's entries */
     c2d_block_cursor at = {0, g->start[g->nx], 0};
     while (c2d_next_row(g->start, g->nx, g->ny, &at)) {
-        const size_t p = at.p, n = at.row_end - p < C2D_BLOCK ? at.row_end - p : C2D_BLOCK;
+        const size_t p = at.p, n = c2d_block_balls(&at);
         at.p = p + n;
         const __m512 x = _mm512_loadu_ps(g->x + p), y = _mm512_loadu_ps(g->y + p);
         const sweep_ball s = {x,
@@ -1060,12 +1059,10 @@ static void sweep_blocks(sweep_queue *qu) {
                 dlane_add(dlane_from_lane(x, 1), dlane_mul(half, dlane_from_lane(s.mx, 1))), g->x0,
                 g->inv, g->nx),
             n, at.cy, g->nx);
-        const c2d_row_span own_end = c2d_block_row_part(g->start, starts, &b, 0, false);
-        const __m512i own = _mm512_maskz_sub_epi32(
-            b.valid, own_end.len, _mm512_add_epi32(_mm512_set1_epi32((int)p + 1), lane));
-        const uint32_t own_max = _mm512_reduce_max_epu32(own);
-        c2d_row_span up = {_mm512_setzero_si512(), _mm512_setzero_si512(), 0};
-        if (at.cy + 1 < g->ny) up = c2d_block_row(g->start, starts, &b, g->nx);
+        const c2d_half_spans h = c2d_block_half_spans(g->start, g->nx, g->ny, &b, p, at.cy);
+        const __m512i own = h.own;
+        const uint32_t own_max = h.own_max;
+        const c2d_row_span up = h.up;
         __m512i best = _mm512_min_epu32(_mm512_mask_loadu_epi32(none, b.valid, g->sure + p), carry);
         carry = none;
         /* a crowd (or an own span past the next block, which the carry cannot reach): ball
