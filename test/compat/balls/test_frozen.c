@@ -1,0 +1,279 @@
+/* Frozen balls (collide2d/frozen.h): awake-vs-awake plus awake-vs-frozen output is exactly the
+ * part of the all-awake output that involves an awake ball, byte for byte, on every backend;
+ * the same for sweeps (frozen balls still). Random piles, packing, exact touching, coincident
+ * centres, hostile values, every count, incremental freezing and thawing, bad arguments. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "frozen_check.h"
+
+static const unsigned percents[] = {0, 10, 50, 90, 100};
+enum { PERCENTS = sizeof percents / sizeof percents[0] };
+
+static void random_piles(void **state) {
+    (void)state;
+    const struct {
+        size_t n;
+        float span, rlo, rhi, move;
+    } cases[] = {
+        {600, 60.0f, 0.5f, 2.0f, 3.0f},  /* a pile: a few contacts a ball */
+        {400, 10.0f, 0.1f, 3.0f, 2.0f},  /* dense */
+        {300, 500.0f, 0.1f, 1.0f, 9.0f}, /* gas, long moves */
+        {200, 30.0f, 0.0f, 0.0f, 5.0f},  /* points */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (size_t p = 0; p < PERCENTS; p++) {
+            c2d_rng rng = {0xf0e + k};
+            ball_set s;
+            balls_init(&s, cases[k].n);
+            balls_random(&s, &rng, cases[k].span, cases[k].rlo, cases[k].rhi, cases[k].move);
+            char label[64];
+            snprintf(label, sizeof label, "random %zu", k);
+            check_frozen(&s, percents[p], 0x1ce + k * 7 + p, label);
+            balls_free(&s);
+        }
+}
+
+/* Hexagonal packing: exact touching (r = d / 2) and small overlaps. */
+static void packed(void **state) {
+    (void)state;
+    const float radii[] = {0.5f, 0.5005f, 0.52f};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t p = 1; p + 1 < PERCENTS; p++) {
+            c2d_rng rng = {0x4e8 + k};
+            ball_set s;
+            balls_init(&s, 500);
+            balls_hex(&s, 25, 1.0f, radii[k], 0.3f, &rng);
+            char label[64];
+            snprintf(label, sizeof label, "hexagonal, r %g", (double)radii[k]);
+            check_frozen(&s, percents[p], 0x9a + k, label);
+            balls_free(&s);
+        }
+}
+
+/* Shared centres (the normal's fallback, both orientations), crowds, all on one point. */
+static void coincident(void **state) {
+    (void)state;
+    ball_set s;
+    balls_init(&s, 160);
+    c2d_rng rng = {0xc0c1};
+    balls_random(&s, &rng, 20.0f, 0.2f, 1.0f, 2.0f);
+    for (size_t i = 0; i < 160; i += 8) {
+        s.x[i + 1] = s.x[i];
+        s.y[i + 1] = s.y[i];
+    }
+    for (size_t i = 100; i < 140; i++) {
+        s.x[i] = 7.0f;
+        s.y[i] = 7.0f;
+        s.r[i] = i % 2 ? 0.0f : s.r[i];
+    }
+    check_frozen(&s, 50, 0xc1, "coincident");
+    for (size_t i = 0; i < 160; i++) {
+        s.x[i] = 1.0f;
+        s.y[i] = -2.0f;
+    }
+    check_frozen(&s, 30, 0xc2, "all on one point");
+    balls_free(&s);
+}
+
+/* NaN, infinities, huge and tiny values, negative radii, a few huge balls. */
+static void hostile(void **state) {
+    (void)state;
+    for (unsigned k = 0; k < 4; k++) {
+        c2d_rng rng = {0xbae + k};
+        ball_set s;
+        balls_init(&s, 150 + 37 * k);
+        balls_hostile(&s, &rng, k, 3 + 3 * k, 61);
+        char label[64];
+        snprintf(label, sizeof label, "hostile %u", k);
+        check_frozen(&s, 20 + 20 * k, 0xba0 + k, label);
+        balls_free(&s);
+    }
+}
+
+/* Every count 0..40 (the vector tails of the awake-vs-awake kernels). */
+static void every_count(void **state) {
+    (void)state;
+    for (size_t n = 0; n <= 40; n++) {
+        c2d_rng rng = {0xe0 + n};
+        ball_set s;
+        balls_init(&s, n);
+        balls_random(&s, &rng, 6.0f, 0.3f, 1.2f, 1.0f);
+        check_frozen(&s, (unsigned)(n * 7 % 100), 0xe1 + n, "every count");
+        balls_free(&s);
+    }
+}
+
+/* Many frames of freezing and thawing a few balls at a time, moving the awake ones: the
+ * identity after each (scalar and the widest backend). */
+static void incremental(void **state) {
+    (void)state;
+    c2d_rng rng = {0x1a2b};
+    ball_set s;
+    balls_init(&s, 800);
+    balls_random(&s, &rng, 50.0f, 0.4f, 1.0f, 1.0f);
+    bool *frozen = calloc(s.n, sizeof *frozen);
+    uint32_t *ids = malloc(s.n * sizeof *ids);
+    assert_non_null(frozen && ids);
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t backends = available_backends(list);
+    use_backend(list[backends - 1]);
+    c2d_scene *scene = empty_scene();
+    for (int frame = 0; frame < 30; frame++) {
+        /* freeze some awake balls, thaw some frozen ones */
+        size_t nf = 0, nt = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            const uint64_t roll = c2d_rng_next(&rng) % 100;
+            if (!frozen[i] && roll < 15) {
+                const c2d_circle_soa one = {&s.x[i], &s.y[i], &s.r[i], 1, NULL, NULL};
+                const uint32_t id = (uint32_t)i;
+                assert_int_equal(c2d_scene_freeze_circles(scene, &one, &id), C2D_OK);
+                frozen[i] = true;
+                nf++;
+            } else if (frozen[i] && roll < 8) {
+                ids[nt++] = (uint32_t)i;
+                frozen[i] = false;
+            }
+        }
+        assert_int_equal(c2d_scene_thaw_circles(scene, ids, nt), C2D_OK);
+        size_t count = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            count += frozen[i];
+            c2d_circle c;
+            assert_int_equal(c2d_scene_frozen_circle(scene, (uint32_t)i, &c), frozen[i]);
+            if (frozen[i]) assert_true(c.center.x == s.x[i] && c.radius == s.r[i]);
+        }
+        assert_int_equal(c2d_scene_frozen_count(scene), count);
+        char label[64];
+        snprintf(label, sizeof label, "frame %d", frame);
+        check_identity(scene, &s, frozen, label);
+        for (size_t i = 0; i < s.n; i++) /* the awake ones move */
+            if (!frozen[i]) {
+                s.x[i] += s.mx[i] * 0.25f;
+                s.y[i] += s.my[i] * 0.25f;
+            }
+        (void)nf;
+    }
+    c2d_scene_destroy(scene);
+    free(frozen);
+    free(ids);
+    balls_free(&s);
+}
+
+static void bad_arguments(void **state) {
+    (void)state;
+    c2d_scene *scene = empty_scene();
+    const float x[] = {0.0f, 1.0f}, y[] = {0.0f, 0.0f}, r[] = {1.0f, 1.0f};
+    const c2d_circle_soa two = {x, y, r, 2, NULL, NULL}, nulls = {NULL, y, r, 2, NULL, NULL};
+    const uint32_t bad[] = {3, C2D_NONE}, good[] = {7, 3};
+    assert_int_equal(c2d_scene_freeze_circles(NULL, &two, NULL), C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_freeze_circles(scene, NULL, NULL), C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_freeze_circles(scene, &nulls, NULL), C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_freeze_circles(scene, &two, bad), C2D_ERROR_INDEX);
+    assert_int_equal(c2d_scene_frozen_count(scene), 0); /* all or nothing */
+    assert_int_equal(c2d_scene_frozen_count(NULL), 0);
+    assert_false(c2d_scene_frozen_circle(NULL, 0, NULL));
+    assert_false(c2d_scene_frozen_circle(scene, 3, NULL));
+    assert_int_equal(c2d_scene_freeze_circles(scene, &two, good), C2D_OK);
+    assert_int_equal(c2d_scene_frozen_count(scene), 2);
+    c2d_circle c;
+    assert_true(c2d_scene_frozen_circle(scene, 3, &c));
+    assert_true(c.center.x == 1.0f);
+    assert_true(c2d_scene_frozen_circle(scene, 7, NULL));
+    /* a repeated id: the last values win */
+    const uint32_t twice[] = {9, 9};
+    assert_int_equal(c2d_scene_freeze_circles(scene, &two, twice), C2D_OK);
+    assert_int_equal(c2d_scene_frozen_count(scene), 3);
+    assert_true(c2d_scene_frozen_circle(scene, 9, &c) && c.center.x == 1.0f);
+    /* the awake ball with a frozen ball's own id does not touch it */
+    const float ax[] = {1.0f}, ay[] = {0.0f}, ar[] = {0.5f};
+    const c2d_circle_soa awake = {ax, ay, ar, 1, NULL, NULL};
+    const uint32_t self[] = {3};
+    c2d_circle_pair_contact out[4];
+    size_t n = 99;
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, &awake, self, out, 4, &n), C2D_OK);
+    assert_int_equal(n, 2); /* 7 at 0 and 9 at 1 */
+    assert_int_equal(out[0].a, 3);
+    assert_int_equal(out[0].b, 7);
+    assert_true(out[0].contact.normal.x == 1.0f); /* toward the lower id: the awake ball */
+    assert_int_equal(out[1].a, 3);
+    assert_int_equal(out[1].b, 9);
+    const uint32_t high[] = {20};
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, &awake, high, out, 4, &n), C2D_OK);
+    assert_int_equal(n, 3); /* 3, 7 and 9, all below 20: a is the frozen one */
+    assert_int_equal(out[0].a, 3);
+    assert_int_equal(out[0].b, 20);
+    assert_true(out[0].contact.normal.x == 0.0f && out[0].contact.normal.y == 1.0f);
+    assert_int_equal(out[1].a, 7);
+    assert_true(out[1].contact.normal.x == -1.0f); /* toward frozen 7, away from awake */
+    n = 99;
+    assert_int_equal(c2d_scene_collide_frozen_circles(NULL, &awake, NULL, out, 4, &n),
+                     C2D_ERROR_NULL);
+    assert_int_equal(n, 0);
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, &awake, NULL, NULL, 4, &n),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, &awake, NULL, out, 4, NULL),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, NULL, NULL, out, 4, &n),
+                     C2D_ERROR_NULL);
+    const float mx[] = {-1.0f}, my[] = {0.0f};
+    c2d_circle_hit hit;
+    assert_int_equal(c2d_scene_sweep_frozen_circles(NULL, &awake, NULL, mx, my, &hit),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_sweep_frozen_circles(scene, &awake, NULL, NULL, my, &hit),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_sweep_frozen_circles(scene, &awake, NULL, mx, my, NULL),
+                     C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_sweep_frozen_circles(scene, &awake, high, mx, my, &hit), C2D_OK);
+    c2d_circle_hit want = {C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
+    const uint32_t frozen_ids[] = {3, 7, 9}; /* increasing: a strictly earlier one replaces */
+    for (size_t k = 0; k < 3; k++) {
+        c2d_circle f;
+        assert_true(c2d_scene_frozen_circle(scene, frozen_ids[k], &f));
+        const c2d_circle me = {{ax[0], ay[0]}, ar[0]};
+        const c2d_vec2 move = {mx[0], my[0]}, still = {0.0f, 0.0f};
+        c2d_toi toi;
+        if (c2d_sweep_circles(me, move, f, still, &toi) &&
+            (want.other == C2D_NONE || toi.t < want.toi.t)) {
+            want.other = frozen_ids[k];
+            want.toi = toi;
+        }
+    }
+    assert_int_equal(want.other, 7); /* moving away from the shared centres, into 7 */
+    assert_true(same_ball_hit(&hit, &want));
+    /* thawing: unknown ids are skipped; NULL ids only with count 0 */
+    const uint32_t thaw[] = {3, 1000, 3};
+    assert_int_equal(c2d_scene_thaw_circles(NULL, thaw, 3), C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_thaw_circles(scene, NULL, 1), C2D_ERROR_NULL);
+    assert_int_equal(c2d_scene_thaw_circles(scene, NULL, 0), C2D_OK);
+    assert_int_equal(c2d_scene_thaw_circles(scene, thaw, 3), C2D_OK);
+    assert_int_equal(c2d_scene_frozen_count(scene), 2);
+    assert_false(c2d_scene_frozen_circle(scene, 3, NULL));
+    c2d_scene_destroy(scene);
+    /* a scene that never froze anything */
+    scene = empty_scene();
+    assert_int_equal(c2d_scene_collide_frozen_circles(scene, &awake, NULL, NULL, 0, &n), C2D_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(c2d_scene_sweep_frozen_circles(scene, &awake, NULL, mx, my, &hit), C2D_OK);
+    assert_int_equal(hit.other, C2D_NONE);
+    assert_int_equal(c2d_scene_thaw_circles(scene, thaw, 3), C2D_OK);
+    c2d_scene_destroy(scene);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_piles),  cmocka_unit_test(packed),
+        cmocka_unit_test(coincident),    cmocka_unit_test(hostile),
+        cmocka_unit_test(every_count),   cmocka_unit_test(incremental),
+        cmocka_unit_test(bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
