@@ -2,8 +2,9 @@
 /// The 0.1.0 names that the naming rule (docs/design.md, "Names") replaced in 0.2.0, kept as
 /// plain aliases so that every program written for 0.1.0 compiles and runs as before: same
 /// signatures, same layouts, same answers and statuses. Each is exactly the call or type its
-/// note names (the functions are one-line wrappers, still exported, so a program linked
-/// against the 0.1.0 library runs with this one). Deprecated: new code uses the new names;
+/// note names (an old function and its new name run the same code, one calling the other in
+/// one line; both are exported, so a program linked against the 0.1.0 library runs with this
+/// one). Deprecated: new code uses the new names;
 /// these stay until at least 1.0 (CHANGES.md).
 ///
 /// Each header that had such names includes this file at its end, and only that header's part
