@@ -45,8 +45,12 @@ static bool velocities_ready(const c2d_body_soa *s, const void *contacts, size_t
     return count == 0 || (s->vx && s->vy && s->inv_mass && s->restitution);
 }
 
+/* The fast paths stay functions of their own (not inlined into the solve calls): inlined,
+ * the capsule list ran 5-10% slower (W5 65,536 x 4,096, 44,404 contacts). */
+#define C2D_FAST_PATH static __attribute__((noinline))
+
 /* Ball against ball, no friction. */
-static c2d_status circle_plain(const c2d_body_soa *bodies, const c2d_circle_pair_contact *contacts,
+C2D_FAST_PATH c2d_status circle_plain(const c2d_body_soa *bodies, const c2d_circle_pair_contact *contacts,
                                size_t count, float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
     if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
@@ -64,7 +68,7 @@ static c2d_status circle_plain(const c2d_body_soa *bodies, const c2d_circle_pair
 }
 
 /* Ball against capsules at rest (infinite mass), no friction. */
-static c2d_status capsule_plain(const c2d_body_soa *bodies, const c2d_pair_contact *contacts,
+C2D_FAST_PATH c2d_status capsule_plain(const c2d_body_soa *bodies, const c2d_pair_contact *contacts,
                                 size_t count, const float *capsule_restitution,
                                 size_t capsule_count, float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
