@@ -50,8 +50,9 @@ static bool velocities_ready(const c2d_body_soa *s, const void *contacts, size_t
 #define C2D_FAST_PATH static __attribute__((noinline))
 
 /* Ball against ball, no friction. */
-C2D_FAST_PATH c2d_status circle_plain(const c2d_body_soa *bodies, const c2d_circle_pair_contact *contacts,
-                               size_t count, float *impulses) {
+C2D_FAST_PATH c2d_status circle_plain(const c2d_body_soa *bodies,
+                                      const c2d_circle_pair_contact *contacts, size_t count,
+                                      float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
     if (!pairs_in_range(bodies, contacts, count)) return C2D_ERROR_INDEX;
     for (size_t k = 0; k < count; k++) {
@@ -69,8 +70,8 @@ C2D_FAST_PATH c2d_status circle_plain(const c2d_body_soa *bodies, const c2d_circ
 
 /* Ball against capsules at rest (infinite mass), no friction. */
 C2D_FAST_PATH c2d_status capsule_plain(const c2d_body_soa *bodies, const c2d_pair_contact *contacts,
-                                size_t count, const float *capsule_restitution,
-                                size_t capsule_count, float *impulses) {
+                                       size_t count, const float *capsule_restitution,
+                                       size_t capsule_count, float *impulses) {
     if (!velocities_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
     for (size_t k = 0; k < count; k++) {
         const c2d_pair_contact *p = &contacts[k];
