@@ -11,13 +11,13 @@
  *   2. sweeps the balls' moves v h against the flipper moving by a translation that covers the
  *      turn: the tip's displacement |w| h L along the flipper's normal (on the side it turns
  *      to). Every point of the turning flipper stays inside the region this translated capsule
- *      sweeps, so no ball can cross it unseen (c2d_batch_sweep_moving_capsules). A ball hit at
+ *      sweeps, so no ball can cross it unseen (c2d_batch_sweep_moving). A ball hit at
  *      t advances to the touch and bounces off a body of infinite mass moving at the flipper's
  *      velocity at the touch point, w x (point - hinge) (c2d_apply_impulse); the rest of its
  *      substep is dropped (the next substep goes on);
  *   3. moves the flipper to its new angle (c2d_scene_move_capsules);
  *   4. finds the contacts with the flipper where it now is (c2d_scene_collide), resolves them
- *      with the flipper's velocity at each contact point (c2d_resolve_capsule_contacts_ex:
+ *      with the flipper's velocity at each contact point (c2d_solve_capsule_contacts:
  *      angular velocity w about the hinge) and pushes the balls out (c2d_push_out_*).
  * No tunnelling needs: the tip moving less than a ball's radius plus the flipper's radius in a
  * substep (L |omega| h < r + R), so that a ball overlapped by the turn is still on its own side
@@ -43,7 +43,7 @@ typedef struct flipper_game {
     float kmx[1], kmy[1];                   /* its translation for the sweep */
     c2d_scene *scene;
     c2d_circle_toi *hits;
-    c2d_pair_contact *contacts;
+    c2d_capsule_pair_contact *contacts;
     size_t contact_cap, sweep_hits;
 } flipper_game;
 
@@ -97,7 +97,8 @@ static int game_make(flipper_game *g, size_t n) {
     g->omega = 20.0f;
     g->e_flipper = 1.0f;
     flipper_pose(g);
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
+    const c2d_capsule_soa caps = {
+        .ax = g->ax, .ay = g->ay, .bx = g->bx, .by = g->by, .radius = g->R, .count = 1};
     if (c2d_scene_create(&caps, NULL, &g->scene) != C2D_OK) return game_free(g), -1;
     return 0;
 }
@@ -115,11 +116,12 @@ static int sweep_balls(flipper_game *g, float h) {
     const float ux = (g->bx[0] - g->ax[0]) / g->length, uy = (g->by[0] - g->ay[0]) / g->length;
     const float tip = g->w * h * g->length; /* signed: counter-clockwise positive */
     g->kmx[0] = -uy * tip, g->kmy[0] = ux * tip;
-    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n, NULL, NULL};
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
-    const c2d_status st =
-        c2d_batch_sweep_moving_capsules(&balls, g->mx, g->my, &caps, g->kmx, g->kmy, g->hits);
-    if (st != C2D_OK) return fail("c2d_batch_sweep_moving_capsules", st);
+    const c2d_circle_soa balls = {.x = g->x, .y = g->y, .radius = g->r, .count = g->n};
+    const c2d_capsule_soa caps = {
+        .ax = g->ax, .ay = g->ay, .bx = g->bx, .by = g->by, .radius = g->R, .count = 1};
+    const c2d_move_soa moves = {.x = g->mx, .y = g->my}, flipper_move = {.x = g->kmx, .y = g->kmy};
+    const c2d_status st = c2d_batch_sweep_moving(&balls, &moves, &caps, &flipper_move, g->hits);
+    if (st != C2D_OK) return fail("c2d_batch_sweep_moving", st);
     for (size_t i = 0; i < g->n; i++) {
         const c2d_circle_toi *hit = &g->hits[i];
         if (hit->capsule == C2D_NONE) {
@@ -143,14 +145,24 @@ static int sweep_balls(flipper_game *g, float h) {
 /* Step 4: the contacts with the flipper where it now is: impulses with its velocity at each
  * contact point, then push-out. */
 static int contacts(flipper_game *g) {
-    const c2d_circle_soa balls = {g->x, g->y, g->r, g->n, NULL, NULL};
+    const c2d_circle_soa balls = {.x = g->x, .y = g->y, .radius = g->r, .count = g->n};
     size_t count;
     c2d_status st = c2d_scene_collide(g->scene, &balls, g->contacts, g->contact_cap, &count);
     if (st != C2D_OK) return fail("c2d_scene_collide", st);
-    const c2d_body_soa bodies = {g->x, g->y, g->vx, g->vy, g->inv_mass, g->e, g->n};
-    const c2d_capsule_bodies bat = {&g->e_flipper, NULL,        NULL,        NULL,
-                                    &g->w,         &g->hinge_x, &g->hinge_y, 1};
-    st = c2d_resolve_capsule_contacts_ex(&bodies, NULL, g->contacts, count, &bat, NULL, NULL);
+    const c2d_body_soa bodies = {.x = g->x,
+                                 .y = g->y,
+                                 .vx = g->vx,
+                                 .vy = g->vy,
+                                 .inv_mass = g->inv_mass,
+                                 .restitution = g->e,
+                                 .count = g->n};
+    const c2d_capsule_body_soa bat = {.restitution = &g->e_flipper,
+                                      .angular_velocity = &g->w,
+                                      .pivot_x = &g->hinge_x,
+                                      .pivot_y = &g->hinge_y,
+                                      .count = 1};
+    const c2d_solve_def with_bat = {.capsules = &bat};
+    st = c2d_solve_capsule_contacts(&bodies, g->contacts, count, &with_bat);
     if (st == C2D_OK) st = c2d_push_out_capsule_contacts(&bodies, g->contacts, count);
     return st == C2D_OK ? 0 : fail("resolve / push-out", st);
 }
@@ -167,7 +179,8 @@ static int substep(flipper_game *g, float h, float gravity) {
     if (sweep_balls(g, h) != 0) return -1; /* 2. */
     g->angle += turn;                      /* 3. */
     flipper_pose(g);
-    const c2d_capsule_soa caps = {g->ax, g->ay, g->bx, g->by, g->R, 1, NULL, NULL, NULL};
+    const c2d_capsule_soa caps = {
+        .ax = g->ax, .ay = g->ay, .bx = g->bx, .by = g->by, .radius = g->R, .count = 1};
     const c2d_status st = c2d_scene_move_capsules(g->scene, 0, &caps);
     if (st != C2D_OK) return fail("c2d_scene_move_capsules", st);
     return contacts(g); /* 4. */

@@ -8,7 +8,7 @@
  * loop"):
  *   1. contacts: balls against pins (c2d_scene_collide) and against each other
  *      (c2d_scene_collide_circles), with a buffer that grows on C2D_ERROR_TRUNCATED;
- *   2. resolve: sequential impulses over both lists (c2d_resolve_*);
+ *   2. resolve: sequential impulses over both lists (c2d_solve_*_contacts);
  *   3. push out: the displacement that parts overlapping balls until they just touch
  *      (c2d_push_out_*), written into (dx, dy) rather than the positions, so that it is
  *      swept with the move: a crowd cannot push a ball into a wall;
@@ -47,7 +47,7 @@ typedef struct board {
     float *pin_e;                    /* per pin: restitution */
     c2d_scene *scene;                /* the pins, indexed once */
     c2d_circle_toi *hits;            /* one per ball */
-    c2d_pair_contact *pin_contacts;
+    c2d_capsule_pair_contact *pin_contacts;
     c2d_circle_pair_contact *ball_contacts;
     size_t pin_cap, ball_cap, n_pin, n_ball;
     size_t swept_hits, start_hits; /* totals: sweep hits, and those at t = 0 */
@@ -149,7 +149,8 @@ static int board_make(board *b, size_t n, unsigned seed) {
         b->inv_mass[i] = 1.0f / (b->r[i] * b->r[i]);
         b->e[i] = 0.5f;
     }
-    const c2d_capsule_soa pins = {b->ax, b->ay, b->bx, b->by, b->R, b->m, NULL, NULL, NULL};
+    const c2d_capsule_soa pins = {
+        .ax = b->ax, .ay = b->ay, .bx = b->bx, .by = b->by, .radius = b->R, .count = b->m};
     if (c2d_scene_create(&pins, NULL, &b->scene) != C2D_OK) return board_free(b), -1;
     return 0;
 }
@@ -177,7 +178,7 @@ static int buffer_short(c2d_status st, size_t count, size_t capacity) {
 
 /* Step 1: both contact lists, each buffer grown to the total when it is short. */
 static int find_contacts(board *b) {
-    const c2d_circle_soa balls = {b->x, b->y, b->r, b->n, NULL, NULL};
+    const c2d_circle_soa balls = {.x = b->x, .y = b->y, .radius = b->r, .count = b->n};
     c2d_status st = c2d_scene_collide(b->scene, &balls, b->pin_contacts, b->pin_cap, &b->n_pin);
     if (buffer_short(st, b->n_pin, b->pin_cap)) {
         if (grow((void **)&b->pin_contacts, &b->pin_cap, b->n_pin, sizeof *b->pin_contacts))
@@ -242,7 +243,7 @@ static int move_balls(board *b, float dt) {
         b->left[i] = 1.0f;
         b->mx[i] = b->vx[i] * dt + b->dx[i], b->my[i] = b->vy[i] * dt + b->dy[i];
     }
-    const c2d_circle_soa all = {b->x, b->y, b->r, b->n, NULL, NULL};
+    const c2d_circle_soa all = {.x = b->x, .y = b->y, .radius = b->r, .count = b->n};
     c2d_status st = c2d_scene_sweep(b->scene, &all, b->mx, b->my, b->hits);
     if (st != C2D_OK) return fail("c2d_scene_sweep", st);
     size_t moving = 0;
@@ -254,7 +255,7 @@ static int move_balls(board *b, float dt) {
             b->sx[k] = b->x[i], b->sy[k] = b->y[i], b->sr[k] = b->r[i];
             b->smx[k] = b->mx[i], b->smy[k] = b->my[i];
         }
-        const c2d_circle_soa set = {b->sx, b->sy, b->sr, moving, NULL, NULL};
+        const c2d_circle_soa set = {.x = b->sx, .y = b->sy, .radius = b->sr, .count = moving};
         st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
         if (st != C2D_OK) return fail("c2d_scene_sweep", st);
         size_t still = 0;
@@ -267,17 +268,31 @@ static int move_balls(board *b, float dt) {
 
 /* Steps 2 and 3: impulses (velocities), then push-out into (dx, dy), over both lists. */
 static int resolve(board *b) {
-    const c2d_body_soa bodies = {b->dx, b->dy, b->vx, b->vy, b->inv_mass, b->e, b->n};
-    c2d_status st = c2d_resolve_circle_contacts(&bodies, b->ball_contacts, b->n_ball, NULL);
+    const c2d_body_soa bodies = {.x = b->dx,
+                                 .y = b->dy,
+                                 .vx = b->vx,
+                                 .vy = b->vy,
+                                 .inv_mass = b->inv_mass,
+                                 .restitution = b->e,
+                                 .count = b->n};
+    const c2d_capsule_body_soa pins = {.restitution = b->pin_e, .count = b->m};
+    const c2d_solve_def with_pins = {.capsules = &pins};
+    c2d_status st = c2d_solve_circle_contacts(&bodies, b->ball_contacts, b->n_ball, NULL);
     if (st == C2D_OK)
-        st = c2d_resolve_capsule_contacts(&bodies, b->pin_contacts, b->n_pin, b->pin_e, b->m, NULL);
+        st = c2d_solve_capsule_contacts(&bodies, b->pin_contacts, b->n_pin, &with_pins);
     return st == C2D_OK ? 0 : fail("resolve", st);
 }
 
 static int push_out(board *b) {
     memset(b->dx, 0, b->n * sizeof *b->dx);
     memset(b->dy, 0, b->n * sizeof *b->dy);
-    const c2d_body_soa bodies = {b->dx, b->dy, b->vx, b->vy, b->inv_mass, b->e, b->n};
+    const c2d_body_soa bodies = {.x = b->dx,
+                                 .y = b->dy,
+                                 .vx = b->vx,
+                                 .vy = b->vy,
+                                 .inv_mass = b->inv_mass,
+                                 .restitution = b->e,
+                                 .count = b->n};
     c2d_status st = c2d_push_out_circle_contacts(&bodies, b->ball_contacts, b->n_ball);
     if (st == C2D_OK) st = c2d_push_out_capsule_contacts(&bodies, b->pin_contacts, b->n_pin);
     return st == C2D_OK ? 0 : fail("push-out", st);

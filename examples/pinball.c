@@ -12,7 +12,7 @@
  *   - a drain along the floor, a SENSOR: balls pass through it (the collide calls and the
  *     sweeps skip sensors), and a region query of the balls as discs, with a mask holding only
  *     the drain's layer, tells which balls lie in it;
- *   - a flipper turning about its hinge (a moving capsule: c2d_scene_sweep_moving_capsules with
+ *   - a flipper turning about its hinge (a moving capsule: c2d_scene_sweep_moving with
  *     substeps, as examples/flipper.c explains), in the README's collide-and-slide loop;
  *   - a laser across the table: each frame, a ray cast (c2d_scene_ray_cast) against the table
  *     and the balls reports what it meets first. Its mask leaves out GATE, so the gate does
@@ -44,7 +44,7 @@ typedef struct pinball {
     float angle, target, omega, length; /* the flipper */
     c2d_scene *scene;
     c2d_circle_toi hits[MAX_BALLS];
-    c2d_pair_contact contacts[MAX_BALLS * CAPSULES];
+    c2d_capsule_pair_contact contacts[MAX_BALLS * CAPSULES];
     c2d_query_pair in_drain[MAX_BALLS];
     size_t n_in_drain;
     c2d_ray_hit laser;
@@ -111,8 +111,15 @@ static int pinball_make(pinball *p, size_t n) {
         p->mask[i] = i % 2 ? SOLID : SOLID | GATE; /* a ghost does not meet the gate */
         p->drain_only[i] = DRAIN;
     }
-    const c2d_capsule_soa table = {p->ax,    p->ay,   p->bx,    p->by,    p->R,
-                                   CAPSULES, p->kcat, p->kmask, p->sensor};
+    const c2d_capsule_soa table = {.ax = p->ax,
+                                   .ay = p->ay,
+                                   .bx = p->bx,
+                                   .by = p->by,
+                                   .radius = p->R,
+                                   .count = CAPSULES,
+                                   .category = p->kcat,
+                                   .mask = p->kmask,
+                                   .sensor = p->sensor};
     const c2d_status st = c2d_scene_create(&table, NULL, &p->scene);
     return st == C2D_OK ? 0 : fail("c2d_scene_create", st);
 }
@@ -123,7 +130,12 @@ static void pinball_free(pinball *p) {
 }
 
 static c2d_circle_soa balls_of(const pinball *p) {
-    const c2d_circle_soa balls = {p->x, p->y, p->r, p->n, p->category, p->mask};
+    const c2d_circle_soa balls = {.x = p->x,
+                                  .y = p->y,
+                                  .radius = p->r,
+                                  .count = p->n,
+                                  .category = p->category,
+                                  .mask = p->mask};
     return balls;
 }
 
@@ -159,12 +171,12 @@ static int substep(pinball *p, float h, float gravity) {
      * the flipper move; later passes see the table as it is (a ball bounced off the flipper
      * heads away from it, and the contacts below catch the rest). */
     const c2d_circle_soa balls = balls_of(p);
+    const c2d_move_soa moves = {.x = p->mx, .y = p->my}, table_moves = {.x = p->kmx, .y = p->kmy};
     c2d_status st = C2D_OK;
     for (int pass = 0; pass < PASSES; pass++) {
-        st = c2d_scene_sweep_moving_capsules(p->scene, &balls, p->mx, p->my,
-                                             pass == 0 ? p->kmx : NULL, pass == 0 ? p->kmy : NULL,
-                                             p->hits);
-        if (st != C2D_OK) return fail("c2d_scene_sweep_moving_capsules", st);
+        st = c2d_scene_sweep_moving(p->scene, &balls, &moves, pass == 0 ? &table_moves : NULL,
+                                    p->hits);
+        if (st != C2D_OK) return fail("c2d_scene_sweep_moving", st);
         for (size_t i = 0; i < p->n; i++) {
             const c2d_circle_toi *hit = &p->hits[i];
             if (hit->capsule == C2D_NONE) {
@@ -187,33 +199,60 @@ static int substep(pinball *p, float h, float gravity) {
     p->angle += turn;
     flipper_pose(p);
     /* moving one capsule: its filter words stay (the set carries none) */
-    const c2d_capsule_soa flipper = {p->ax, p->ay, p->bx, p->by, p->R, 1, NULL, NULL, NULL};
+    const c2d_capsule_soa flipper = {
+        .ax = p->ax, .ay = p->ay, .bx = p->bx, .by = p->by, .radius = p->R, .count = 1};
     st = c2d_scene_move_capsules(p->scene, FLIPPER, &flipper);
     if (st != C2D_OK) return fail("c2d_scene_move_capsules", st);
     size_t count;
     st = c2d_scene_collide(p->scene, &balls, p->contacts, MAX_BALLS * CAPSULES, &count);
     if (st != C2D_OK) return fail("c2d_scene_collide", st);
-    const c2d_body_soa bodies = {p->x, p->y, p->vx, p->vy, p->inv_mass, p->e, p->n};
-    const c2d_capsule_bodies table = {p->ke, NULL,       NULL,       NULL,
-                                      p->kw, p->pivot_x, p->pivot_y, CAPSULES};
-    st = c2d_resolve_capsule_contacts_ex(&bodies, NULL, p->contacts, count, &table, NULL, NULL);
+    const c2d_body_soa bodies = {.x = p->x,
+                                 .y = p->y,
+                                 .vx = p->vx,
+                                 .vy = p->vy,
+                                 .inv_mass = p->inv_mass,
+                                 .restitution = p->e,
+                                 .count = p->n};
+    const c2d_capsule_body_soa table = {.restitution = p->ke,
+                                        .angular_velocity = p->kw,
+                                        .pivot_x = p->pivot_x,
+                                        .pivot_y = p->pivot_y,
+                                        .count = CAPSULES};
+    const c2d_solve_def with_table = {.capsules = &table};
+    st = c2d_solve_capsule_contacts(&bodies, p->contacts, count, &with_table);
     if (st == C2D_OK) st = c2d_push_out_capsule_contacts(&bodies, p->contacts, count);
     return st == C2D_OK ? 0 : fail("resolve / push-out", st);
 }
 
 /* After a frame: the balls in the drain (a sensor query) and the laser (a ray cast). */
 static int look(pinball *p) {
-    const c2d_circle_soa probes = {p->x, p->y, p->r, p->n, p->category, p->drain_only};
+    const c2d_circle_soa probes = {.x = p->x,
+                                   .y = p->y,
+                                   .radius = p->r,
+                                   .count = p->n,
+                                   .category = p->category,
+                                   .mask = p->drain_only};
     c2d_status st = c2d_scene_query_disc(p->scene, &probes, p->in_drain, MAX_BALLS, &p->n_in_drain);
     if (st != C2D_OK) return fail("c2d_scene_query_disc", st);
     const float ox = 9.8f, oy = 3.0f, dx = -9.7f, dy = 0.0f;
     const uint32_t laser_cat = LASER, laser_mask = SOLID | BALL; /* not GATE, not DRAIN */
-    const c2d_ray_soa laser = {&ox, &oy, &dx, &dy, 1, &laser_cat, &laser_mask};
+    const c2d_ray_soa laser = {.x = &ox,
+                               .y = &oy,
+                               .dx = &dx,
+                               .dy = &dy,
+                               .count = 1,
+                               .category = &laser_cat,
+                               .mask = &laser_mask};
     /* the balls as ray targets: they meet the laser too */
     uint32_t targets_mask[MAX_BALLS];
     for (size_t i = 0; i < p->n; i++)
         targets_mask[i] = LASER;
-    const c2d_circle_soa targets = {p->x, p->y, p->r, p->n, p->category, targets_mask};
+    const c2d_circle_soa targets = {.x = p->x,
+                                    .y = p->y,
+                                    .radius = p->r,
+                                    .count = p->n,
+                                    .category = p->category,
+                                    .mask = targets_mask};
     st = c2d_scene_ray_cast(p->scene, &laser, &targets, &p->laser);
     return st == C2D_OK ? 0 : fail("c2d_scene_ray_cast", st);
 }

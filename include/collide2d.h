@@ -15,9 +15,10 @@
 /// }
 ///
 /// // A frame of many balls against static pins: structure-of-arrays, SIMD, same bytes.
-/// c2d_circle_soa balls = {xs, ys, radii, n_balls, NULL, NULL};
-/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins, NULL, NULL, NULL};
-/// c2d_pair_contact hits[1024];
+/// c2d_circle_soa balls = {.x = xs, .y = ys, .radius = radii, .count = n_balls};
+/// c2d_capsule_soa pins = {.ax = ax, .ay = ay, .bx = bx, .by = by, .radius = pin_radii,
+///                         .count = n_pins};
+/// c2d_capsule_pair_contact hits[1024];
 /// size_t n;
 /// c2d_status st = c2d_batch_collide(&balls, &pins, hits, 1024, &n);
 /// // st == C2D_ERROR_TRUNCATED when more than 1024 contacts exist (n tells how many).
@@ -25,6 +26,8 @@
 ///
 /// The scalar functions (collide2d/query.h) define every answer; the batch calls
 /// (collide2d/batch.h) return the same bytes on every backend (collide2d/backend.h).
+/// Names follow one rule (docs/design.md, "Names"); the 0.1.0 names it replaced still work
+/// (collide2d/compat.h, CHANGES.md).
 #ifndef COLLIDE2D_H
 #define COLLIDE2D_H
 
@@ -40,5 +43,6 @@
 #include "collide2d/response.h"
 #include "collide2d/search.h"
 #include "collide2d/filter.h"
+#include "collide2d/compat.h"
 
 #endif

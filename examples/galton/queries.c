@@ -22,7 +22,7 @@ typedef struct part {
     const c2d_circle_soa *balls;
     size_t first, count; /* capsule range (collide) or ball range (sweep) */
     const float *move_x, *move_y;
-    c2d_pair_contact *hits; /* collide: this part's own buffer */
+    c2d_capsule_pair_contact *hits; /* collide: this part's own buffer */
     size_t capacity, found;
     c2d_circle_toi *toi; /* sweep: the whole output */
     c2d_status status;
@@ -86,8 +86,8 @@ static void *collide_part(void *arg) {
 }
 
 c2d_status galton_collide_pins(galton_queries *q, const c2d_circle_soa *balls,
-                               c2d_pair_contact *out, size_t capacity, size_t *count, double *broad,
-                               double *narrow) {
+                               c2d_capsule_pair_contact *out, size_t capacity, size_t *count,
+                               double *broad, double *narrow) {
     impl *m = q->impl;
     const double t0 = galton_now();
     c2d_status st = c2d_scene_bin(m->scene, balls);
@@ -138,19 +138,19 @@ c2d_status galton_collide_balls(galton_queries *q, const c2d_circle_soa *balls,
 
 c2d_status galton_freeze(galton_queries *q, const c2d_circle_soa *balls, const uint32_t *ids) {
     impl *m = q->impl;
-    return c2d_scene_freeze_circles(m->scene, balls, ids);
+    return c2d_scene_freeze_balls(m->scene, balls, ids);
 }
 
 c2d_status galton_thaw(galton_queries *q, const uint32_t *ids, size_t count) {
     impl *m = q->impl;
-    return c2d_scene_thaw_circles(m->scene, ids, count);
+    return c2d_scene_thaw_balls(m->scene, ids, count);
 }
 
 c2d_status galton_collide_frozen(galton_queries *q, const c2d_circle_soa *balls,
                                  const uint32_t *ids, c2d_circle_pair_contact *out, size_t capacity,
                                  size_t *count) {
     impl *m = q->impl;
-    return c2d_scene_collide_frozen_circles(m->scene, balls, ids, out, capacity, count);
+    return c2d_scene_collide_frozen(m->scene, balls, ids, out, capacity, count);
 }
 
 static void *sweep_part(void *arg) {

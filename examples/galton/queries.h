@@ -19,8 +19,8 @@ void galton_queries_free(galton_queries *q);
  * `*narrow` receive the seconds spent binning and testing. Status and counts as
  * c2d_scene_collide(). */
 c2d_status galton_collide_pins(galton_queries *q, const c2d_circle_soa *balls,
-                               c2d_pair_contact *out, size_t capacity, size_t *count, double *broad,
-                               double *narrow);
+                               c2d_capsule_pair_contact *out, size_t capacity, size_t *count,
+                               double *broad, double *narrow);
 
 /* Every overlapping ball pair a < b, ordered by a then b (c2d_batch_collide_circles()). */
 c2d_status galton_collide_balls(galton_queries *q, const c2d_circle_soa *balls,

@@ -235,8 +235,8 @@ int galton_create(galton *g, const galton_params *p) {
     g->ball_hits = malloc(g->ball_cap * sizeof *g->ball_hits);
     if (!g->active || !g->quiet || !g->ids || !g->toi || !g->pin_hits || !g->ball_hits) goto fail;
     build_board(g);
-    const c2d_capsule_soa caps_soa = {g->ax,     g->ay, g->bx, g->by, g->cr,
-                                      g->n_caps, NULL,  NULL,  NULL};
+    const c2d_capsule_soa caps_soa = {
+        .ax = g->ax, .ay = g->ay, .bx = g->bx, .by = g->by, .radius = g->cr, .count = g->n_caps};
     if (galton_queries_init(&g->q, &caps_soa, p->threads) != 0) goto fail;
     if (p->launch_speed > 0.0f) launch_all(g);
     return 0;
@@ -343,7 +343,7 @@ static c2d_circle_soa compact_awake(galton *g) {
             g->ids[g->n_awake++] = (uint32_t)i;
         }
     /* r holds the same value for every ball, so its first n_awake entries serve. */
-    const c2d_circle_soa awake = {g->sx, g->sy, g->r, g->n_awake, NULL, NULL};
+    const c2d_circle_soa awake = {.x = g->sx, .y = g->sy, .radius = g->r, .count = g->n_awake};
     return awake;
 }
 
@@ -360,7 +360,7 @@ static int wake(galton *g) {
             g->my[n_fast] = g->y[i];
             g->active[n_fast++] = (uint32_t)i;
         }
-    const c2d_circle_soa fast = {g->mx, g->my, g->r, n_fast, NULL, NULL};
+    const c2d_circle_soa fast = {.x = g->mx, .y = g->my, .radius = g->r, .count = n_fast};
     size_t found;
     if (ball_pairs(g, &fast, g->active, 0, &found) != 0) return -1;
     size_t woken = 0;
@@ -411,15 +411,22 @@ static int find_contacts(galton *g) {
 
 /* Impulses, then push-out into the displacement (dx, dy). */
 static int respond(galton *g) {
-    const c2d_body_soa bodies = {g->dx, g->dy, g->vx, g->vy, g->inv_mass, g->e, g->n};
+    const c2d_body_soa bodies = {.x = g->dx,
+                                 .y = g->dy,
+                                 .vx = g->vx,
+                                 .vy = g->vy,
+                                 .inv_mass = g->inv_mass,
+                                 .restitution = g->e,
+                                 .count = g->n};
+    const c2d_capsule_body_soa pins = {.restitution = g->ce, .count = g->n_caps};
+    const c2d_solve_def with_pins = {.capsules = &pins};
     c2d_status st = C2D_OK;
     /* Several passes over the same lists let a push travel through a pile (each pass is
      * sequential impulses in list order; a contact already separating changes nothing). */
     for (int pass = 0; pass < GALTON_IMPULSE_PASSES && st == C2D_OK; pass++) {
-        st = c2d_resolve_circle_contacts(&bodies, g->ball_hits, g->n_ball_hits, NULL);
+        st = c2d_solve_circle_contacts(&bodies, g->ball_hits, g->n_ball_hits, NULL);
         if (st == C2D_OK)
-            st = c2d_resolve_capsule_contacts(&bodies, g->pin_hits, g->n_pin_hits, g->ce, g->n_caps,
-                                              NULL);
+            st = c2d_solve_capsule_contacts(&bodies, g->pin_hits, g->n_pin_hits, &with_pins);
     }
     memset(g->dx, 0, g->n * sizeof *g->dx);
     memset(g->dy, 0, g->n * sizeof *g->dy);
@@ -460,7 +467,7 @@ static int move_swept(galton *g, bool relax) {
             g->smy[k] = g->my[i];
         }
         /* rs holds the same value for every ball, so its first n_active entries serve. */
-        const c2d_circle_soa moving = {g->sx, g->sy, g->rs, n_active, NULL, NULL};
+        const c2d_circle_soa moving = {.x = g->sx, .y = g->sy, .radius = g->rs, .count = n_active};
         const double t0 = galton_now();
         const c2d_status st = galton_sweep_pins(&g->q, &moving, g->smx, g->smy, g->toi);
         g->timing.narrow += galton_now() - t0;
@@ -519,7 +526,7 @@ static int settle(galton *g) {
             g->ids[n_frozen++] = (uint32_t)i;
         }
     }
-    const c2d_circle_soa frozen = {g->sx, g->sy, g->r, n_frozen, NULL, NULL};
+    const c2d_circle_soa frozen = {.x = g->sx, .y = g->sy, .radius = g->r, .count = n_frozen};
     const c2d_status st = galton_freeze(&g->q, &frozen, g->ids);
     return st == C2D_OK ? 0 : report("freeze", st);
 }

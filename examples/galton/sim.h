@@ -58,7 +58,7 @@ typedef struct galton {
     uint32_t *ids;   /* the awake balls (inv_mass != 0), increasing; the rest are frozen */
     size_t n_awake;
     c2d_circle_toi *toi;
-    c2d_pair_contact *pin_hits;
+    c2d_capsule_pair_contact *pin_hits;
     size_t pin_cap, n_pin_hits;
     c2d_circle_pair_contact *ball_hits;
     size_t ball_cap, n_ball_hits;

@@ -4,7 +4,7 @@
 ///
 /// Usage:
 /// @code
-/// c2d_circle_soa balls = {xs, ys, radii, n, NULL, NULL};
+/// c2d_circle_soa balls = {.x = xs, .y = ys, .radius = radii, .count = n};
 /// size_t total;
 /// c2d_batch_collide_circles(&balls, NULL, 0, &total);   // size query: C2D_OK, total
 /// c2d_circle_pair_contact *pairs = malloc(total * sizeof *pairs);
@@ -40,9 +40,11 @@ typedef struct c2d_circle_pair_contact {
     c2d_contact contact;
 } c2d_circle_pair_contact;
 
-/// A moving ball's earliest hit against the other moving balls: `other` is the index of the
-/// ball it hits (C2D_NONE when there is none, and `toi` is then all zeros) and `toi` what
-/// c2d_sweep_circles(this ball, its move, other ball, its move) returns.
+/// The hit record: a moving circle's earliest hit, whom and when. In the ball sweeps `other`
+/// is the index (or id) of the ball it hits (C2D_NONE when there is none, and `toi` is then
+/// all zeros) and `toi` what c2d_sweep_circles(this ball, its move, other ball, its move)
+/// returns. New calls that report an earliest hit use this record; the sweeps against
+/// capsules keep c2d_circle_toi, the same record whose field is named `capsule`.
 typedef struct c2d_circle_hit {
     uint32_t other;
     c2d_toi toi;

@@ -25,7 +25,8 @@ extern "C" {
 #endif
 
 /// Circles as parallel arrays: circle i is (x[i], y[i]) with radius radius[i].
-/// A positional initializer lists the filter too: `{x, y, r, n, NULL, NULL}`.
+/// Initialise it by name, and the optional filter stays NULL:
+/// `{.x = xs, .y = ys, .radius = radii, .count = n}`.
 typedef struct c2d_circle_soa {
     const float *x, *y, *radius;
     size_t count;
@@ -35,7 +36,8 @@ typedef struct c2d_circle_soa {
 } c2d_circle_soa;
 
 /// Capsules as parallel arrays: capsule i has axis (ax[i], ay[i])-(bx[i], by[i]), radius[i].
-/// A positional initializer lists the filter too: `{ax, ay, bx, by, r, n, NULL, NULL, NULL}`.
+/// Initialise it by name, and the optional filter and sensors stay NULL:
+/// `{.ax = ax, .ay = ay, .bx = bx, .by = by, .radius = r, .count = n}`.
 typedef struct c2d_capsule_soa {
     const float *ax, *ay, *bx, *by, *radius;
     size_t count;
@@ -47,14 +49,21 @@ typedef struct c2d_capsule_soa {
     const uint8_t *sensor;
 } c2d_capsule_soa;
 
-/// One contact found by a batch call, with the indices of its pair.
+/// One contact found by a batch call, with the indices of its pair: circle `circle` against
+/// capsule `capsule`, and their c2d_collide_circle_capsule() contact.
 typedef struct c2d_pair_contact {
     uint32_t circle, capsule;
     c2d_contact contact;
 } c2d_pair_contact;
 
-/// A circle's earliest hit in c2d_batch_sweep(): `capsule` is C2D_NONE when there is none
-/// (and `toi` is then all zeros).
+/// c2d_pair_contact under the name the naming rule gives it (docs/design.md, "Names"): a
+/// contact pair is `c2d_<second shape>_pair_contact`, as c2d_circle_pair_contact is for two
+/// circles. The same type: either name may be used.
+typedef c2d_pair_contact c2d_capsule_pair_contact;
+
+/// A circle's earliest hit in the sweeps against capsules (c2d_batch_sweep() and its
+/// siblings): `capsule` is C2D_NONE when there is none (and `toi` is then all zeros). The
+/// same record as c2d_circle_hit (whom, when), whose field is named for a capsule.
 typedef struct c2d_circle_toi {
     uint32_t capsule;
     c2d_toi toi;
@@ -120,23 +129,31 @@ C2D_API c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *m
                                    const float *move_y, const c2d_capsule_soa *capsules,
                                    c2d_circle_toi *out);
 
+/// The moves of a set over a frame, as parallel arrays: element i moves by (x[i], y[i]). It
+/// has no count: it belongs to a set (circles, capsules) and has that set's count.
+typedef struct c2d_move_soa {
+    const float *x, *y;
+} c2d_move_soa;
+
 /// c2d_batch_sweep() against moving capsules: capsule k moves by
-/// (capsule_move_x[k], capsule_move_y[k]) over the frame. For each circle i, its earliest
+/// (capsule_moves->x[k], capsule_moves->y[k]) over the frame while circle i moves by
+/// (moves->x[i], moves->y[i]). For each circle i, its earliest
 /// c2d_sweep_circle_moving_capsule(circle i, move i, capsule k, capsule move k) hit over all
 /// capsules; ties go to the lowest capsule index; `toi.point` is in world space at time t
-/// (on the capsule where it then is). Both capsule move arrays NULL: the capsules are static
-/// and the answer is c2d_batch_sweep()'s, byte for byte; one NULL without the other (with
-/// capsules) gives C2D_ERROR_NULL. Every backend returns the scalar loop's bytes. Filters
-/// and sensors as in c2d_batch_sweep().
-C2D_API c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles,
-                                                   const float *move_x, const float *move_y,
-                                                   const c2d_capsule_soa *capsules,
-                                                   const float *capsule_move_x,
-                                                   const float *capsule_move_y,
-                                                   c2d_circle_toi *out);
+/// (on the capsule where it then is). `capsule_moves` NULL, or both its arrays NULL: the
+/// capsules are static and the answer is c2d_batch_sweep()'s, byte for byte; one array NULL
+/// without the other (with capsules) gives C2D_ERROR_NULL, as does `moves` NULL or one of its
+/// arrays NULL (with circles). `out` has circles->count entries. Every backend returns the
+/// scalar loop's bytes. Filters and sensors as in c2d_batch_sweep().
+C2D_API c2d_status c2d_batch_sweep_moving(const c2d_circle_soa *circles, const c2d_move_soa *moves,
+                                          const c2d_capsule_soa *capsules,
+                                          const c2d_move_soa *capsule_moves, c2d_circle_toi *out);
 
 #ifdef __cplusplus
 }
 #endif
+
+#define COLLIDE2D_BATCH_DECLARED /* complete: compat.h may declare its old names */
+#include "compat.h"
 
 #endif

@@ -11,10 +11,11 @@
 /// Usage:
 /// @code
 /// c2d_scene *scene;
-/// c2d_capsule_soa pins = {ax, ay, bx, by, pin_radii, n_pins, NULL, NULL, NULL};
+/// c2d_capsule_soa pins = {.ax = ax, .ay = ay, .bx = bx, .by = by, .radius = pin_radii,
+///                        .count = n_pins};
 /// if (c2d_scene_create(&pins, NULL, &scene) != C2D_OK) abort();   // copies and indexes pins
 /// for (;;) {                                                      // every frame
-///     c2d_circle_soa balls = {xs, ys, radii, n_balls, NULL, NULL};
+///     c2d_circle_soa balls = {.x = xs, .y = ys, .radius = radii, .count = n_balls};
 ///     size_t n;
 ///     c2d_status st = c2d_scene_collide(scene, &balls, hits, capacity, &n);
 ///     // hits[0..min(n, capacity)) == what c2d_batch_collide(&balls, &pins, ...) writes
@@ -181,24 +182,22 @@ C2D_API c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_cir
                                            size_t capsule_first, size_t capsule_count,
                                            c2d_pair_contact *out, size_t capacity, size_t *count);
 
-/// Exactly c2d_batch_sweep_moving_capsules(circles, move_x, move_y, scene's capsules,
-/// capsule_move_x, capsule_move_y, out): the sweep against capsules that move by
-/// (capsule_move_x[k], capsule_move_y[k]) over the frame, a paddle or a platform (arrays of
-/// c2d_scene_capsule_count() entries; most entries may be 0). Each circle's earliest hit, ties
-/// to the lowest capsule index, the point in world space at time t, over the capsules the
-/// filter allows (sensors skipped), as c2d_scene_sweep(). Both move arrays NULL:
-/// c2d_scene_sweep(); one NULL without the other (with capsules): C2D_ERROR_NULL.
+/// Exactly c2d_batch_sweep_moving(circles, moves, scene's capsules, capsule_moves, out): the
+/// sweep against capsules that move by (capsule_moves->x[k], capsule_moves->y[k]) over the
+/// frame, a paddle or a platform (arrays of c2d_scene_capsule_count() entries; most entries
+/// may be 0). Each circle's earliest hit, ties to the lowest capsule index, the point in world
+/// space at time t, over the capsules the filter allows (sensors skipped), as
+/// c2d_scene_sweep(). `capsule_moves` NULL or both its arrays NULL: c2d_scene_sweep(); one
+/// array NULL without the other (with capsules): C2D_ERROR_NULL.
 ///
 /// The index holds the capsules where they are; a capsule whose move is not zero is also
 /// tried by every circle whose swept box meets the capsule's box grown by its move, so the
 /// call costs about c2d_scene_sweep() plus circles x moving capsules box tests. Allocates only
 /// when more capsules move than in any call before (C2D_ERROR_ALLOC: nothing written), and as
 /// c2d_scene_sweep() does for its sweep index (which holds the capsules at rest).
-C2D_API c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
-                                                   const float *move_x, const float *move_y,
-                                                   const float *capsule_move_x,
-                                                   const float *capsule_move_y,
-                                                   c2d_circle_toi *out);
+C2D_API c2d_status c2d_scene_sweep_moving(c2d_scene *scene, const c2d_circle_soa *circles,
+                                          const c2d_move_soa *moves,
+                                          const c2d_move_soa *capsule_moves, c2d_circle_toi *out);
 
 /// c2d_scene_sweep() for circles circle_first .. circle_first + circle_count - 1 only:
 /// out[j] is circle circle_first + j's entry (out has circle_count entries). `circles`,
@@ -214,5 +213,8 @@ C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circl
 #ifdef __cplusplus
 }
 #endif
+
+#define COLLIDE2D_SCENE_DECLARED /* complete: compat.h may declare its old names */
+#include "compat.h"
 
 #endif

@@ -90,7 +90,7 @@ typedef enum c2d_shape_kind {
 /// set. No hit: `shape` = C2D_NONE, `kind` = C2D_SHAPE_NONE and `toi` all zeros.
 typedef struct c2d_ray_hit {
     uint32_t shape;
-    uint32_t kind; ///< A c2d_shape_kind.
+    uint32_t kind; ///< Holds a c2d_shape_kind (a uint32_t, so the record keeps 0.1.0's layout).
     c2d_toi toi;
 } c2d_ray_hit;
 

@@ -611,3 +611,31 @@ c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circ
         sweep_frozen(f, circles, ids, move_x, move_y, out, false);
     return C2D_OK;
 }
+
+/* The names of the naming rule (0.2.0): the frozen set's balls are "balls" (a ball is a circle
+ * the library keeps), what a query meets among them is `_frozen`. Each is the 0.1.0 call. */
+c2d_status c2d_scene_freeze_balls(c2d_scene *scene, const c2d_circle_soa *circles,
+                                  const uint32_t *ids) {
+    return c2d_scene_freeze_circles(scene, circles, ids);
+}
+
+c2d_status c2d_scene_thaw_balls(c2d_scene *scene, const uint32_t *ids, size_t count) {
+    return c2d_scene_thaw_circles(scene, ids, count);
+}
+
+bool c2d_scene_frozen_ball(const c2d_scene *scene, uint32_t id, c2d_circle *out) {
+    return c2d_scene_frozen_circle(scene, id, out);
+}
+
+c2d_status c2d_scene_collide_frozen(c2d_scene *scene, const c2d_circle_soa *circles,
+                                    const uint32_t *ids, c2d_circle_pair_contact *out,
+                                    size_t capacity, size_t *count) {
+    return c2d_scene_collide_frozen_circles(scene, circles, ids, out, capacity, count);
+}
+
+c2d_status c2d_scene_sweep_frozen(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                  const uint32_t *ids, const c2d_move_soa *moves,
+                                  c2d_circle_hit *out) {
+    return c2d_scene_sweep_frozen_circles(scene, circles, ids, moves ? moves->x : NULL,
+                                          moves ? moves->y : NULL, out);
+}

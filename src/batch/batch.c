@@ -127,3 +127,13 @@ c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles, const 
                                 moving ? capsule_move_y : NULL, out);
     return C2D_OK;
 }
+
+/* The move records' form (0.2.0, the naming rule): unpacked into the 0.1.0 call, which keeps
+ * every status and byte. */
+c2d_status c2d_batch_sweep_moving(const c2d_circle_soa *circles, const c2d_move_soa *moves,
+                                  const c2d_capsule_soa *capsules,
+                                  const c2d_move_soa *capsule_moves, c2d_circle_toi *out) {
+    return c2d_batch_sweep_moving_capsules(
+        circles, moves ? moves->x : NULL, moves ? moves->y : NULL, capsules,
+        capsule_moves ? capsule_moves->x : NULL, capsule_moves ? capsule_moves->y : NULL, out);
+}

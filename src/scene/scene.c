@@ -378,3 +378,12 @@ c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_so
     c2d_scene_sweep_moving_range(scene, circles, move_x, move_y, &movers, 0, circles->count, out);
     return C2D_OK;
 }
+
+/* The move records' form (0.2.0, the naming rule): unpacked into the 0.1.0 call. */
+c2d_status c2d_scene_sweep_moving(c2d_scene *scene, const c2d_circle_soa *circles,
+                                  const c2d_move_soa *moves, const c2d_move_soa *capsule_moves,
+                                  c2d_circle_toi *out) {
+    return c2d_scene_sweep_moving_capsules(
+        scene, circles, moves ? moves->x : NULL, moves ? moves->y : NULL,
+        capsule_moves ? capsule_moves->x : NULL, capsule_moves ? capsule_moves->y : NULL, out);
+}
