@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "batch/search_internal.h"
-#include "scene/scene_internal.h"
+#include "scene/scene_sweep.h"
 
 /* ---- ray casts ------------------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
  * box touches, and the capsules the index holds everywhere; or, when its swept box is within
  * the sweep index's gate, the capsules of the one sweep-index cell of the box's low corner
- * (built here, see scene_internal.h and docs/scenes.md "A sweep frame"). The candidates of a
+ * (built here, see scene_sweep_index.h and docs/scenes.md "A sweep frame"). The candidates of a
  * block of circles are listed, then swept W at a time in the active backend's lanes (the sweep
  * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
@@ -28,8 +28,10 @@
 #include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
+#include "alloc.h"
 #include "dispatch.h"
-#include "scene/scene_internal.h"
+#include "prefetch.h"
+#include "scene/scene_sweep.h"
 
 /* ---- queries ----------------------------------------------------------------------------- */
 
@@ -565,9 +567,9 @@ static c2d_cell_span sweep_cells(const c2d_grid *g, const c2d_capsule_index *x, 
                            c2d_grid_coord(x->hi_y[k], g->y0, g->inv_size, g->ny)};
 }
 
-void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w) {
-    c2d_scene_free(s, w->start);
-    c2d_scene_free(s, w->group);
+void c2d_sweep_index_free(const c2d_allocator *a, c2d_sweep_index *w) {
+    c2d_free(a, w->start);
+    c2d_free(a, w->group);
     w->start = NULL;
     w->group = NULL;
     w->ready = false;
@@ -578,7 +580,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
     c2d_sweep_index *w = &s->sweep;
     const c2d_capsule_index *x = &s->index;
     const size_t m = s->capsule_count;
-    c2d_sweep_index_free(s, w);
+    c2d_sweep_index_free(&s->allocator, w);
     if (x->listed == 0 || m > UINT32_MAX / 4) return false;
     /* grown by a little more than the gate: the size of a box within the gate, computed in
      * float, is exact to 2^-24, so its true size stays below span */
@@ -617,8 +619,8 @@ static bool sweep_build(c2d_scene *s, float gate) {
         break;
     }
     const size_t cells = (size_t)g.nx * g.ny;
-    uint32_t *start = c2d_scene_alloc(s, (cells + 1) * sizeof *start);
-    uint32_t *fill = c2d_scene_alloc(s, cells * sizeof *fill);
+    uint32_t *start = c2d_alloc_array(&s->allocator, cells + 1, sizeof *start);
+    uint32_t *fill = c2d_alloc_array(&s->allocator, cells, sizeof *fill);
     c2d_sweep_group *group = NULL;
     if (start && fill) {
         memset(fill, 0, cells * sizeof *fill);
@@ -635,7 +637,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
             fill[c] = 0;
         }
         const size_t groups = start[cells];
-        group = c2d_scene_alloc(s, (groups ? groups : 1) * sizeof *group);
+        group = c2d_alloc_array(&s->allocator, groups ? groups : 1, sizeof *group);
         for (size_t e = 0; group && e < groups; e++)
             for (unsigned j = 0; j < 4; j++) {
                 group[e].lo_x[j] = group[e].lo_y[j] = INFINITY;
@@ -644,8 +646,8 @@ static bool sweep_build(c2d_scene *s, float gate) {
             }
     }
     if (!group) {
-        c2d_scene_free(s, start);
-        c2d_scene_free(s, fill);
+        c2d_free(&s->allocator, start);
+        c2d_free(&s->allocator, fill);
         return false;
     }
     for (size_t k = 0; k < m; k++) { /* in capsule order */
@@ -663,7 +665,7 @@ static bool sweep_build(c2d_scene *s, float gate) {
                 gr->capsule[at % 4] = (uint32_t)k;
             }
     }
-    c2d_scene_free(s, fill);
+    c2d_free(&s->allocator, fill);
     const c2d_sweep_index built = {.grid = g,
                                    .gate = gate,
                                    .span = span,
@@ -697,7 +699,7 @@ void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float 
         const float chosen = choose_gate(circles, move_x, move_y), ahead = 1.5f * w->gate;
         const float gate = chosen > ahead ? chosen : ahead;
         if (!sweep_build(s, gate)) {
-            c2d_sweep_index_free(s, w);
+            c2d_sweep_index_free(&s->allocator, w);
             w->generation = s->generation;
             w->tried = true;
         }
@@ -716,13 +718,13 @@ void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float 
         w->pause_next = w->pause_next ? (w->pause_next < 4096 ? 2 * w->pause_next : 4096) : 4;
         w->pause = w->pause_next;
         w->tried = false;
-        c2d_sweep_index_free(s, w);
+        c2d_sweep_index_free(&s->allocator, w);
         return;
     }
     if (w->tried) w->pause_next = 0;
     const float gate = choose_gate(circles, move_x, move_y);
     if (!(gate > 0.0f) || !sweep_build(s, gate)) {
-        c2d_sweep_index_free(s, w);
+        c2d_sweep_index_free(&s->allocator, w);
         w->generation = s->generation;
         w->uses = w->checked = 0;
         w->tried = true;

@@ -1,5 +1,6 @@
-/* Frozen balls (collide2d/frozen.h): resting balls a scene holds, in an index that takes
- * insertions and removals one ball at a time.
+/* The frozen index: resting balls (a scene's frozen balls, collide2d/frozen.h, whose entry
+ * points are src/scene/scene_frozen.c) in an index that takes insertions and removals one ball
+ * at a time. It knows nothing of scenes: its owner gives it the allocator hooks.
  *
  * The index: slots (one per frozen ball: its copy and its id) with a free list; a table from
  * id to slot; a hashed uniform grid, each cell's slots in a doubly linked list through the
@@ -15,15 +16,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "balls/balls_internal.h"
-#include "balls/frozen_internal.h"
+#include "alloc.h"
+#include "balls/frozen_index.h"
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
 #include "core/filter_words.h"
 #include "core/lane_scalar.h"
 #include "core/segment_formula.h"
 #include "core/contact_formula.h"
-#include "scene/scene_internal.h"
 
 #define NIL UINT32_MAX
 #define HOME_SPECIAL (UINT32_MAX - 1) /* on the special list */
@@ -165,89 +165,93 @@ static void rebuild(c2d_frozen *f, uint32_t *bucket, size_t buckets, double cell
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-static void *grow_array(const c2d_scene *scene, void *old, size_t old_bytes, size_t bytes) {
-    void *fresh = c2d_scene_alloc(scene, bytes);
+static void *grow_array(const c2d_allocator *a, void *old, size_t old_bytes, size_t count,
+                        size_t size) {
+    void *fresh = c2d_alloc_array(a, count, size);
     if (fresh && old_bytes) memcpy(fresh, old, old_bytes);
     return fresh;
 }
 
-void c2d_frozen_free(const c2d_scene *scene, c2d_frozen *f) {
-    if (!f) return;
-    c2d_scene_free(scene, f->slots);
-    c2d_scene_free(scene, f->slot_of);
-    c2d_scene_free(scene, f->bucket);
-    c2d_scene_free(scene, f->hits);
-    c2d_scene_free(scene, f->words);
-    c2d_scene_free(scene, f);
+c2d_frozen *c2d_frozen_new(const c2d_allocator *a) {
+    c2d_frozen *f = c2d_alloc(a, sizeof *f);
+    if (!f) return NULL;
+    memset(f, 0, sizeof *f);
+    f->free_head = NIL;
+    f->special_head = NIL;
+    return f;
 }
 
-static size_t grown(size_t have, size_t need) {
-    size_t cap = have ? have : 64;
-    while (cap < need)
-        cap *= 2;
-    return cap;
+void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f) {
+    if (!f) return;
+    c2d_free(a, f->slots);
+    c2d_free(a, f->slot_of);
+    c2d_free(a, f->bucket);
+    c2d_free(a, f->hits);
+    c2d_free(a, f->words);
+    c2d_free(a, f);
 }
 
 /* Makes room for `more` balls and ids up to max_id, all or nothing. Rebuilds the grid when
  * the buckets would hold more than one ball each. */
-static c2d_status reserve(c2d_scene *scene, c2d_frozen *f, const c2d_circle_soa *c, size_t more,
-                          uint32_t max_id) {
+static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
+                          size_t more, uint32_t max_id) {
     const size_t slots_need = f->count + more; /* free slots are reused first */
     const size_t slot_cap =
-        f->capacity >= slots_need ? f->capacity : grown(f->capacity, slots_need);
+        f->capacity >= slots_need ? f->capacity : c2d_grown(f->capacity, slots_need);
     const size_t id_cap =
-        f->id_capacity > max_id ? f->id_capacity : grown(f->id_capacity, (size_t)max_id + 1);
-    const size_t bucket_cap = f->buckets >= slots_need ? f->buckets : grown(f->buckets, slots_need);
+        f->id_capacity > max_id ? f->id_capacity : c2d_grown(f->id_capacity, (size_t)max_id + 1);
+    const size_t bucket_cap =
+        f->buckets >= slots_need ? f->buckets : c2d_grown(f->buckets, slots_need);
     frozen_slot *slots = f->slots;
     uint32_t *slot_of = f->slot_of, *bucket = f->bucket;
     uint64_t *hits = f->hits;
     if (slot_cap != f->capacity) {
-        slots = grow_array(scene, f->slots, f->used * sizeof *slots, slot_cap * sizeof *slots);
-        hits = c2d_scene_alloc(scene, slot_cap * sizeof *hits);
+        slots = grow_array(a, f->slots, f->used * sizeof *slots, slot_cap, sizeof *slots);
+        hits = c2d_alloc_array(a, slot_cap, sizeof *hits);
     }
     if (id_cap != f->id_capacity) {
-        slot_of = grow_array(scene, f->slot_of, f->id_capacity * sizeof *slot_of,
-                             id_cap * sizeof *slot_of);
+        slot_of =
+            grow_array(a, f->slot_of, f->id_capacity * sizeof *slot_of, id_cap, sizeof *slot_of);
         if (slot_of)
             for (size_t i = f->id_capacity; i < id_cap; i++)
                 slot_of[i] = NIL;
     }
-    if (bucket_cap != f->buckets) bucket = c2d_scene_alloc(scene, bucket_cap * sizeof *bucket);
+    if (bucket_cap != f->buckets) bucket = c2d_alloc_array(a, bucket_cap, sizeof *bucket);
     /* filter words: from the first freeze that brings a filter on (the balls held before it
      * get every layer), growing with the slots */
     const bool want_words = f->words || c2d_circle_soa_filtered(c);
     uint32_t *words = f->words;
     if (want_words && (!f->words || slot_cap != f->capacity)) {
-        words = c2d_scene_alloc(scene, 2 * slot_cap * sizeof *words);
+        words = c2d_alloc_array(a, slot_cap, 2 * sizeof *words);
         for (size_t k = 0; words && k < 2 * f->used; k++)
             words[k] = f->words ? f->words[k] : C2D_FILTER_ALL;
     }
     if (!slots || !slot_of || !bucket || !hits || (want_words && !words)) {
-        if (words != f->words) c2d_scene_free(scene, words);
-        if (slots != f->slots) c2d_scene_free(scene, slots);
-        if (hits != f->hits) c2d_scene_free(scene, hits);
-        if (slot_of != f->slot_of) c2d_scene_free(scene, slot_of);
-        if (bucket != f->bucket) c2d_scene_free(scene, bucket);
+        if (words != f->words) c2d_free(a, words);
+        if (slots != f->slots) c2d_free(a, slots);
+        if (hits != f->hits) c2d_free(a, hits);
+        if (slot_of != f->slot_of) c2d_free(a, slot_of);
+        if (bucket != f->bucket) c2d_free(a, bucket);
         return C2D_ERROR_ALLOC;
     }
     if (words != f->words) {
-        c2d_scene_free(scene, f->words);
+        c2d_free(a, f->words);
         f->words = words;
     }
     if (slots != f->slots) {
-        c2d_scene_free(scene, f->slots);
-        c2d_scene_free(scene, f->hits);
+        c2d_free(a, f->slots);
+        c2d_free(a, f->hits);
         f->slots = slots;
         f->hits = hits;
         f->capacity = slot_cap;
     }
     if (slot_of != f->slot_of) {
-        c2d_scene_free(scene, f->slot_of);
+        c2d_free(a, f->slot_of);
         f->slot_of = slot_of;
         f->id_capacity = id_cap;
     }
     if (bucket != f->bucket) {
-        c2d_scene_free(scene, f->bucket);
+        c2d_free(a, f->bucket);
         rebuild(f, bucket, bucket_cap, pick_cell(f, c));
     }
     return C2D_OK;
@@ -255,30 +259,11 @@ static c2d_status reserve(c2d_scene *scene, c2d_frozen *f, const c2d_circle_soa 
 
 /* ---- freeze and thaw --------------------------------------------------------------------- */
 
-c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circles,
-                                    const uint32_t *ids) {
-    if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st != C2D_OK) return st;
+c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_circle_soa *circles,
+                             const uint32_t *ids, uint32_t max_id) {
     const size_t n = circles->count;
-    if (n == 0) return C2D_OK;
-    uint32_t max_id = 0;
-    for (size_t k = 0; k < n; k++) {
-        const uint32_t id = ids ? ids[k] : (uint32_t)k;
-        if (id == C2D_NONE) return C2D_ERROR_INDEX;
-        max_id = id > max_id ? id : max_id;
-    }
-    if (!scene->frozen) {
-        c2d_frozen *f = c2d_scene_alloc(scene, sizeof *f);
-        if (!f) return C2D_ERROR_ALLOC;
-        memset(f, 0, sizeof *f);
-        f->free_head = NIL;
-        f->special_head = NIL;
-        scene->frozen = f;
-    }
-    c2d_frozen *f = scene->frozen;
     if (f->count + n >= (size_t)UINT32_MAX - 1) return C2D_ERROR_TOO_LARGE; /* slot numbers */
-    const c2d_status rs = reserve(scene, f, circles, n, max_id);
+    const c2d_status rs = reserve(a, f, circles, n, max_id);
     if (rs != C2D_OK) return rs;
     for (size_t k = 0; k < n; k++) {
         const uint32_t id = ids ? ids[k] : (uint32_t)k;
@@ -312,10 +297,7 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
     return C2D_OK;
 }
 
-c2d_status c2d_scene_thaw_circles(c2d_scene *scene, const uint32_t *ids, size_t count) {
-    if (!scene || (!ids && count > 0)) return C2D_ERROR_NULL;
-    c2d_frozen *f = scene->frozen;
-    if (!f) return C2D_OK;
+void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count) {
     for (size_t k = 0; k < count; k++) {
         const uint32_t id = ids[k];
         if (id >= f->id_capacity || f->slot_of[id] == NIL) continue;
@@ -328,15 +310,13 @@ c2d_status c2d_scene_thaw_circles(c2d_scene *scene, const uint32_t *ids, size_t 
         f->free_head = s;
         f->count--;
     }
-    return C2D_OK;
 }
 
-size_t c2d_scene_frozen_count(const c2d_scene *scene) {
-    return scene && scene->frozen ? scene->frozen->count : 0;
+size_t c2d_frozen_count(const c2d_frozen *f) {
+    return f ? f->count : 0;
 }
 
-bool c2d_scene_frozen_circle(const c2d_scene *scene, uint32_t id, c2d_circle *out) {
-    const c2d_frozen *f = scene ? scene->frozen : NULL;
+bool c2d_frozen_get(const c2d_frozen *f, uint32_t id, c2d_circle *out) {
     if (!f || id >= f->id_capacity || f->slot_of[id] == NIL) return false;
     const frozen_slot *p = &f->slots[f->slot_of[id]];
     if (out) {
@@ -468,7 +448,7 @@ static void sort_u64(uint64_t *v, size_t n) {
     }
 }
 
-/* The awake-vs-frozen pairs of c2d_scene_collide_frozen_circles; returns their total.
+/* The awake-vs-frozen pairs of c2d_frozen_collide; returns their total.
  * `filtered` (a constant in both callers): the awake balls' and frozen balls' filter words
  * refuse pairs before the overlap test. */
 C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
@@ -513,20 +493,11 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
     return total;
 }
 
-c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
-                                            const uint32_t *ids, c2d_circle_pair_contact *out,
-                                            size_t capacity, size_t *count) {
-    if (!count) return C2D_ERROR_NULL;
-    *count = 0;
-    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st != C2D_OK) return st;
-    c2d_frozen *f = scene->frozen;
-    if (!f || f->count == 0) return C2D_OK;
-    const size_t total = f->words || c2d_circle_soa_filtered(circles)
-                             ? collide_frozen(f, circles, ids, out, capacity, true)
-                             : collide_frozen(f, circles, ids, out, capacity, false);
-    return c2d_balls_finish(total, out, capacity, count);
+size_t c2d_frozen_collide(const c2d_frozen *f, const c2d_circle_soa *circles, const uint32_t *ids,
+                          c2d_circle_pair_contact *out, size_t capacity) {
+    return f->words || c2d_circle_soa_filtered(circles)
+               ? collide_frozen(f, circles, ids, out, capacity, true)
+               : collide_frozen(f, circles, ids, out, capacity, false);
 }
 
 /* the sweep of one awake ball */
@@ -558,7 +529,7 @@ static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
     if (meets_frozen(&c->filter, p)) sweep_visit(&c->c, p);
 }
 
-/* The hits of c2d_scene_sweep_frozen_circles into out; `filtered` as in collide_frozen. */
+/* The hits of c2d_frozen_sweep into out; `filtered` as in collide_frozen. */
 C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
                               const uint32_t *ids, const float *move_x, const float *move_y,
                               c2d_circle_hit *out, bool filtered) {
@@ -596,18 +567,10 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
     }
 }
 
-c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circle_soa *circles,
-                                          const uint32_t *ids, const float *move_x,
-                                          const float *move_y, c2d_circle_hit *out) {
-    if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st == C2D_ERROR_NULL) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
-    if (st != C2D_OK) return st;
-    const c2d_frozen *f = scene->frozen;
+void c2d_frozen_sweep(const c2d_frozen *f, const c2d_circle_soa *circles, const uint32_t *ids,
+                      const float *move_x, const float *move_y, c2d_circle_hit *out) {
     if (f && (f->words || c2d_circle_soa_filtered(circles)))
         sweep_frozen(f, circles, ids, move_x, move_y, out, true);
     else
         sweep_frozen(f, circles, ids, move_x, move_y, out, false);
-    return C2D_OK;
 }

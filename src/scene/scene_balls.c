@@ -3,7 +3,7 @@
 #include "balls/ball_grid.h"
 #include "balls/balls_internal.h"
 #include "dispatch.h"
-#include "scene/scene_internal.h"
+#include "scene/scene_scratch.h"
 
 /* The scene scratch slot of the ball grid: the last one, away from the slots other topics
  * take from C2D_SCENE_SLOT_FREE up. */
