@@ -29,6 +29,11 @@ static inline bool c2d_arrays_given(size_t n, const float *const *arrays, size_t
     return true;
 }
 
+/* An array of n elements: needed when n > 0. */
+static inline bool c2d_array_given(size_t n, const void *array) {
+    return n == 0 || array != NULL;
+}
+
 /* A count the kernels' 32-bit indices can hold. */
 static inline c2d_status c2d_check_count(size_t n) {
     return n > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
@@ -92,6 +97,11 @@ static inline c2d_status c2d_check_move_pair(size_t n, const float *move_x, cons
 /* The range [first, first + n) within `count` elements. */
 static inline c2d_status c2d_check_range(size_t first, size_t n, size_t count) {
     return first > count || n > count - first ? C2D_ERROR_INDEX : C2D_OK;
+}
+
+/* A pair of two of n balls: both below n, and not one ball twice. */
+static inline bool c2d_ball_pair_in(uint32_t a, uint32_t b, size_t n) {
+    return a < n && b < n && a != b;
 }
 
 /* Is every one of n indices below `limit`. Reads each index once, before anything is written.

@@ -1,15 +1,15 @@
 /* Frozen balls (collide2d/frozen.h): the public entry points. The scene owns one frozen index
  * (src/balls/frozen_index.c), made at the first freeze with the scene's allocator. */
 #include "alloc.h"
-#include "balls/balls_internal.h"
 #include "balls/frozen_index.h"
 #include "collide2d/frozen.h"
+#include "contract.h"
 #include "scene/scene_state.h"
 
 c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                     const uint32_t *ids) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
+    const c2d_status st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
     const size_t n = circles->count;
     if (n == 0) return C2D_OK;
@@ -27,7 +27,7 @@ c2d_status c2d_scene_freeze_circles(c2d_scene *scene, const c2d_circle_soa *circ
 }
 
 c2d_status c2d_scene_thaw_circles(c2d_scene *scene, const uint32_t *ids, size_t count) {
-    if (!scene || (!ids && count > 0)) return C2D_ERROR_NULL;
+    if (!scene || !c2d_array_given(count, ids)) return C2D_ERROR_NULL;
     if (scene->frozen) c2d_frozen_remove(scene->frozen, ids, count);
     return C2D_OK;
 }
@@ -43,23 +43,23 @@ bool c2d_scene_frozen_circle(const c2d_scene *scene, uint32_t id, c2d_circle *ou
 c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                             const uint32_t *ids, c2d_circle_pair_contact *out,
                                             size_t capacity, size_t *count) {
-    if (!count) return C2D_ERROR_NULL;
-    *count = 0;
-    if (!scene || (!out && capacity > 0)) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
+    c2d_status st = c2d_check_output(out, capacity, count);
+    if (st != C2D_OK) return st;
+    if (!scene) return C2D_ERROR_NULL;
+    st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
     if (c2d_frozen_count(scene->frozen) == 0) return C2D_OK;
     const size_t total = c2d_frozen_collide(scene->frozen, circles, ids, out, capacity);
-    return c2d_balls_finish(total, out, capacity, count);
+    return c2d_finish_count(total, out, capacity, count);
 }
 
 c2d_status c2d_scene_sweep_frozen_circles(const c2d_scene *scene, const c2d_circle_soa *circles,
                                           const uint32_t *ids, const float *move_x,
                                           const float *move_y, c2d_circle_hit *out) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_balls_check(circles);
-    if (st == C2D_ERROR_NULL) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
+    c2d_status st = c2d_check_circles(circles);
+    if (st == C2D_ERROR_NULL) return st; /* then missing moves before a count too large */
+    st = c2d_check_both(c2d_check_moves(circles->count, move_x, move_y, out), st);
     if (st != C2D_OK) return st;
     c2d_frozen_sweep(scene->frozen, circles, ids, move_x, move_y, out);
     return C2D_OK;
