@@ -13,6 +13,7 @@
 #include "scene/scene_fine.h"
 #include "scene/scene_scratch.h"
 #include "scene/scene_sweep.h"
+#include "scene/scene_sweep_build.h"
 
 /* Copies capsules[0..n) into the scene's arrays from index `first`. */
 static void copy_capsules(c2d_scene *s, size_t first, const c2d_capsule_soa *k) {

@@ -1,4 +1,4 @@
-/* Sweeps against a scene's capsules (scene_sweep.c) and its sweep index. */
+/* Sweeps against a scene's capsules (scene_sweep.c), through its sweep index when it is ready. */
 #ifndef C2D_SCENE_SWEEP_H
 #define C2D_SCENE_SWEEP_H
 
@@ -18,13 +18,6 @@ typedef struct c2d_scene_movers {
     const c2d_scene_mover *list;
     size_t count;
 } c2d_scene_movers;
-
-/* Makes the sweep index fit the scene's capsules and these circles' swept boxes (built when
- * missing or stale, unless capsules keep moving; any failure leaves it unready, and sweeps use
- * the coarse index alone). c2d_sweep_index_free releases it. */
-C2D_INTERNAL void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles,
-                                    const float *move_x, const float *move_y);
-C2D_INTERNAL void c2d_sweep_index_free(const c2d_allocator *a, c2d_sweep_index *w);
 
 /* The sweep of circles [first, first+n) (arguments checked); out has n entries. */
 C2D_INTERNAL void c2d_scene_sweep_circle_range(const c2d_scene *s, const c2d_circle_soa *circles,

@@ -2,6 +2,9 @@
 #ifndef C2D_SCENE_SWEEP_INDEX_H
 #define C2D_SCENE_SWEEP_INDEX_H
 
+#include <math.h>
+
+#include "batch/cull.h"
 #include "scene/scene_grid.h"
 
 /* Four capsules of a sweep-index cell, with their index boxes (unused slots: an empty box,
@@ -29,5 +32,31 @@ typedef struct c2d_sweep_index {
     uint32_t pause, pause_next; /* sweeps to go without it (capsules moved soon after builds) */
     bool ready, tried;          /* built; a build was attempted for `generation` */
 } c2d_sweep_index;
+
+/* One circle's inputs and swept box. */
+typedef struct c2d_swept_circle {
+    float px, py, r, mx, my;
+    float lo_x, hi_x, lo_y, hi_y;
+} c2d_swept_circle;
+
+/* The swept box of cull.h's kernels (everything within r of the path, plus slack), grown by a
+ * further 1/8 and 2^-10 of the sizes. False when some input is not tame (or NaN). */
+static inline bool c2d_swept_box(c2d_swept_circle *c) {
+    const float ar = fabsf(c->r), amx = fabsf(c->mx), amy = fabsf(c->my);
+    const float apx = fabsf(c->px), apy = fabsf(c->py);
+    const float L = C2D_TAME_LIMIT;
+    if (!(apx <= L && apy <= L && amx <= L && amy <= L && ar <= L)) return false;
+    const float size = amx + amy + ar;
+    const float grow =
+        (ar + size * C2D_SWEEP_SIZE_SLACK + (apx + apy) * C2D_SWEEP_POSITION_SLACK + 1e-18f) *
+            1.125f +
+        size * 0x1p-10f;
+    const float ex = c->px + c->mx, ey = c->py + c->my;
+    c->lo_x = (c->px < ex ? c->px : ex) - grow;
+    c->hi_x = (c->px > ex ? c->px : ex) + grow;
+    c->lo_y = (c->py < ey ? c->py : ey) - grow;
+    c->hi_y = (c->py > ey ? c->py : ey) + grow;
+    return true;
+}
 
 #endif
