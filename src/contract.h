@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "collide2d/batch.h"
+#include "collide2d/scene.h"
 
 /* Are the `count` arrays of a set of n elements all given (none is needed when n is 0). */
 static inline bool c2d_arrays_given(size_t n, const float *const *arrays, size_t count) {
@@ -72,6 +73,16 @@ static inline c2d_status c2d_check_output(const void *out, size_t capacity, size
     if (!count) return C2D_ERROR_NULL;
     *count = 0;
     return !out && capacity > 0 ? C2D_ERROR_NULL : C2D_OK;
+}
+
+/* A scene call that counts its results for a circle set: the output first, then the scene,
+ * then the set. */
+static inline c2d_status c2d_check_scene_counted(const c2d_scene *scene,
+                                                 const c2d_circle_soa *circles, const void *out,
+                                                 size_t capacity, size_t *count) {
+    const c2d_status st = c2d_check_output(out, capacity, count);
+    if (st != C2D_OK) return st;
+    return scene ? c2d_check_circles(circles) : C2D_ERROR_NULL;
 }
 
 /* Sets *count = total: C2D_OK when the results fit or for a size query (out NULL, capacity 0,

@@ -176,10 +176,7 @@ c2d_status c2d_scene_bin_end(c2d_scene *scene) {
 
 c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2d_pair_contact *out,
                              size_t capacity, size_t *count) {
-    c2d_status st = c2d_check_output(out, capacity, count);
-    if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_check_circles(circles);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK) return st;
     st = bin_all(scene, circles);
     if (st != C2D_OK) return st;
@@ -203,10 +200,7 @@ static c2d_status check_frame(const c2d_scene *s, const c2d_circle_soa *c) {
 c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
                                    size_t capsule_first, size_t capsule_count,
                                    c2d_pair_contact *out, size_t capacity, size_t *count) {
-    c2d_status st = c2d_check_output(out, capacity, count);
-    if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_check_circles(circles);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK) return st;
     st = c2d_check_range(capsule_first, capsule_count, scene->capsule_count);
     if (st == C2D_OK) st = check_frame(scene, circles);

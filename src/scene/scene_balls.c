@@ -18,10 +18,7 @@ static c2d_status ball_scratch(c2d_scene *scene, size_t bytes, void **scratch, s
 
 c2d_status c2d_scene_collide_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                      c2d_circle_pair_contact *out, size_t capacity, size_t *count) {
-    c2d_status st = c2d_check_output(out, capacity, count);
-    if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_check_circles(circles);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK || circles->count == 0) return st;
     /* room for what the slot already holds, at least 4 pairs a ball; more when a frame asks */
     size_t need = c2d_ball_grid_scratch_bytes(circles->count, 4 * circles->count), have;

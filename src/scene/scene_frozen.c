@@ -43,10 +43,7 @@ bool c2d_scene_frozen_circle(const c2d_scene *scene, uint32_t id, c2d_circle *ou
 c2d_status c2d_scene_collide_frozen_circles(c2d_scene *scene, const c2d_circle_soa *circles,
                                             const uint32_t *ids, c2d_circle_pair_contact *out,
                                             size_t capacity, size_t *count) {
-    c2d_status st = c2d_check_output(out, capacity, count);
-    if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_check_circles(circles);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK) return st;
     if (c2d_frozen_count(scene->frozen) == 0) return C2D_OK;
     const size_t total = c2d_frozen_collide(scene->frozen, circles, ids, out, capacity);
