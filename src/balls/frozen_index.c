@@ -17,45 +17,45 @@
 #include "core/filter_words.h"
 
 static void list_push(c2d_frozen *f, uint32_t *head, uint32_t s) {
-    f->slots[s].prev = NIL;
+    f->slots[s].prev = FROZEN_NIL;
     f->slots[s].next = *head;
-    if (*head != NIL) f->slots[*head].prev = s;
+    if (*head != FROZEN_NIL) f->slots[*head].prev = s;
     *head = s;
 }
 
 static void list_unlink(c2d_frozen *f, uint32_t *head, uint32_t s) {
     const frozen_slot *p = &f->slots[s];
-    if (p->prev != NIL)
+    if (p->prev != FROZEN_NIL)
         f->slots[p->prev].next = p->next;
     else
         *head = p->next;
-    if (p->next != NIL) f->slots[p->next].prev = p->prev;
+    if (p->next != FROZEN_NIL) f->slots[p->next].prev = p->prev;
 }
 
 /* Lists slot s where its values say (the slot's values are set). */
 static void place(c2d_frozen *f, uint32_t s) {
     frozen_slot *p = &f->slots[s];
     if (p->x != p->x || p->y != p->y || !(p->r >= 0.0f)) {
-        p->home = HOME_DEAD;
+        p->home = FROZEN_HOME_DEAD;
         return;
     }
-    if (!(tame(p->x) && tame(p->y) && tame(p->r)) || (double)p->r > f->cell) {
-        p->home = HOME_SPECIAL;
+    if (!(frozen_tame(p->x) && frozen_tame(p->y) && frozen_tame(p->r)) || (double)p->r > f->cell) {
+        p->home = FROZEN_HOME_SPECIAL;
         list_push(f, &f->special_head, s);
         return;
     }
-    const int64_t cx = cell_coord(f, p->x), cy = cell_coord(f, p->y);
-    p->home = bucket_of(f, cx, cy);
-    p->key = cell_key(cx, cy);
+    const int64_t cx = frozen_cell_coord(f, p->x), cy = frozen_cell_coord(f, p->y);
+    p->home = frozen_bucket_of(f, cx, cy);
+    p->key = frozen_cell_key(cx, cy);
     list_push(f, &f->bucket[p->home], s);
     f->r_max = p->r > f->r_max ? p->r : f->r_max;
 }
 
 static void unplace(c2d_frozen *f, uint32_t s) {
     const uint32_t home = f->slots[s].home;
-    if (home == HOME_SPECIAL)
+    if (home == FROZEN_HOME_SPECIAL)
         list_unlink(f, &f->special_head, s);
-    else if (home != HOME_DEAD)
+    else if (home != FROZEN_HOME_DEAD)
         list_unlink(f, &f->bucket[home], s);
 }
 
@@ -64,9 +64,10 @@ static void unplace(c2d_frozen *f, uint32_t s) {
 static double pick_cell(const c2d_frozen *f, const c2d_circle_soa *extra) {
     float r = 0.0f;
     for (size_t s = 0; s < f->used; s++)
-        if (f->slots[s].id != NIL && tame(f->slots[s].r) && f->slots[s].r > r) r = f->slots[s].r;
+        if (f->slots[s].id != FROZEN_NIL && frozen_tame(f->slots[s].r) && f->slots[s].r > r)
+            r = f->slots[s].r;
     for (size_t k = 0; extra && k < extra->count; k++)
-        if (tame(extra->radius[k]) && extra->radius[k] > r) r = extra->radius[k];
+        if (frozen_tame(extra->radius[k]) && extra->radius[k] > r) r = extra->radius[k];
     const double want = 2.0 * (double)r;
     double cell = 0x1p-60;
     while (cell < want)
@@ -87,11 +88,11 @@ static void rebuild(c2d_frozen *f, uint32_t *bucket, size_t buckets, double cell
     f->cell = cell;
     f->inv_cell = 1.0 / cell;
     f->r_max = 0.0f;
-    f->special_head = NIL;
+    f->special_head = FROZEN_NIL;
     for (size_t b = 0; b < buckets; b++)
-        bucket[b] = NIL;
+        bucket[b] = FROZEN_NIL;
     for (size_t s = 0; s < f->used; s++)
-        if (f->slots[s].id != NIL) place(f, (uint32_t)s);
+        if (f->slots[s].id != FROZEN_NIL) place(f, (uint32_t)s);
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -107,8 +108,8 @@ c2d_frozen *c2d_frozen_new(const c2d_allocator *a) {
     c2d_frozen *f = c2d_alloc(a, sizeof *f);
     if (!f) return NULL;
     memset(f, 0, sizeof *f);
-    f->free_head = NIL;
-    f->special_head = NIL;
+    f->free_head = FROZEN_NIL;
+    f->special_head = FROZEN_NIL;
     return f;
 }
 
@@ -145,7 +146,7 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
             grow_array(a, f->slot_of, f->id_capacity * sizeof *slot_of, id_cap, sizeof *slot_of);
         if (slot_of)
             for (size_t i = f->id_capacity; i < id_cap; i++)
-                slot_of[i] = NIL;
+                slot_of[i] = FROZEN_NIL;
     }
     if (bucket_cap != f->buckets) bucket = c2d_alloc_array(a, bucket_cap, sizeof *bucket);
     /* filter words: from the first freeze that brings a filter on (the balls held before it
@@ -199,10 +200,10 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
     for (size_t k = 0; k < n; k++) {
         const uint32_t id = ids ? ids[k] : (uint32_t)k;
         uint32_t s = f->slot_of[id];
-        if (s != NIL) {
+        if (s != FROZEN_NIL) {
             unplace(f, s);
         } else {
-            if (f->free_head != NIL) {
+            if (f->free_head != FROZEN_NIL) {
                 s = f->free_head;
                 f->free_head = f->slots[s].next;
             } else {
@@ -231,12 +232,12 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
 void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count) {
     for (size_t k = 0; k < count; k++) {
         const uint32_t id = ids[k];
-        if (id >= f->id_capacity || f->slot_of[id] == NIL) continue;
+        if (id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) continue;
         const uint32_t s = f->slot_of[id];
         unplace(f, s);
-        f->slot_of[id] = NIL;
-        f->slots[s].id = NIL;
-        f->slots[s].home = HOME_DEAD;
+        f->slot_of[id] = FROZEN_NIL;
+        f->slots[s].id = FROZEN_NIL;
+        f->slots[s].home = FROZEN_HOME_DEAD;
         f->slots[s].next = f->free_head;
         f->free_head = s;
         f->count--;
@@ -248,7 +249,7 @@ size_t c2d_frozen_count(const c2d_frozen *f) {
 }
 
 bool c2d_frozen_get(const c2d_frozen *f, uint32_t id, c2d_circle *out) {
-    if (!f || id >= f->id_capacity || f->slot_of[id] == NIL) return false;
+    if (!f || id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) return false;
     const frozen_slot *p = &f->slots[f->slot_of[id]];
     if (out) {
         out->center.x = p->x;

@@ -114,14 +114,14 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
         collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots};
         filtered_collide_ctx fc;
         void *ctx = &c;
-        visit_fn visit = collide_visit;
+        frozen_visit_fn visit = collide_visit;
         if (filtered) {
             fc.c = c;
             fc.filter = filter_of(f, circles, k);
             ctx = &fc;
             visit = collide_visit_filtered;
         }
-        if (tame(x) && tame(y) && tame(r)) {
+        if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
             const double reach = ((double)r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
             c2d_frozen_visit_box(f, x - reach, x + reach, y - reach, y + reach, visit, ctx);
         } else {
@@ -193,14 +193,15 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
         if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
             filtered_sweep_ctx fc;
             void *ctx = &c;
-            visit_fn visit = sweep_visit;
+            frozen_visit_fn visit = sweep_visit;
             if (filtered) {
                 fc.c = c;
                 fc.filter = filter_of(f, circles, k);
                 ctx = &fc;
                 visit = sweep_visit_filtered;
             }
-            if (tame(x) && tame(y) && tame(r) && tame(mx) && tame(my)) {
+            if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
+                frozen_tame(my)) {
                 /* everything within r + r_max of the path, with the kernels' sweep slack
                  * (sizes 2^-8, positions 2^-16) taken four times over */
                 const double ex = (double)x + mx, ey = (double)y + my;
