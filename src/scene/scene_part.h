@@ -1,6 +1,6 @@
 /* A part of a collide frame (scene_part.c): its candidate pairs, appended by the scans
  * (scene_scan.c), and their exact tests, whose contacts the part keeps. The appends are inline:
- * the scans make one a candidate. */
+ * the scans make one for every candidate. */
 #ifndef C2D_SCENE_PART_H
 #define C2D_SCENE_PART_H
 

@@ -1,12 +1,13 @@
-/* Scene collide frames. Binning scans the circles in index order, a block at a time. A circle
- * the fine index serves (radius <= rho, scene_fine.c) reads the one cell of its centre there; a
- * circle above rho reads the big circles' fine index the same way; any other circle takes the
- * coarse path: its box against the static capsule index (scene_index.c), keeping every
- * (capsule, circle) pair whose boxes meet. Each block's candidates, in circle order, go at once
- * through the active backend's listed-pairs kernel (the exact test, the scalar layer's contact
- * function), while the block's circles are in cache; the end of binning sorts the contacts by
- * capsule (a stable counting sort of pointers to them, where the parts wrote them) and range
- * calls copy them through those.
+/* The scans of a collide frame: binning (scene_bin.c) scans each part's circles in index
+ * order, a block at a time, here. A circle the fine index serves (radius <= rho, scene_fine.c)
+ * reads the one cell of its centre there; a circle above rho reads the big circles' fine index
+ * the same way; any other circle takes the coarse path: its box against the static capsule
+ * index (scene_index.c), keeping every (capsule, circle) pair whose boxes meet. Each block's
+ * candidates, in circle order, go at once through the active backend's listed-pairs kernel
+ * (the exact test, the scalar layer's contact function; scene_part.c), while the block's
+ * circles are in cache; the end of binning sorts the contacts by capsule (a stable counting
+ * sort of pointers to them, where the parts wrote them) and range calls (scene_collide.c) copy
+ * them through those.
  *
  * Why the output is c2d_batch_collide()'s. The fine paths lose no contact: see scene_fine.c.
  * The coarse path: a circle of radius r can touch a capsule only if its centre lies in the
