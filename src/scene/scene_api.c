@@ -216,7 +216,8 @@ c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *c
     if (!scene) return C2D_ERROR_NULL;
     c2d_status st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y)) return C2D_ERROR_NULL;
+    if (!c2d_array_given(circles->count, move_x) || !c2d_array_given(circles->count, move_y))
+        return C2D_ERROR_NULL;
     if (!c2d_array_given(circle_count, out)) return C2D_ERROR_NULL;
     st = c2d_check_range(circle_first, circle_count, circles->count);
     if (st != C2D_OK) return st;
