@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "balls/ball_grid.h"
 #include "batch/cull.h"
 #include "batch/kernels_balls.h"
@@ -72,7 +73,11 @@ static size_t fixed_bytes(size_t n) {
 enum { PAIR_BYTES = 2 * sizeof(c2d_ball_pair) };
 
 size_t c2d_ball_grid_scratch_bytes(size_t n, size_t pairs) {
-    return fixed_bytes(n) + 8 + pairs * PAIR_BYTES;
+    /* SIZE_MAX where the bytes would not fit (a narrow size_t): no allocation serves that */
+    size_t pair_bytes;
+    if (n > SIZE_MAX / 64 || !c2d_size_mul(pairs, PAIR_BYTES, &pair_bytes)) return SIZE_MAX;
+    const size_t fixed = fixed_bytes(n) + 8; /* at most 44 n + a constant */
+    return pair_bytes > SIZE_MAX - fixed ? SIZE_MAX : fixed + pair_bytes;
 }
 
 static grid_memory carve(void *scratch, size_t bytes, size_t n) {

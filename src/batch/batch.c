@@ -1,4 +1,5 @@
-/* The batch API: argument checks, then the active backend's kernel. */
+/* The batch API: argument checks (contract.h), then the active backend's kernel. */
+#include "contract.h"
 #include "dispatch.h"
 
 const char *c2d_status_string(c2d_status s) {
@@ -23,104 +24,54 @@ const char *c2d_status_string(c2d_status s) {
     return "unknown status";
 }
 
-/* Arrays of a set of n elements: all needed when n > 0. */
-static bool arrays_present(size_t n, const float *const *arrays, size_t count) {
-    if (n == 0) return true;
-    for (size_t i = 0; i < count; i++)
-        if (!arrays[i]) return false;
-    return true;
-}
-
-static c2d_status check_circles(const c2d_circle_soa *c) {
-    if (!c) return C2D_ERROR_NULL;
-    const float *const arrays[] = {c->x, c->y, c->radius};
-    if (!arrays_present(c->count, arrays, 3)) return C2D_ERROR_NULL;
-    return c->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
-
-static c2d_status check_capsules(const c2d_capsule_soa *k) {
-    if (!k) return C2D_ERROR_NULL;
-    const float *const arrays[] = {k->ax, k->ay, k->bx, k->by, k->radius};
-    if (!arrays_present(k->count, arrays, 5)) return C2D_ERROR_NULL;
-    return k->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
-
-/* NULL is worse than too large: report it first, as nothing can be read at all. */
-static c2d_status check_sets(const c2d_circle_soa *c, const c2d_capsule_soa *k) {
-    const c2d_status sc = check_circles(c), sk = check_capsules(k);
-    if (sc == C2D_ERROR_NULL || sk == C2D_ERROR_NULL) return C2D_ERROR_NULL;
-    return sc != C2D_OK ? sc : sk;
-}
-
-/* A size query (no output, capacity 0) is answered with C2D_OK, as snprintf does; otherwise
- * more results than capacity is a truncation. */
-static c2d_status finish(size_t total, const void *out, size_t capacity, size_t *count) {
-    *count = total;
-    if (!out && capacity == 0) return C2D_OK;
-    return total > capacity ? C2D_ERROR_TRUNCATED : C2D_OK;
-}
-
-/* Every error leaves a defined count: 0. */
-static c2d_status fail(c2d_status st, size_t *count) {
-    if (count) *count = 0;
-    return st;
-}
-
 c2d_status c2d_batch_collide(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                              c2d_pair_contact *out, size_t capacity, size_t *count) {
-    if (!count || (!out && capacity > 0)) return fail(C2D_ERROR_NULL, count);
-    const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK) return fail(st, count);
+    c2d_status st = c2d_check_output(out, capacity, count);
+    if (st == C2D_OK) st = c2d_check_sets(circles, capsules);
+    if (st != C2D_OK) return st;
     const size_t total = c2d_active_kernels()->collide(circles, capsules, out, capacity);
-    return finish(total, out, capacity, count);
-}
-
-/* True when every index is below its set's count. Runs before anything is written. */
-static bool indices_in_range(const uint32_t *index, size_t n, size_t limit) {
-    if (limit > UINT32_MAX) return true; /* every uint32_t index is in range */
-    /* 32-bit compares, branch-free: the compiler vectorises this (a 64-bit compare it did not,
-     * and the check cost a fifth of a dense c2d_batch_collide_pairs call) */
-    const uint32_t end = (uint32_t)limit;
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        bad |= (uint32_t)(index[i] >= end);
-    return bad == 0;
+    return c2d_finish_count(total, out, capacity, count);
 }
 
 c2d_status c2d_batch_collide_pairs(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                                    const uint32_t *circle_index, const uint32_t *capsule_index,
                                    size_t pair_count, c2d_pair_contact *out, size_t capacity,
                                    size_t *count) {
-    if (!count || (!out && capacity > 0)) return fail(C2D_ERROR_NULL, count);
-    if (pair_count > 0 && (!circle_index || !capsule_index)) return fail(C2D_ERROR_NULL, count);
-    const c2d_status st = check_sets(circles, capsules);
-    if (st != C2D_OK) return fail(st, count);
-    if (pair_count > UINT32_MAX) return fail(C2D_ERROR_TOO_LARGE, count);
-    if (!indices_in_range(circle_index, pair_count, circles->count) ||
-        !indices_in_range(capsule_index, pair_count, capsules->count))
-        return fail(C2D_ERROR_INDEX, count);
+    c2d_status st = c2d_check_output(out, capacity, count);
+    if (st != C2D_OK) return st;
+    if (!c2d_array_given(pair_count, circle_index) || !c2d_array_given(pair_count, capsule_index))
+        return C2D_ERROR_NULL;
+    st = c2d_check_sets(circles, capsules);
+    if (st == C2D_OK) st = c2d_check_count(pair_count);
+    if (st != C2D_OK) return st;
+    /* every index read once, before anything is written */
+    if (!c2d_indices_below(circle_index, pair_count, circles->count) ||
+        !c2d_indices_below(capsule_index, pair_count, capsules->count))
+        return C2D_ERROR_INDEX;
     const size_t total = c2d_active_kernels()->collide_pairs(
         circles, capsules, circle_index, capsule_index, pair_count, out, capacity);
-    return finish(total, out, capacity, count);
+    return c2d_finish_count(total, out, capacity, count);
 }
 
 c2d_status c2d_batch_sweep(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
                            const c2d_capsule_soa *capsules, c2d_circle_toi *out) {
-    const c2d_status st = check_sets(circles, capsules);
+    c2d_status st = c2d_check_sets(circles, capsules);
+    if (st == C2D_OK) st = c2d_check_moves(circles->count, move_x, move_y, out);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, NULL, NULL, out);
     return C2D_OK;
 }
 
-c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles, const float *move_x,
-                                           const float *move_y, const c2d_capsule_soa *capsules,
-                                           const float *capsule_move_x, const float *capsule_move_y,
-                                           c2d_circle_toi *out) {
-    const c2d_status st = check_sets(circles, capsules);
+c2d_status c2d_batch_sweep_moving(const c2d_circle_soa *circles, const c2d_move_soa *moves,
+                                  const c2d_capsule_soa *capsules,
+                                  const c2d_move_soa *capsule_moves, c2d_circle_toi *out) {
+    const float *move_x = moves ? moves->x : NULL, *move_y = moves ? moves->y : NULL;
+    const float *capsule_move_x = capsule_moves ? capsule_moves->x : NULL;
+    const float *capsule_move_y = capsule_moves ? capsule_moves->y : NULL;
+    c2d_status st = c2d_check_sets(circles, capsules);
+    if (st == C2D_OK) st = c2d_check_moves(circles->count, move_x, move_y, out);
+    if (st == C2D_OK) st = c2d_check_move_pair(capsules->count, capsule_move_x, capsule_move_y);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
-    if (capsules->count > 0 && !capsule_move_x != !capsule_move_y) return C2D_ERROR_NULL;
     /* no capsules: nothing reads the capsule moves */
     const bool moving = capsules->count > 0 && capsule_move_x;
     c2d_active_kernels()->sweep(circles, move_x, move_y, capsules, moving ? capsule_move_x : NULL,
@@ -128,12 +79,34 @@ c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles, const 
     return C2D_OK;
 }
 
-/* The move records' form (0.2.0, the naming rule): unpacked into the 0.1.0 call, which keeps
- * every status and byte. */
-c2d_status c2d_batch_sweep_moving(const c2d_circle_soa *circles, const c2d_move_soa *moves,
-                                  const c2d_capsule_soa *capsules,
-                                  const c2d_move_soa *capsule_moves, c2d_circle_toi *out) {
-    return c2d_batch_sweep_moving_capsules(
-        circles, moves ? moves->x : NULL, moves ? moves->y : NULL, capsules,
-        capsule_moves ? capsule_moves->x : NULL, capsule_moves ? capsule_moves->y : NULL, out);
+/* The 0.1.0 name (collide2d/compat.h): its loose moves packed into records. */
+c2d_status c2d_batch_sweep_moving_capsules(const c2d_circle_soa *circles, const float *move_x,
+                                           const float *move_y, const c2d_capsule_soa *capsules,
+                                           const float *capsule_move_x, const float *capsule_move_y,
+                                           c2d_circle_toi *out) {
+    const c2d_move_soa moves = {move_x, move_y}, capsule_moves = {capsule_move_x, capsule_move_y};
+    return c2d_batch_sweep_moving(circles, &moves, capsules, &capsule_moves, out);
+}
+
+/* ---- balls against balls ------------------------------------------------------------------ */
+
+c2d_status c2d_batch_collide_circles(const c2d_circle_soa *circles, c2d_circle_pair_contact *out,
+                                     size_t capacity, size_t *count) {
+    c2d_status st = c2d_check_output(out, capacity, count);
+    if (st == C2D_OK) st = c2d_check_circles(circles);
+    if (st != C2D_OK) return st;
+    const size_t total =
+        c2d_active_kernels()->collide_circles(circles, 0, circles->count, out, capacity, 0);
+    return c2d_finish_count(total, out, capacity, count);
+}
+
+c2d_status c2d_batch_sweep_circles(const c2d_circle_soa *circles, const float *move_x,
+                                   const float *move_y, c2d_circle_hit *out) {
+    /* a NULL set first; then missing moves before a count too large */
+    c2d_status st = c2d_check_circles(circles);
+    if (st == C2D_ERROR_NULL) return st;
+    st = c2d_check_both(c2d_check_moves(circles->count, move_x, move_y, out), st);
+    if (st != C2D_OK) return st;
+    c2d_active_kernels()->sweep_circles(circles, move_x, move_y, 0, circles->count, out);
+    return C2D_OK;
 }

@@ -5,36 +5,22 @@
 #include <math.h>
 
 #include "batch/search_internal.h"
+#include "contract.h"
 #include "dispatch.h"
 
 /* Radii of the points a capsule pass sweeps: all 0. */
 static const float zero_radius[C2D_RAY_CHUNK];
-
-static bool arrays_given(size_t n, const float *const *arrays, size_t count) {
-    for (size_t i = 0; n > 0 && i < count; i++)
-        if (!arrays[i]) return false;
-    return true;
-}
-
-static c2d_status check_capsules(const c2d_capsule_soa *k) {
-    const float *const arrays[] = {k->ax, k->ay, k->bx, k->by, k->radius};
-    if (!arrays_given(k->count, arrays, 5)) return C2D_ERROR_NULL;
-    return k->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
 
 /* NULL first (of every argument), then too large. */
 c2d_status c2d_ray_cast_check(const c2d_ray_soa *rays, const c2d_circle_soa *circles,
                               const c2d_ray_hit *out) {
     if (!rays) return C2D_ERROR_NULL;
     const float *const ray_arrays[] = {rays->x, rays->y, rays->dx, rays->dy};
-    if (!arrays_given(rays->count, ray_arrays, 4) || (rays->count > 0 && !out))
+    if (!c2d_arrays_given(rays->count, ray_arrays, 4) || !c2d_array_given(rays->count, out))
         return C2D_ERROR_NULL;
-    if (circles) {
-        const float *const circle_arrays[] = {circles->x, circles->y, circles->radius};
-        if (!arrays_given(circles->count, circle_arrays, 3)) return C2D_ERROR_NULL;
-        if (circles->count > UINT32_MAX) return C2D_ERROR_TOO_LARGE;
-    }
-    return rays->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
+    /* optional circles: NULL is none; then NULL before too large, the circles' count first */
+    const c2d_status sc = circles ? c2d_check_circles(circles) : C2D_OK;
+    return c2d_check_both(sc, c2d_check_count(rays->count));
 }
 
 /* The box of a ray's path grown by the slack of cull.h's sweep boxes (everything the exact
@@ -130,10 +116,9 @@ static void kernel_pass(const void *ctx, const c2d_circle_soa *points, const flo
 
 c2d_status c2d_batch_ray_cast(const c2d_ray_soa *rays, const c2d_capsule_soa *capsules,
                               const c2d_circle_soa *circles, c2d_ray_hit *out) {
-    const c2d_status st = c2d_ray_cast_check(rays, circles, out);
-    const c2d_status sk = capsules ? check_capsules(capsules) : C2D_OK;
-    if (st == C2D_ERROR_NULL || sk == C2D_ERROR_NULL) return C2D_ERROR_NULL;
-    if (st != C2D_OK || sk != C2D_OK) return st != C2D_OK ? st : sk;
+    const c2d_status st = c2d_check_both(c2d_ray_cast_check(rays, circles, out),
+                                         capsules ? c2d_check_capsules(capsules) : C2D_OK);
+    if (st != C2D_OK) return st;
     const bool any_capsules = capsules && capsules->count > 0;
     c2d_ray_cast_run(rays, any_capsules ? kernel_pass : NULL, capsules, circles, out);
     return C2D_OK;
@@ -181,20 +166,14 @@ static bool region_meets(const double b[4], double ax, double ay, double bx, dou
 }
 
 c2d_status c2d_regions_check(const c2d_regions *q, c2d_status shapes_status,
-                             const c2d_query_pair *out, size_t capacity, const size_t *count) {
-    if (!count || (!out && capacity > 0) || shapes_status == C2D_ERROR_NULL || q->missing)
-        return C2D_ERROR_NULL;
+                             const c2d_query_pair *out, size_t capacity, size_t *count) {
+    /* every NULL first (the output's, the shapes', the regions'), then too large, the shapes'
+     * count first */
+    const c2d_status so = c2d_check_output(out, capacity, count);
+    if (so != C2D_OK || q->missing) return C2D_ERROR_NULL;
     const size_t arrays = q->box ? 4 : q->points ? 2 : 3;
-    if (!arrays_given(q->count, q->p, arrays)) return C2D_ERROR_NULL;
-    if (shapes_status != C2D_OK) return shapes_status;
-    return q->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
-
-c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out, size_t capacity,
-                            size_t *count) {
-    *count = total;
-    if (!out && capacity == 0) return C2D_OK;
-    return total > capacity ? C2D_ERROR_TRUNCATED : C2D_OK;
+    if (!c2d_arrays_given(q->count, q->p, arrays)) return C2D_ERROR_NULL;
+    return c2d_check_both(shapes_status, c2d_check_count(q->count));
 }
 
 /* Every region against every shape (capsules, or circles seen as capsules of zero length). */
@@ -210,12 +189,9 @@ static c2d_status query_all(c2d_regions regions, const void *set, bool circles, 
     } else if (set) {
         k = *(const c2d_capsule_soa *)set;
     }
-    if (set) shapes = check_capsules(&k);
+    if (set) shapes = c2d_check_capsules(&k);
     const c2d_status st = c2d_regions_check(q, shapes, out, capacity, count);
-    if (st != C2D_OK) {
-        if (count) *count = 0;
-        return st;
-    }
+    if (st != C2D_OK) return st;
     c2d_pair_sink sink = {out, capacity, 0};
     /* filters: the pairs the rule refuses are skipped (sensors count as shapes here) */
     const bool filtered = q->category || q->mask || k.category || k.mask;
@@ -232,7 +208,7 @@ static c2d_status query_all(c2d_regions regions, const void *set, bool circles, 
                 c2d_sink_pair(&sink, i, s);
         }
     }
-    return c2d_query_finish(sink.total, out, capacity, count);
+    return c2d_finish_count(sink.total, out, capacity, count);
 }
 
 c2d_status c2d_batch_query_box_capsules(const c2d_box_soa *boxes, const c2d_capsule_soa *capsules,

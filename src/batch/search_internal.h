@@ -79,15 +79,12 @@ static inline void c2d_sink_pair(c2d_pair_sink *s, size_t query, size_t shape) {
     s->total++;
 }
 
-/* The argument checks of a region query (NULL first, then too large), with batch.h's rules;
- * `shapes_status` is the check of the shape set (or the scene). */
+/* The argument checks of a region query (NULL first, then too large), with contract.h's
+ * rules; `shapes_status` is the check of the shape set (or the scene). Every error leaves
+ * *count = 0. */
 C2D_INTERNAL c2d_status c2d_regions_check(const c2d_regions *q, c2d_status shapes_status,
                                           const c2d_query_pair *out, size_t capacity,
-                                          const size_t *count);
-
-/* The count rules: *count = total; a size query is C2D_OK; more than capacity truncates. */
-C2D_INTERNAL c2d_status c2d_query_finish(size_t total, const c2d_query_pair *out, size_t capacity,
-                                         size_t *count);
+                                          size_t *count);
 
 /* A query set from the public structs (NULL: a missing set, C2D_ERROR_NULL). */
 static inline c2d_regions c2d_regions_of_boxes(const c2d_box_soa *b) {

@@ -9,6 +9,7 @@
  * one-line wrappers at the end. */
 #include "collide2d/response.h"
 #include "collide2d/query.h"
+#include "contract.h"
 #include "core/impulse_formula.h"
 #include "prefetch.h"
 
@@ -33,16 +34,16 @@ static inline void ask_body(const c2d_body_soa *s, uint32_t i) {
 /* Every pair's indices below the body count, and a != b. */
 static bool pairs_in_range(const c2d_body_soa *s, const c2d_circle_pair_contact *contacts,
                            size_t count) {
-    for (size_t k = 0; k < count; k++) {
-        const c2d_circle_pair_contact *p = &contacts[k];
-        if (p->a >= s->count || p->b >= s->count || p->a == p->b) return false;
-    }
+    for (size_t k = 0; k < count; k++)
+        if (!c2d_ball_pair_in(contacts[k].a, contacts[k].b, s->count)) return false;
     return true;
 }
 
+/* The bodies and their arrays a list of `count` contacts reads (none when count is 0). */
 static bool velocities_ready(const c2d_body_soa *s, const void *contacts, size_t count) {
-    if (!s || (count > 0 && !contacts)) return false;
-    return count == 0 || (s->vx && s->vy && s->inv_mass && s->restitution);
+    if (!s || !c2d_array_given(count, contacts)) return false;
+    const float *const arrays[] = {s->vx, s->vy, s->inv_mass, s->restitution};
+    return c2d_arrays_given(count, arrays, 4);
 }
 
 /* The fast paths stay functions of their own (not inlined into the solve calls): inlined,

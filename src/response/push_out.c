@@ -3,11 +3,14 @@
 #include <float.h>
 
 #include "collide2d/response.h"
+#include "contract.h"
 #include "prefetch.h"
 
+/* The bodies and their arrays a list of `count` contacts reads (none when count is 0). */
 static bool positions_ready(const c2d_body_soa *s, const void *contacts, size_t count) {
-    if (!s || (count > 0 && !contacts)) return false;
-    return count == 0 || (s->x && s->y && s->inv_mass);
+    if (!s || !c2d_array_given(count, contacts)) return false;
+    const float *const arrays[] = {s->x, s->y, s->inv_mass};
+    return c2d_arrays_given(count, arrays, 3);
 }
 
 /* Asks memory for body i's position and inverse mass. */
@@ -43,8 +46,7 @@ c2d_status c2d_push_out_circle_contacts(const c2d_body_soa *bodies,
                                         const c2d_circle_pair_contact *contacts, size_t count) {
     if (!positions_ready(bodies, contacts, count)) return C2D_ERROR_NULL;
     for (size_t k = 0; k < count; k++) {
-        const c2d_circle_pair_contact *p = &contacts[k];
-        if (p->a >= bodies->count || p->b >= bodies->count || p->a == p->b) return C2D_ERROR_INDEX;
+        if (!c2d_ball_pair_in(contacts[k].a, contacts[k].b, bodies->count)) return C2D_ERROR_INDEX;
     }
     for (size_t k = 0; k < count; k++) {
         const c2d_circle_pair_contact *p = &contacts[k];

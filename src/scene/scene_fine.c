@@ -1,6 +1,6 @@
 /* The fine indices of a scene: small cells looked up by a circle's centre alone, one index
  * for circles of radius at most rho (s->fine) and one for larger ones up to a second bound
- * (s->fine_big); scene_internal.h has the layout (c2d_fine_index), scene_collide.c the scan.
+ * (s->fine_big); scene_fine_index.h has the layout (c2d_fine_index), scene_scan.c the scan.
  *
  * Why no contact is lost. Take a capsule k the index lists (kind GRID, or a long capsule: kind
  * EVERYWHERE but every value tame; either way the error bounds of cull.h hold) with radius
@@ -43,8 +43,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "batch/cull.h"
-#include "scene/scene_internal.h"
+#include "scene/scene_fine.h"
 
 /* Listings allowed: this many per listed capsule, plus a constant. */
 #define C2D_FINE_PER_CAPSULE 96
@@ -52,14 +53,14 @@
 /* Most cells of a fine grid (cell numbers stay exact in float, < 2^24). */
 #define C2D_FINE_MAX_CELLS (1u << 24) - 256u
 
-void c2d_fine_free(const c2d_scene *s, c2d_fine_index *f) {
-    c2d_scene_free(s, f->bits);
-    c2d_scene_free(s, f->slot);
-    c2d_scene_free(s, f->multi);
-    c2d_scene_free(s, f->dirty);
-    c2d_scene_free(s, f->start);
-    c2d_scene_free(s, f->list);
-    c2d_scene_free(s, f->cells);
+void c2d_fine_free(const c2d_allocator *a, c2d_fine_index *f) {
+    c2d_free(a, f->bits);
+    c2d_free(a, f->slot);
+    c2d_free(a, f->multi);
+    c2d_free(a, f->dirty);
+    c2d_free(a, f->start);
+    c2d_free(a, f->list);
+    c2d_free(a, f->cells);
     *f = (c2d_fine_index){0};
 }
 
@@ -257,9 +258,9 @@ static size_t rasterise(const plan *pl, const seg *g, uint32_t k, uint32_t *cell
 static bool grow(const c2d_scene *s, void **ptr, size_t *have, size_t need, size_t elem) {
     if (*ptr && *have >= need) return true;
     const size_t want = need + need / 2 + 16;
-    void *fresh = c2d_scene_alloc(s, want * elem);
+    void *fresh = c2d_alloc_array(&s->allocator, want, elem);
     if (!fresh) return false;
-    c2d_scene_free(s, *ptr);
+    c2d_free(&s->allocator, *ptr);
     *ptr = fresh;
     *have = want;
     return true;
@@ -281,10 +282,10 @@ static bool grow_keep(const c2d_scene *s, void **ptr, size_t *have, size_t need,
                       size_t elem) {
     if (*ptr && *have >= need) return true;
     const size_t want = need + need / 2 + 16;
-    void *fresh = c2d_scene_alloc(s, want * elem);
+    void *fresh = c2d_alloc_array(&s->allocator, want, elem);
     if (!fresh) return false;
     if (used) memcpy(fresh, *ptr, used * elem);
-    c2d_scene_free(s, *ptr);
+    c2d_free(&s->allocator, *ptr);
     *ptr = fresh;
     *have = want;
     return true;

@@ -1,4 +1,4 @@
-/* The static capsule index of a scene: a uniform grid over the capsules' boxes, built at
+/* The static capsule index: a uniform grid over the capsules' boxes, built at
  * creation and when capsules move, shared by collides and sweeps.
  *
  * A capsule's box is cull.h's sweep box: everything a circle's swept path must come near to
@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "batch/cull.h"
-#include "scene/scene_internal.h"
+#include "alloc.h"
+#include "scene/scene_index.h"
 
 const unsigned char c2d_slot_order[16][4] = {
     {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 0, 2, 3}, {0, 1, 2, 3}, {2, 0, 1, 3}, {0, 2, 1, 3},
@@ -73,10 +74,10 @@ static unsigned char placement(const c2d_capsule_index *x, size_t k, c2d_cell_sp
     return c2d_span_cells(span) > C2D_SCENE_SPAN_LIMIT ? C2D_KIND_EVERYWHERE : C2D_KIND_GRID;
 }
 
-void c2d_capsule_index_free(const c2d_scene *s, c2d_capsule_index *index) {
-    c2d_scene_free(s, index->lo_x);
-    c2d_scene_free(s, index->cell_block);
-    c2d_scene_free(s, index->entries);
+void c2d_capsule_index_free(const c2d_allocator *a, c2d_capsule_index *index) {
+    c2d_free(a, index->lo_x);
+    c2d_free(a, index->cell_block);
+    c2d_free(a, index->entries);
     *index = (c2d_capsule_index){0};
 }
 
@@ -114,12 +115,12 @@ static size_t overflow_needed(const c2d_capsule_index *x) {
 
 /* Makes the overflow array hold `entries` (1.5x headroom when it grows); on failure it is as
  * it was. */
-static c2d_status reserve_entries(const c2d_scene *s, c2d_capsule_index *x, size_t entries) {
+static c2d_status reserve_entries(const c2d_allocator *a, c2d_capsule_index *x, size_t entries) {
     if (entries <= x->entry_capacity && x->entries) return C2D_OK;
     const size_t capacity = entries + entries / 2 + 16;
-    c2d_index_entry *fresh = c2d_scene_alloc(s, capacity * sizeof *fresh);
+    c2d_index_entry *fresh = c2d_alloc_array(a, capacity, sizeof *fresh);
     if (!fresh) return C2D_ERROR_ALLOC;
-    c2d_scene_free(s, x->entries);
+    c2d_free(a, x->entries);
     x->entries = fresh;
     x->entry_capacity = capacity;
     return C2D_OK;
@@ -167,12 +168,12 @@ static void relist(c2d_capsule_index *x, size_t m) {
     x->entry_count = first;
 }
 
-c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index) {
-    const size_t m = s->capsule_count;
+c2d_status c2d_capsule_index_build(const c2d_allocator *a, const c2d_capsule_soa *capsules,
+                                   c2d_capsule_index *index) {
+    const size_t m = capsules->count;
     c2d_capsule_index x = {0};
     /* boxes (4m floats), the everywhere list (m) and the kinds (m bytes) in one block */
-    const size_t bytes = 4 * m * sizeof(float) + m * sizeof(uint32_t) + m;
-    float *block = c2d_scene_alloc(s, bytes);
+    float *block = c2d_alloc_array(a, m, 4 * sizeof(float) + sizeof(uint32_t) + 1);
     if (!block) return C2D_ERROR_ALLOC;
     x.lo_x = block;
     x.hi_x = block + m;
@@ -180,14 +181,14 @@ c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index)
     x.hi_y = block + 3 * m;
     x.everywhere = (uint32_t *)(block + 4 * m);
     x.kind = (unsigned char *)(x.everywhere + m);
-    compute_boxes(&x, 0, &s->capsules, 0, m);
+    compute_boxes(&x, 0, capsules, 0, m);
     /* the grid is set here, once: moved capsules stay correct in it (clamped to the border
      * cells when they leave it), and moving them then allocates only for more overflow */
     x.grid = capsule_grid(&x, m);
     const size_t cells = (size_t)x.grid.nx * x.grid.ny;
-    x.cell_block = c2d_scene_alloc(s, (cells + 1) * sizeof(c2d_index_cell));
+    x.cell_block = c2d_alloc_array(a, cells + 1, sizeof(c2d_index_cell));
     if (!x.cell_block) {
-        c2d_capsule_index_free(s, &x);
+        c2d_capsule_index_free(a, &x);
         return C2D_ERROR_ALLOC;
     }
     const uintptr_t align = sizeof(c2d_index_cell);
@@ -196,8 +197,8 @@ c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index)
         x.cells[c].count = 0;
     for (size_t k = 0; k < m; k++)
         count_capsule(&x, k, 1);
-    if (reserve_entries(s, &x, overflow_needed(&x)) != C2D_OK) {
-        c2d_capsule_index_free(s, &x);
+    if (reserve_entries(a, &x, overflow_needed(&x)) != C2D_OK) {
+        c2d_capsule_index_free(a, &x);
         return C2D_ERROR_ALLOC;
     }
     relist(&x, m);
@@ -205,8 +206,8 @@ c2d_status c2d_capsule_index_build(const c2d_scene *s, c2d_capsule_index *index)
     return C2D_OK;
 }
 
-c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *x, size_t first,
-                                  const c2d_capsule_soa *moved) {
+c2d_status c2d_capsule_index_move(const c2d_allocator *a, c2d_capsule_index *x, size_t m,
+                                  size_t first, const c2d_capsule_soa *moved) {
     const size_t n = moved->count;
     /* the counts with the moved boxes, computed a chunk at a time in a spare copy of the
      * boxes: the old boxes stay until nothing can fail */
@@ -225,7 +226,7 @@ c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *x, size
         for (size_t j = 0; j < chunk; j++)
             count_capsule(&view, j, 1);
     }
-    if (reserve_entries(s, x, overflow_needed(x)) != C2D_OK) { /* undo the counts */
+    if (reserve_entries(a, x, overflow_needed(x)) != C2D_OK) { /* undo the counts */
         for (size_t done = 0; done < n; done += C2D_SWEEP_CHUNK) {
             const size_t chunk = n - done < C2D_SWEEP_CHUNK ? n - done : C2D_SWEEP_CHUNK;
             c2d_capsule_index view = *x;
@@ -242,6 +243,6 @@ c2d_status c2d_capsule_index_move(const c2d_scene *s, c2d_capsule_index *x, size
         return C2D_ERROR_ALLOC;
     }
     compute_boxes(x, first, moved, 0, n);
-    relist(x, s->capsule_count);
+    relist(x, m);
     return C2D_OK;
 }

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "batch/search_internal.h"
-#include "scene/scene_internal.h"
+#include "contract.h"
+#include "scene/scene_sweep.h"
 
 /* ---- ray casts ------------------------------------------------------------------------- */
 
@@ -335,15 +336,12 @@ static c2d_status scene_query(const c2d_scene *s, c2d_regions regions, c2d_query
                               size_t capacity, size_t *count) {
     const c2d_regions *q = &regions;
     const c2d_status st = c2d_regions_check(q, s ? C2D_OK : C2D_ERROR_NULL, out, capacity, count);
-    if (st != C2D_OK) {
-        if (count) *count = 0;
-        return st;
-    }
+    if (st != C2D_OK) return st;
     c2d_pair_sink sink = {out, capacity, 0};
     const bool filtered = q->category || q->mask || s->capsules.category || s->capsules.mask;
     for (size_t i = 0; i < q->count; i++)
         query_one(s, q, i, filtered, &sink);
-    return c2d_query_finish(sink.total, out, capacity, count);
+    return c2d_finish_count(sink.total, out, capacity, count);
 }
 
 c2d_status c2d_scene_query_box(const c2d_scene *scene, const c2d_box_soa *boxes,

@@ -1,7 +1,7 @@
 /* Scene sweeps: for each circle, the capsules of the index cells (scene_index.c) its swept
  * box touches, and the capsules the index holds everywhere; or, when its swept box is within
  * the sweep index's gate, the capsules of the one sweep-index cell of the box's low corner
- * (built here, see scene_internal.h and docs/scenes.md "A sweep frame"). The candidates of a
+ * (built here, see scene_sweep_index.h and docs/scenes.md "A sweep frame"). The candidates of a
  * block of circles are listed, then swept W at a time in the active backend's lanes (the sweep
  * formula of src/core/sweep_formula.h, the scalar layer's bytes).
  *
@@ -22,14 +22,14 @@
  * never hides one behind it. Ray casts (scene_search.c) come here with the rays' words as the
  * circles'. Without filters nothing of this runs. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
 #include "dispatch.h"
-#include "scene/scene_internal.h"
+#include "prefetch.h"
+#include "scene/scene_sweep.h"
 
 /* ---- queries ----------------------------------------------------------------------------- */
 
@@ -38,12 +38,6 @@
  * asks for the groups of the circle AHEAD circles on. */
 enum { BLOCK = 256, LIST = 1024, AHEAD = 16 };
 #define NO_CELL UINT32_MAX
-
-/* One circle's inputs and swept box. */
-typedef struct moving {
-    float px, py, r, mx, my;
-    float lo_x, hi_x, lo_y, hi_y;
-} moving;
 
 /* A swept box alone (what the walks read). */
 typedef struct swept {
@@ -110,16 +104,16 @@ static bool meets_capsule(const swept *c, const c2d_capsule_index *x, uint32_t k
  * earlier follows. */
 static void scan_in_order(const candidates *q, size_t i, c2d_circle_toi *out) {
     const c2d_scene *s = q->s;
-    const moving cm = {q->circles->x[i],
-                       q->circles->y[i],
-                       q->circles->radius[i],
-                       q->move_x[i],
-                       q->move_y[i],
-                       0.0f,
-                       0.0f,
-                       0.0f,
-                       0.0f};
-    const moving *c = &cm;
+    const c2d_swept_circle cm = {q->circles->x[i],
+                                 q->circles->y[i],
+                                 q->circles->radius[i],
+                                 q->move_x[i],
+                                 q->move_y[i],
+                                 0.0f,
+                                 0.0f,
+                                 0.0f,
+                                 0.0f};
+    const c2d_swept_circle *c = &cm;
     const c2d_scene_movers *m = q->movers;
     const c2d_capsule_soa *K = &s->capsules;
     *out = (c2d_circle_toi){C2D_NONE, {0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}}};
@@ -133,26 +127,6 @@ static void scan_in_order(const candidates *q, size_t i, c2d_circle_toi *out) {
                                                K->bx[k], K->by[k], K->radius[k], &toi);
         if (hit) c2d_keep_earliest(out, (uint32_t)k, &toi);
     }
-}
-
-/* The swept box of cull.h's kernels (everything within r of the path, plus slack), grown by a
- * further 1/8 and 2^-10 of the sizes. False when some input is not tame (or NaN). */
-static bool swept_box(moving *c) {
-    const float ar = fabsf(c->r), amx = fabsf(c->mx), amy = fabsf(c->my);
-    const float apx = fabsf(c->px), apy = fabsf(c->py);
-    const float L = C2D_TAME_LIMIT;
-    if (!(apx <= L && apy <= L && amx <= L && amy <= L && ar <= L)) return false;
-    const float size = amx + amy + ar;
-    const float grow =
-        (ar + size * C2D_SWEEP_SIZE_SLACK + (apx + apy) * C2D_SWEEP_POSITION_SLACK + 1e-18f) *
-            1.125f +
-        size * 0x1p-10f;
-    const float ex = c->px + c->mx, ey = c->py + c->my;
-    c->lo_x = (c->px < ex ? c->px : ex) - grow;
-    c->hi_x = (c->px > ex ? c->px : ex) + grow;
-    c->lo_y = (c->py < ey ? c->py : ey) - grow;
-    c->hi_y = (c->py > ey ? c->py : ey) + grow;
-    return true;
 }
 
 /* A swept box as one vector (lo_x, hi_x, lo_y, hi_y), for c2d_slots_mask. */
@@ -267,12 +241,13 @@ static bool sweep_ready(const c2d_scene *s) {
     return s->sweep.ready && s->sweep.generation == s->generation;
 }
 
-/* swept_box() and the cells for circle i, one at a time (the tail of a block). */
+/* c2d_swept_box() and the cells for circle i, one at a time (the tail of a block). */
 static void prepare_one(const c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
                         const float *move_y, size_t i, size_t t, block *b) {
-    moving m = {circles->x[i], circles->y[i], circles->radius[i], move_x[i], move_y[i], 0.0f, 0.0f,
-                0.0f,          0.0f};
-    b->ordered[t] = !swept_box(&m);
+    c2d_swept_circle m = {circles->x[i], circles->y[i], circles->radius[i],
+                          move_x[i],     move_y[i],     0.0f,
+                          0.0f,          0.0f,          0.0f};
+    b->ordered[t] = !c2d_swept_box(&m);
     b->cell[t] = NO_CELL;
     b->c[t] = (swept){m.lo_x, m.hi_x, m.lo_y, m.hi_y};
     const swept *c = &b->c[t];
@@ -500,231 +475,5 @@ void c2d_scene_sweep_moving_range(const c2d_scene *s, const c2d_circle_soa *circ
             stage_walks(&q, block_size(n, k - 1), &b[(k - 1) % 2], more ? &b[k % 2] : NULL,
                         more ? block_size(n, k) : 0, extra);
         }
-    }
-}
-
-/* ---- the sweep index --------------------------------------------------------------------- */
-
-/* Circles whose swept box sizes choose the gate, spread over the set. */
-enum { GATE_SAMPLE = 1024 };
-
-static int compare_floats(const void *a, const void *b) {
-    const float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* The gate: the size (the larger side) of the swept boxes of a sample of the circles, at the
- * 97th percentile, or the sample's largest when that is at most 1.5 times it. 0 when no
- * sampled circle is tame. */
-static float choose_gate(const c2d_circle_soa *circles, const float *move_x, const float *move_y) {
-    float size[GATE_SAMPLE];
-    size_t n = 0;
-    const size_t step = circles->count / GATE_SAMPLE + 1;
-    for (size_t i = 0; i < circles->count && n < GATE_SAMPLE; i += step) {
-        moving c = {circles->x[i], circles->y[i], circles->radius[i],
-                    move_x[i],     move_y[i],     0.0f,
-                    0.0f,          0.0f,          0.0f};
-        if (!swept_box(&c)) continue;
-        const float w = c.hi_x - c.lo_x, h = c.hi_y - c.lo_y;
-        const float z = w > h ? w : h;
-        if (z >= 0.0f && z <= C2D_TAME_LIMIT) size[n++] = z;
-    }
-    if (n == 0) return 0.0f;
-    qsort(size, n, sizeof size[0], compare_floats);
-    const float q = size[n - 1 - n / 32];
-    const float gate = size[n - 1] <= 1.5f * q ? size[n - 1] : q;
-    return gate > 0x1p-60f ? gate : 0x1p-60f; /* normal: its 2^-10 too */
-}
-
-/* Are more than a quarter of 64 circles spread over the set (tame ones) above the gate. */
-static bool outgrown(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                     float gate) {
-    const size_t step = circles->count / 64;
-    unsigned above = 0;
-    for (size_t i = 0; i < 64 * step; i += step) {
-        moving c = {circles->x[i], circles->y[i], circles->radius[i],
-                    move_x[i],     move_y[i],     0.0f,
-                    0.0f,          0.0f,          0.0f};
-        above += swept_box(&c) && !(c.hi_x - c.lo_x <= gate && c.hi_y - c.lo_y <= gate);
-    }
-    return above > 16;
-}
-
-/* v - d rounded down (a float at most the exact difference). */
-static float minus_down(float v, float d) {
-    return nextafterf(v - d, -INFINITY);
-}
-
-/* The cells of capsule k in grid g: its box grown by `span` to the left and below. */
-static c2d_cell_span sweep_cells(const c2d_grid *g, const c2d_capsule_index *x, size_t k,
-                                 float span) {
-    const float lo_x = minus_down(x->lo_x[k], span), lo_y = minus_down(x->lo_y[k], span);
-    return (c2d_cell_span){c2d_grid_coord(lo_x, g->x0, g->inv_size, g->nx),
-                           c2d_grid_coord(x->hi_x[k], g->x0, g->inv_size, g->nx),
-                           c2d_grid_coord(lo_y, g->y0, g->inv_size, g->ny),
-                           c2d_grid_coord(x->hi_y[k], g->y0, g->inv_size, g->ny)};
-}
-
-void c2d_sweep_index_free(const c2d_scene *s, c2d_sweep_index *w) {
-    c2d_scene_free(s, w->start);
-    c2d_scene_free(s, w->group);
-    w->start = NULL;
-    w->group = NULL;
-    w->ready = false;
-}
-
-/* Builds the index for gate `gate` (> 0): false when it would be too large or memory fails. */
-static bool sweep_build(c2d_scene *s, float gate) {
-    c2d_sweep_index *w = &s->sweep;
-    const c2d_capsule_index *x = &s->index;
-    const size_t m = s->capsule_count;
-    c2d_sweep_index_free(s, w);
-    if (x->listed == 0 || m > UINT32_MAX / 4) return false;
-    /* grown by a little more than the gate: the size of a box within the gate, computed in
-     * float, is exact to 2^-24, so its true size stays below span */
-    const float span = gate + gate * 0x1p-10f;
-    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
-    for (size_t k = 0; k < m; k++) {
-        if (x->kind[k] != C2D_KIND_GRID) continue;
-        lo_x = fmin(lo_x, minus_down(x->lo_x[k], span));
-        hi_x = fmax(hi_x, x->hi_x[k]);
-        lo_y = fmin(lo_y, minus_down(x->lo_y[k], span));
-        hi_y = fmax(hi_y, x->hi_y[k]);
-    }
-    const double width = hi_x - lo_x, height = hi_y - lo_y;
-    const double listed = (double)x->listed;
-    /* cells twice the gate wide (on W5, half the gate and the gate were 1.15x and 1.07x
-     * slower, three and four times 1.15x and 1.2x), or 16 a listed capsule over the region,
-     * whichever is larger; larger still while the cells or the listings exceed their budgets */
-    double size = fmax(2.0 * span, sqrt(width * height / (16.0 * listed)));
-    if (!(size > 0.0)) size = fmax(fmax(width, height), 1.0);
-    c2d_grid g = {(float)lo_x, (float)lo_y, 1.0f, 1.0f, 1, 1};
-    for (int tries = 0;; tries++, size *= 1.25) {
-        if (tries == 64) return false;
-        const double nx = floor(width / size) + 1.0, ny = floor(height / size) + 1.0;
-        if (nx * ny > 32.0 * listed + 1024.0 || nx * ny > 16777216.0) continue;
-        g.size = (float)size;
-        g.inv_size = (float)(1.0 / size);
-        g.nx = (uint32_t)nx;
-        g.ny = (uint32_t)ny;
-        double total = 0.0;
-        for (size_t k = 0; k < m; k++)
-            if (x->kind[k] == C2D_KIND_GRID) {
-                const c2d_cell_span sp = sweep_cells(&g, x, k, span);
-                total += (double)c2d_span_cells(&sp);
-            }
-        if (total > 64.0 * listed + 4096.0 || total + nx * ny >= 4294967295.0) continue;
-        break;
-    }
-    const size_t cells = (size_t)g.nx * g.ny;
-    uint32_t *start = c2d_scene_alloc(s, (cells + 1) * sizeof *start);
-    uint32_t *fill = c2d_scene_alloc(s, cells * sizeof *fill);
-    c2d_sweep_group *group = NULL;
-    if (start && fill) {
-        memset(fill, 0, cells * sizeof *fill);
-        for (size_t k = 0; k < m; k++) { /* each cell's capsules */
-            if (x->kind[k] != C2D_KIND_GRID) continue;
-            const c2d_cell_span sp = sweep_cells(&g, x, k, span);
-            for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-                for (uint32_t cx = sp.x0; cx <= sp.x1; cx++)
-                    fill[(size_t)cy * g.nx + cx]++;
-        }
-        start[0] = 0;
-        for (size_t c = 0; c < cells; c++) { /* its groups */
-            start[c + 1] = start[c] + (fill[c] + 3) / 4;
-            fill[c] = 0;
-        }
-        const size_t groups = start[cells];
-        group = c2d_scene_alloc(s, (groups ? groups : 1) * sizeof *group);
-        for (size_t e = 0; group && e < groups; e++)
-            for (unsigned j = 0; j < 4; j++) {
-                group[e].lo_x[j] = group[e].lo_y[j] = INFINITY;
-                group[e].hi_x[j] = group[e].hi_y[j] = -INFINITY;
-                group[e].capsule[j] = 0;
-            }
-    }
-    if (!group) {
-        c2d_scene_free(s, start);
-        c2d_scene_free(s, fill);
-        return false;
-    }
-    for (size_t k = 0; k < m; k++) { /* in capsule order */
-        if (x->kind[k] != C2D_KIND_GRID) continue;
-        const c2d_cell_span sp = sweep_cells(&g, x, k, span);
-        for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
-            for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {
-                const size_t c = (size_t)cy * g.nx + cx;
-                const uint32_t at = fill[c]++;
-                c2d_sweep_group *gr = &group[start[c] + at / 4];
-                gr->lo_x[at % 4] = x->lo_x[k];
-                gr->hi_x[at % 4] = x->hi_x[k];
-                gr->lo_y[at % 4] = x->lo_y[k];
-                gr->hi_y[at % 4] = x->hi_y[k];
-                gr->capsule[at % 4] = (uint32_t)k;
-            }
-    }
-    c2d_scene_free(s, fill);
-    const c2d_sweep_index built = {.grid = g,
-                                   .gate = gate,
-                                   .span = span,
-                                   .start = start,
-                                   .group = group,
-                                   .generation = s->generation,
-                                   .seen = w->seen,
-                                   .uses = 0,
-                                   .pause = w->pause,
-                                   .pause_next = w->pause_next,
-                                   .ready = true,
-                                   .tried = true};
-    *w = built;
-    return true;
-}
-
-void c2d_sweep_prepare(c2d_scene *s, const c2d_circle_soa *circles, const float *move_x,
-                       const float *move_y) {
-    c2d_sweep_index *w = &s->sweep;
-    if (w->tried && w->generation == s->generation) {
-        w->uses++;
-        /* at most every 16th sweep, a look at 64 of the circles of a sweep of 256 or more: when
-         * more than a quarter of them are above the gate (moves that grew), the index is built
-         * again for their sizes, with a gate at least 1.5 times the last: moves that grow keep
-         * growing (balls falling), and a gate that only catches up leaves a growing share of
-         * the circles on the slower coarse cells until the next look (W7 at 262,144 balls: up
-         * to 36% of them) */
-        if (!w->ready || w->uses - w->checked < 16 || circles->count < 256) return;
-        w->checked = w->uses;
-        if (!outgrown(circles, move_x, move_y, w->gate)) return;
-        const float chosen = choose_gate(circles, move_x, move_y), ahead = 1.5f * w->gate;
-        const float gate = chosen > ahead ? chosen : ahead;
-        if (!sweep_build(s, gate)) {
-            c2d_sweep_index_free(s, w);
-            w->generation = s->generation;
-            w->tried = true;
-        }
-        return;
-    }
-    if (circles->count == 0 || s->capsule_count == 0) return;
-    if (w->seen != s->generation + 1) { /* capsules that move every sweep: no index */
-        w->seen = s->generation + 1;
-        return;
-    }
-    if (w->pause > 0) { /* capsules moved soon after the last builds: wait */
-        w->pause--;
-        return;
-    }
-    if (w->tried && w->uses < 4) { /* the last build served fewer than 4 sweeps */
-        w->pause_next = w->pause_next ? (w->pause_next < 4096 ? 2 * w->pause_next : 4096) : 4;
-        w->pause = w->pause_next;
-        w->tried = false;
-        c2d_sweep_index_free(s, w);
-        return;
-    }
-    if (w->tried) w->pause_next = 0;
-    const float gate = choose_gate(circles, move_x, move_y);
-    if (!(gate > 0.0f) || !sweep_build(s, gate)) {
-        c2d_sweep_index_free(s, w);
-        w->generation = s->generation;
-        w->uses = w->checked = 0;
-        w->tried = true;
     }
 }

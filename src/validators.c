@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "collide2d/validate.h"
+#include "contract.h"
 
 static c2d_defect defect_of(float v, bool is_radius) {
     if (v != v) return C2D_DEFECT_NAN;
@@ -13,11 +14,10 @@ static c2d_defect defect_of(float v, bool is_radius) {
 
 /* Scans element by element, fields in the order given; the last field is the radius. */
 static c2d_validation first_defect(const float *const *fields, size_t n_fields, size_t count) {
-    for (size_t f = 0; f < n_fields; f++)
-        if (count > 0 && !fields[f]) {
-            const c2d_validation v = {C2D_DEFECT_NULL, 0};
-            return v;
-        }
+    if (!c2d_arrays_given(count, fields, n_fields)) {
+        const c2d_validation v = {C2D_DEFECT_NULL, 0};
+        return v;
+    }
     for (size_t i = 0; i < count; i++)
         for (size_t f = 0; f < n_fields; f++) {
             const c2d_defect d = defect_of(fields[f][i], f + 1 == n_fields);

@@ -1,92 +1,19 @@
-/* Scenes: creation, capsule moves, scratch memory and the public entry points' argument
- * checks. The broad phase itself is in scene_collide.c (circles binned per frame) and
- * scene_sweep.c (the static capsule index). */
-#include <stdlib.h>
+/* Scenes' public entry points (collide2d/scene.h): creation, capsule moves, binning, collides
+ * and sweeps. Each checks its arguments (contract.h) and calls the parts below it: the capsule
+ * index (scene_index.c), the fine index (scene_fine.c), binning (scene_bin.c), the contacts of
+ * capsule ranges (scene_collide.c), sweeps (scene_sweep.c) and the frozen balls. */
 #include <string.h>
 
-#include "balls/frozen_internal.h"
-#include "core/filter_words.h"
+#include "alloc.h"
+#include "balls/frozen_index.h"
 #include "batch/cull.h"
-#include "scene/scene_internal.h"
-
-static void *default_alloc(size_t size, void *user) {
-    (void)user;
-    return malloc(size);
-}
-
-static void default_free(void *ptr, void *user) {
-    (void)user;
-    free(ptr);
-}
-
-void *c2d_scene_alloc(const c2d_scene *s, size_t bytes) {
-    return s->allocator.alloc(bytes ? bytes : 1, s->allocator.user);
-}
-
-void c2d_scene_free(const c2d_scene *s, void *ptr) {
-    if (ptr) s->allocator.free(ptr, s->allocator.user);
-}
-
-/* Geometric growth with headroom: 1.5x what is needed, at least 1.5x the old size, so frames
- * that vary a little allocate nothing and a growing stream allocates O(log) times. */
-static size_t grown_size(size_t old, size_t bytes) {
-    const size_t grown = old + old / 2, wanted = bytes + bytes / 2;
-    const size_t size = grown > wanted ? grown : wanted;
-    return size >= bytes ? size : bytes; /* on overflow, exactly what is needed */
-}
-
-c2d_status c2d_scene_reserve_all(c2d_scene *s, size_t n, const int *slots, const size_t *bytes,
-                                 void **ptrs) {
-    void *fresh[C2D_SCENE_SLOTS] = {NULL};
-    size_t fresh_bytes[C2D_SCENE_SLOTS] = {0};
-    for (size_t i = 0; i < n; i++) {
-        const c2d_scene_scratch *sc = &s->scratch[slots[i]];
-        if (sc->bytes >= bytes[i] && sc->ptr) continue;
-        fresh_bytes[i] = grown_size(sc->bytes, bytes[i]);
-        fresh[i] = c2d_scene_alloc(s, fresh_bytes[i]);
-        if (!fresh[i]) {
-            for (size_t j = 0; j < i; j++)
-                c2d_scene_free(s, fresh[j]);
-            return C2D_ERROR_ALLOC;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        c2d_scene_scratch *sc = &s->scratch[slots[i]];
-        if (fresh[i]) {
-            c2d_scene_free(s, sc->ptr);
-            sc->ptr = fresh[i];
-            sc->bytes = fresh_bytes[i];
-        }
-        ptrs[i] = sc->ptr;
-    }
-    return C2D_OK;
-}
-
-c2d_status c2d_scene_reserve(c2d_scene *s, int slot, size_t bytes, void **ptr) {
-    return c2d_scene_reserve_all(s, 1, &slot, &bytes, ptr);
-}
-
-/* The arrays of a set of n elements: all needed when n > 0. */
-static bool arrays_present(size_t n, const float *const *arrays, size_t count) {
-    if (n == 0) return true;
-    for (size_t i = 0; i < count; i++)
-        if (!arrays[i]) return false;
-    return true;
-}
-
-c2d_status c2d_scene_check_circles(const c2d_circle_soa *c) {
-    if (!c) return C2D_ERROR_NULL;
-    const float *const arrays[] = {c->x, c->y, c->radius};
-    if (!arrays_present(c->count, arrays, 3)) return C2D_ERROR_NULL;
-    return c->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
-
-c2d_status c2d_scene_check_capsules(const c2d_capsule_soa *k) {
-    if (!k) return C2D_ERROR_NULL;
-    const float *const arrays[] = {k->ax, k->ay, k->bx, k->by, k->radius};
-    if (!arrays_present(k->count, arrays, 5)) return C2D_ERROR_NULL;
-    return k->count > UINT32_MAX ? C2D_ERROR_TOO_LARGE : C2D_OK;
-}
+#include "contract.h"
+#include "core/filter_words.h"
+#include "scene/scene_collide.h"
+#include "scene/scene_fine.h"
+#include "scene/scene_scratch.h"
+#include "scene/scene_sweep.h"
+#include "scene/scene_sweep_build.h"
 
 /* Copies capsules[0..n) into the scene's arrays from index `first`. */
 static void copy_capsules(c2d_scene *s, size_t first, const c2d_capsule_soa *k) {
@@ -104,7 +31,7 @@ static void copy_capsules(c2d_scene *s, size_t first, const c2d_capsule_soa *k) 
 static c2d_status ensure_filter(c2d_scene *s) {
     const size_t m = s->capsule_count;
     if (s->filter || m == 0) return C2D_OK;
-    uint32_t *block = c2d_scene_alloc(s, 2 * m * sizeof(uint32_t) + m);
+    uint32_t *block = c2d_alloc_array(&s->allocator, m, 2 * sizeof(uint32_t) + 1);
     if (!block) return C2D_ERROR_ALLOC;
     for (size_t i = 0; i < 2 * m; i++)
         block[i] = C2D_FILTER_ALL;
@@ -131,10 +58,9 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
     if (!scene) return C2D_ERROR_NULL;
     *scene = NULL;
     if (allocator && (!allocator->alloc || !allocator->free)) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_capsules(capsules);
+    const c2d_status st = c2d_check_capsules(capsules);
     if (st != C2D_OK) return st;
-    const c2d_allocator hooks =
-        allocator ? *allocator : (c2d_allocator){default_alloc, default_free, NULL};
+    const c2d_allocator hooks = c2d_allocator_or_malloc(allocator);
     c2d_scene *s = hooks.alloc(sizeof *s, hooks.user);
     if (!s) return C2D_ERROR_ALLOC;
     memset(s, 0, sizeof *s);
@@ -142,7 +68,7 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
     const size_t m = capsules->count;
     s->capsule_count = m;
     if (m > 0) {
-        float *block = c2d_scene_alloc(s, 5 * m * sizeof(float));
+        float *block = c2d_alloc_array(&s->allocator, m, 5 * sizeof(float));
         if (!block) {
             hooks.free(s, hooks.user);
             return C2D_ERROR_ALLOC;
@@ -156,9 +82,9 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
     }
     s->capsules = (c2d_capsule_soa){s->ax, s->ay, s->bx, s->by, s->radius, m, NULL, NULL, NULL};
     if ((c2d_capsule_soa_filtered(capsules) && ensure_filter(s) != C2D_OK) ||
-        c2d_capsule_index_build(s, &s->index) != C2D_OK) {
-        c2d_scene_free(s, s->filter);
-        c2d_scene_free(s, s->ax);
+        c2d_capsule_index_build(&hooks, &s->capsules, &s->index) != C2D_OK) {
+        c2d_free(&hooks, s->filter);
+        c2d_free(&hooks, s->ax);
         hooks.free(s, hooks.user);
         return C2D_ERROR_ALLOC;
     }
@@ -169,21 +95,21 @@ c2d_status c2d_scene_create(const c2d_capsule_soa *capsules, const c2d_allocator
 
 void c2d_scene_destroy(c2d_scene *scene) {
     if (!scene) return;
+    const c2d_allocator hooks = scene->allocator;
     c2d_scene_part *part = scene->scratch[C2D_SCENE_SLOT_PARTS].ptr;
     for (size_t p = 0; part && p < C2D_SCENE_MAX_PARTS; p++) {
-        c2d_scene_free(scene, part[p].pairs);
-        c2d_scene_free(scene, part[p].contacts);
+        c2d_free(&hooks, part[p].pairs);
+        c2d_free(&hooks, part[p].contacts);
     }
-    c2d_capsule_index_free(scene, &scene->index);
-    c2d_fine_free(scene, &scene->fine);
-    c2d_fine_free(scene, &scene->fine_big);
-    c2d_sweep_index_free(scene, &scene->sweep);
-    c2d_frozen_free(scene, scene->frozen);
+    c2d_capsule_index_free(&hooks, &scene->index);
+    c2d_fine_free(&hooks, &scene->fine);
+    c2d_fine_free(&hooks, &scene->fine_big);
+    c2d_sweep_index_free(&hooks, &scene->sweep);
+    c2d_frozen_free(&hooks, scene->frozen);
     for (size_t i = 0; i < C2D_SCENE_SLOTS; i++)
-        c2d_scene_free(scene, scene->scratch[i].ptr);
-    c2d_scene_free(scene, scene->ax);
-    c2d_scene_free(scene, scene->filter);
-    const c2d_allocator hooks = scene->allocator;
+        c2d_free(&hooks, scene->scratch[i].ptr);
+    c2d_free(&hooks, scene->ax);
+    c2d_free(&hooks, scene->filter);
     hooks.free(scene, hooks.user);
 }
 
@@ -194,36 +120,22 @@ size_t c2d_scene_capsule_count(const c2d_scene *scene) {
 c2d_status c2d_scene_move_capsules(c2d_scene *scene, size_t first,
                                    const c2d_capsule_soa *capsules) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_capsules(capsules);
+    c2d_status st = c2d_check_capsules(capsules);
+    if (st == C2D_OK) st = c2d_check_range(first, capsules->count, scene->capsule_count);
     if (st != C2D_OK) return st;
-    if (first > scene->capsule_count || capsules->count > scene->capsule_count - first)
-        return C2D_ERROR_INDEX;
     if (capsules->count == 0) return C2D_OK;
     /* the steps that can fail first, and then nothing visible changed (a filter block of
      * default words means what no block means) */
     if (c2d_capsule_soa_filtered(capsules) && ensure_filter(scene) != C2D_OK)
         return C2D_ERROR_ALLOC;
-    const c2d_status moved = c2d_capsule_index_move(scene, &scene->index, first, capsules);
+    const c2d_status moved = c2d_capsule_index_move(&scene->allocator, &scene->index,
+                                                    scene->capsule_count, first, capsules);
     if (moved != C2D_OK) return moved;
     copy_capsules(scene, first, capsules);
     copy_filter(scene, first, capsules);
     scene->generation++; /* every frame begun or binned before is stale */
     c2d_fine_moved(scene, first, capsules->count);
     return C2D_OK;
-}
-
-/* The count rules: a size query (out NULL, capacity 0) is fine; out NULL with a capacity is
- * not. */
-static c2d_status check_output(const c2d_pair_contact *out, size_t capacity, size_t *count) {
-    if (!count) return C2D_ERROR_NULL;
-    *count = 0;
-    return !out && capacity > 0 ? C2D_ERROR_NULL : C2D_OK;
-}
-
-static c2d_status finish(size_t total, size_t capacity, const c2d_pair_contact *out,
-                         size_t *count) {
-    *count = total;
-    return total > capacity && out ? C2D_ERROR_TRUNCATED : C2D_OK;
 }
 
 /* The whole binning on one thread. */
@@ -236,14 +148,14 @@ static c2d_status bin_all(c2d_scene *scene, const c2d_circle_soa *circles) {
 
 c2d_status c2d_scene_bin(c2d_scene *scene, const c2d_circle_soa *circles) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_circles(circles);
+    const c2d_status st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
     return bin_all(scene, circles);
 }
 
 c2d_status c2d_scene_bin_begin(c2d_scene *scene, const c2d_circle_soa *circles, size_t parts) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_circles(circles);
+    const c2d_status st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
     if (parts == 0 || parts > C2D_SCENE_MAX_PARTS) return C2D_ERROR_INDEX;
     return c2d_scene_frame_begin(scene, circles, parts);
@@ -264,15 +176,12 @@ c2d_status c2d_scene_bin_end(c2d_scene *scene) {
 
 c2d_status c2d_scene_collide(c2d_scene *scene, const c2d_circle_soa *circles, c2d_pair_contact *out,
                              size_t capacity, size_t *count) {
-    c2d_status st = check_output(out, capacity, count);
-    if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_scene_check_circles(circles);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK) return st;
     st = bin_all(scene, circles);
     if (st != C2D_OK) return st;
     const size_t total = c2d_scene_collide_binned(scene, 0, scene->capsule_count, out, capacity);
-    return finish(total, capacity, out, count);
+    return c2d_finish_count(total, out, capacity, count);
 }
 
 /* C2D_OK when `c` may use the binned frame: binned completely, no capsule moved since, the
@@ -291,31 +200,27 @@ static c2d_status check_frame(const c2d_scene *s, const c2d_circle_soa *c) {
 c2d_status c2d_scene_collide_range(const c2d_scene *scene, const c2d_circle_soa *circles,
                                    size_t capsule_first, size_t capsule_count,
                                    c2d_pair_contact *out, size_t capacity, size_t *count) {
-    c2d_status st = check_output(out, capacity, count);
+    c2d_status st = c2d_check_scene_counted(scene, circles, out, capacity, count);
     if (st != C2D_OK) return st;
-    if (!scene) return C2D_ERROR_NULL;
-    st = c2d_scene_check_circles(circles);
-    if (st != C2D_OK) return st;
-    if (capsule_first > scene->capsule_count ||
-        capsule_count > scene->capsule_count - capsule_first)
-        return C2D_ERROR_INDEX;
-    st = check_frame(scene, circles);
+    st = c2d_check_range(capsule_first, capsule_count, scene->capsule_count);
+    if (st == C2D_OK) st = check_frame(scene, circles);
     if (st != C2D_OK) return st;
     const size_t total =
         c2d_scene_collide_binned(scene, capsule_first, capsule_count, out, capacity);
-    return finish(total, capacity, out, count);
+    return c2d_finish_count(total, out, capacity, count);
 }
 
 c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *circles,
                                  const float *move_x, const float *move_y, size_t circle_first,
                                  size_t circle_count, c2d_circle_toi *out) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_circles(circles);
+    c2d_status st = c2d_check_circles(circles);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y)) return C2D_ERROR_NULL;
-    if (circle_count > 0 && !out) return C2D_ERROR_NULL;
-    if (circle_first > circles->count || circle_count > circles->count - circle_first)
-        return C2D_ERROR_INDEX;
+    if (!c2d_array_given(circles->count, move_x) || !c2d_array_given(circles->count, move_y))
+        return C2D_ERROR_NULL;
+    if (!c2d_array_given(circle_count, out)) return C2D_ERROR_NULL;
+    st = c2d_check_range(circle_first, circle_count, circles->count);
+    if (st != C2D_OK) return st;
     c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, circle_first, circle_count, out);
     return C2D_OK;
 }
@@ -323,9 +228,9 @@ c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circle_soa *c
 c2d_status c2d_scene_sweep(c2d_scene *scene, const c2d_circle_soa *circles, const float *move_x,
                            const float *move_y, c2d_circle_toi *out) {
     if (!scene) return C2D_ERROR_NULL;
-    const c2d_status st = c2d_scene_check_circles(circles);
+    c2d_status st = c2d_check_circles(circles);
+    if (st == C2D_OK) st = c2d_check_moves(circles->count, move_x, move_y, out);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
     c2d_sweep_prepare(scene, circles, move_x, move_y);
     c2d_scene_sweep_circle_range(scene, circles, move_x, move_y, 0, circles->count, out);
     return C2D_OK;
@@ -339,8 +244,9 @@ static c2d_status list_movers(c2d_scene *s, const float *kmx, const float *kmy,
     for (size_t k = 0; k < s->capsule_count; k++)
         count += !(kmx[k] == 0.0f && kmy[k] == 0.0f);
     void *ptr;
-    const c2d_status st =
-        c2d_scene_reserve(s, C2D_SCENE_SLOT_MOVERS, (count + 1) * sizeof(c2d_scene_mover), &ptr);
+    size_t bytes;
+    if (!c2d_size_mul(count + 1, sizeof(c2d_scene_mover), &bytes)) return C2D_ERROR_ALLOC;
+    const c2d_status st = c2d_scene_reserve(s, C2D_SCENE_SLOT_MOVERS, bytes, &ptr);
     if (st != C2D_OK) return st;
     c2d_scene_mover *list = ptr;
     const c2d_capsule_index *x = &s->index;
@@ -360,15 +266,18 @@ static c2d_status list_movers(c2d_scene *s, const float *kmx, const float *kmy,
     return C2D_OK;
 }
 
-c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
-                                           const float *move_x, const float *move_y,
-                                           const float *capsule_move_x, const float *capsule_move_y,
-                                           c2d_circle_toi *out) {
+c2d_status c2d_scene_sweep_moving(c2d_scene *scene, const c2d_circle_soa *circles,
+                                  const c2d_move_soa *moves, const c2d_move_soa *capsule_moves,
+                                  c2d_circle_toi *out) {
+    const float *move_x = moves ? moves->x : NULL, *move_y = moves ? moves->y : NULL;
+    const float *capsule_move_x = capsule_moves ? capsule_moves->x : NULL;
+    const float *capsule_move_y = capsule_moves ? capsule_moves->y : NULL;
     if (!scene) return C2D_ERROR_NULL;
-    c2d_status st = c2d_scene_check_circles(circles);
+    c2d_status st = c2d_check_circles(circles);
+    if (st == C2D_OK) st = c2d_check_moves(circles->count, move_x, move_y, out);
+    if (st == C2D_OK)
+        st = c2d_check_move_pair(scene->capsule_count, capsule_move_x, capsule_move_y);
     if (st != C2D_OK) return st;
-    if (circles->count > 0 && (!move_x || !move_y || !out)) return C2D_ERROR_NULL;
-    if (scene->capsule_count > 0 && !capsule_move_x != !capsule_move_y) return C2D_ERROR_NULL;
     if (scene->capsule_count == 0 || !capsule_move_x) /* nothing reads the capsule moves */
         return c2d_scene_sweep(scene, circles, move_x, move_y, out);
     c2d_scene_movers movers;
@@ -379,11 +288,11 @@ c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_so
     return C2D_OK;
 }
 
-/* The move records' form (0.2.0, the naming rule): unpacked into the 0.1.0 call. */
-c2d_status c2d_scene_sweep_moving(c2d_scene *scene, const c2d_circle_soa *circles,
-                                  const c2d_move_soa *moves, const c2d_move_soa *capsule_moves,
-                                  c2d_circle_toi *out) {
-    return c2d_scene_sweep_moving_capsules(
-        scene, circles, moves ? moves->x : NULL, moves ? moves->y : NULL,
-        capsule_moves ? capsule_moves->x : NULL, capsule_moves ? capsule_moves->y : NULL, out);
+/* The 0.1.0 name (collide2d/compat.h): its loose moves packed into records. */
+c2d_status c2d_scene_sweep_moving_capsules(c2d_scene *scene, const c2d_circle_soa *circles,
+                                           const float *move_x, const float *move_y,
+                                           const float *capsule_move_x, const float *capsule_move_y,
+                                           c2d_circle_toi *out) {
+    const c2d_move_soa moves = {move_x, move_y}, capsule_moves = {capsule_move_x, capsule_move_y};
+    return c2d_scene_sweep_moving(scene, circles, &moves, &capsule_moves, out);
 }

@@ -1,0 +1,260 @@
+/* The frozen index: resting balls (a scene's frozen balls, collide2d/frozen.h, whose entry
+ * points are src/scene/scene_frozen.c) in an index that takes insertions and removals one ball
+ * at a time. It knows nothing of scenes: its owner gives it the allocator hooks.
+ *
+ * The index: slots (one per frozen ball: its copy and its id) with a free list; a table from
+ * id to slot; a hashed uniform grid, each cell's slots in a doubly linked list through the
+ * slots (so a removal is O(1)); and a list of "special" slots tested against every awake ball
+ * (values beyond C2D_TAME_LIMIT, or a radius larger than the cell). Slots with a NaN centre or
+ * a radius that is not >= 0 are held but listed nowhere: they touch nothing. The grid only
+ * chooses which pairs get the exact test (frozen_query.c). */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "balls/frozen_index.h"
+#include "balls/frozen_layout.h"
+#include "core/filter_words.h"
+
+static void list_push(c2d_frozen *f, uint32_t *head, uint32_t s) {
+    f->slots[s].prev = FROZEN_NIL;
+    f->slots[s].next = *head;
+    if (*head != FROZEN_NIL) f->slots[*head].prev = s;
+    *head = s;
+}
+
+static void list_unlink(c2d_frozen *f, uint32_t *head, uint32_t s) {
+    const frozen_slot *p = &f->slots[s];
+    if (p->prev != FROZEN_NIL)
+        f->slots[p->prev].next = p->next;
+    else
+        *head = p->next;
+    if (p->next != FROZEN_NIL) f->slots[p->next].prev = p->prev;
+}
+
+/* Lists slot s where its values say (the slot's values are set). */
+static void place(c2d_frozen *f, uint32_t s) {
+    frozen_slot *p = &f->slots[s];
+    if (p->x != p->x || p->y != p->y || !(p->r >= 0.0f)) {
+        p->home = FROZEN_HOME_DEAD;
+        return;
+    }
+    if (!(frozen_tame(p->x) && frozen_tame(p->y) && frozen_tame(p->r)) || (double)p->r > f->cell) {
+        p->home = FROZEN_HOME_SPECIAL;
+        list_push(f, &f->special_head, s);
+        return;
+    }
+    const int64_t cx = frozen_cell_coord(f, p->x), cy = frozen_cell_coord(f, p->y);
+    p->home = frozen_bucket_of(f, cx, cy);
+    p->key = frozen_cell_key(cx, cy);
+    list_push(f, &f->bucket[p->home], s);
+    f->r_max = p->r > f->r_max ? p->r : f->r_max;
+}
+
+static void unplace(c2d_frozen *f, uint32_t s) {
+    const uint32_t home = f->slots[s].home;
+    if (home == FROZEN_HOME_SPECIAL)
+        list_unlink(f, &f->special_head, s);
+    else if (home != FROZEN_HOME_DEAD)
+        list_unlink(f, &f->bucket[home], s);
+}
+
+/* The cell side for the balls held plus `extra` (their largest tame radius, doubled; a
+ * power of two so the cell coordinate is exact). */
+static double pick_cell(const c2d_frozen *f, const c2d_circle_soa *extra) {
+    float r = 0.0f;
+    for (size_t s = 0; s < f->used; s++)
+        if (f->slots[s].id != FROZEN_NIL && frozen_tame(f->slots[s].r) && f->slots[s].r > r)
+            r = f->slots[s].r;
+    for (size_t k = 0; extra && k < extra->count; k++)
+        if (frozen_tame(extra->radius[k]) && extra->radius[k] > r) r = extra->radius[k];
+    const double want = 2.0 * (double)r;
+    double cell = 0x1p-60;
+    while (cell < want)
+        cell *= 2.0;
+    return cell;
+}
+
+/* Relists every slot in `buckets` buckets of side `cell` (bucket memory given). */
+static void rebuild(c2d_frozen *f, uint32_t *bucket, size_t buckets, double cell) {
+    f->bucket = bucket;
+    f->buckets = buckets;
+    unsigned log = 0;
+    while (((size_t)1 << log) < buckets)
+        log++;
+    f->shift = (log + 1) / 2; /* nx >= ny */
+    f->mask_x = ((uint64_t)1 << f->shift) - 1;
+    f->mask_y = ((uint64_t)1 << (log - f->shift)) - 1;
+    f->cell = cell;
+    f->inv_cell = 1.0 / cell;
+    f->r_max = 0.0f;
+    f->special_head = FROZEN_NIL;
+    for (size_t b = 0; b < buckets; b++)
+        bucket[b] = FROZEN_NIL;
+    for (size_t s = 0; s < f->used; s++)
+        if (f->slots[s].id != FROZEN_NIL) place(f, (uint32_t)s);
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static void *grow_array(const c2d_allocator *a, void *old, size_t old_bytes, size_t count,
+                        size_t size) {
+    void *fresh = c2d_alloc_array(a, count, size);
+    if (fresh && old_bytes) memcpy(fresh, old, old_bytes);
+    return fresh;
+}
+
+c2d_frozen *c2d_frozen_new(const c2d_allocator *a) {
+    c2d_frozen *f = c2d_alloc(a, sizeof *f);
+    if (!f) return NULL;
+    memset(f, 0, sizeof *f);
+    f->free_head = FROZEN_NIL;
+    f->special_head = FROZEN_NIL;
+    return f;
+}
+
+void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f) {
+    if (!f) return;
+    c2d_free(a, f->slots);
+    c2d_free(a, f->slot_of);
+    c2d_free(a, f->bucket);
+    c2d_free(a, f->hits);
+    c2d_free(a, f->words);
+    c2d_free(a, f);
+}
+
+/* Makes room for `more` balls and ids up to max_id, all or nothing. Rebuilds the grid when
+ * the buckets would hold more than one ball each. */
+static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
+                          size_t more, uint32_t max_id) {
+    const size_t slots_need = f->count + more; /* free slots are reused first */
+    const size_t slot_cap =
+        f->capacity >= slots_need ? f->capacity : c2d_grown(f->capacity, slots_need);
+    const size_t id_cap =
+        f->id_capacity > max_id ? f->id_capacity : c2d_grown(f->id_capacity, (size_t)max_id + 1);
+    const size_t bucket_cap =
+        f->buckets >= slots_need ? f->buckets : c2d_grown(f->buckets, slots_need);
+    frozen_slot *slots = f->slots;
+    uint32_t *slot_of = f->slot_of, *bucket = f->bucket;
+    uint64_t *hits = f->hits;
+    if (slot_cap != f->capacity) {
+        slots = grow_array(a, f->slots, f->used * sizeof *slots, slot_cap, sizeof *slots);
+        hits = c2d_alloc_array(a, slot_cap, sizeof *hits);
+    }
+    if (id_cap != f->id_capacity) {
+        slot_of =
+            grow_array(a, f->slot_of, f->id_capacity * sizeof *slot_of, id_cap, sizeof *slot_of);
+        if (slot_of)
+            for (size_t i = f->id_capacity; i < id_cap; i++)
+                slot_of[i] = FROZEN_NIL;
+    }
+    if (bucket_cap != f->buckets) bucket = c2d_alloc_array(a, bucket_cap, sizeof *bucket);
+    /* filter words: from the first freeze that brings a filter on (the balls held before it
+     * get every layer), growing with the slots */
+    const bool want_words = f->words || c2d_circle_soa_filtered(c);
+    uint32_t *words = f->words;
+    if (want_words && (!f->words || slot_cap != f->capacity)) {
+        words = c2d_alloc_array(a, slot_cap, 2 * sizeof *words);
+        for (size_t k = 0; words && k < 2 * f->used; k++)
+            words[k] = f->words ? f->words[k] : C2D_FILTER_ALL;
+    }
+    if (!slots || !slot_of || !bucket || !hits || (want_words && !words)) {
+        if (words != f->words) c2d_free(a, words);
+        if (slots != f->slots) c2d_free(a, slots);
+        if (hits != f->hits) c2d_free(a, hits);
+        if (slot_of != f->slot_of) c2d_free(a, slot_of);
+        if (bucket != f->bucket) c2d_free(a, bucket);
+        return C2D_ERROR_ALLOC;
+    }
+    if (words != f->words) {
+        c2d_free(a, f->words);
+        f->words = words;
+    }
+    if (slots != f->slots) {
+        c2d_free(a, f->slots);
+        c2d_free(a, f->hits);
+        f->slots = slots;
+        f->hits = hits;
+        f->capacity = slot_cap;
+    }
+    if (slot_of != f->slot_of) {
+        c2d_free(a, f->slot_of);
+        f->slot_of = slot_of;
+        f->id_capacity = id_cap;
+    }
+    if (bucket != f->bucket) {
+        c2d_free(a, f->bucket);
+        rebuild(f, bucket, bucket_cap, pick_cell(f, c));
+    }
+    return C2D_OK;
+}
+
+/* ---- freeze and thaw --------------------------------------------------------------------- */
+
+c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_circle_soa *circles,
+                             const uint32_t *ids, uint32_t max_id) {
+    const size_t n = circles->count;
+    if (f->count + n >= (size_t)UINT32_MAX - 1) return C2D_ERROR_TOO_LARGE; /* slot numbers */
+    const c2d_status rs = reserve(a, f, circles, n, max_id);
+    if (rs != C2D_OK) return rs;
+    for (size_t k = 0; k < n; k++) {
+        const uint32_t id = ids ? ids[k] : (uint32_t)k;
+        uint32_t s = f->slot_of[id];
+        if (s != FROZEN_NIL) {
+            unplace(f, s);
+        } else {
+            if (f->free_head != FROZEN_NIL) {
+                s = f->free_head;
+                f->free_head = f->slots[s].next;
+            } else {
+                s = (uint32_t)f->used++;
+            }
+            f->slot_of[id] = s;
+            f->count++;
+        }
+        frozen_slot *p = &f->slots[s];
+        p->x = circles->x[k];
+        p->y = circles->y[k];
+        p->r = circles->radius[k];
+        p->id = id;
+        p->key = 0;
+        place(f, s);
+    }
+    if (f->words) /* the filter words, in a pass of their own (the last of a repeated id wins) */
+        for (size_t k = 0; k < n; k++) {
+            const size_t s = f->slot_of[ids ? ids[k] : (uint32_t)k];
+            f->words[2 * s] = c2d_filter_word(circles->category, k);
+            f->words[2 * s + 1] = c2d_filter_word(circles->mask, k);
+        }
+    return C2D_OK;
+}
+
+void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count) {
+    for (size_t k = 0; k < count; k++) {
+        const uint32_t id = ids[k];
+        if (id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) continue;
+        const uint32_t s = f->slot_of[id];
+        unplace(f, s);
+        f->slot_of[id] = FROZEN_NIL;
+        f->slots[s].id = FROZEN_NIL;
+        f->slots[s].home = FROZEN_HOME_DEAD;
+        f->slots[s].next = f->free_head;
+        f->free_head = s;
+        f->count--;
+    }
+}
+
+size_t c2d_frozen_count(const c2d_frozen *f) {
+    return f ? f->count : 0;
+}
+
+bool c2d_frozen_get(const c2d_frozen *f, uint32_t id, c2d_circle *out) {
+    if (!f || id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) return false;
+    const frozen_slot *p = &f->slots[f->slot_of[id]];
+    if (out) {
+        out->center.x = p->x;
+        out->center.y = p->y;
+        out->radius = p->r;
+    }
+    return true;
+}
