@@ -15,6 +15,7 @@
 
 #include <immintrin.h>
 
+#include "batch/ball_pair_walk.h"
 #include "batch/x86/ball_blocks_avx512.h"
 
 enum {

@@ -1,6 +1,7 @@
 /* The sweeps' walk a lane a ball with AVX-512 (sweep_blocks; included by
- * batch/kernels_ball_sweeps.c when it is compiled for 16 lanes, -mavx512f, whose queue, pair
- * tests and fallback walk it uses): the ball grid's sweeps without a filter.
+ * batch/kernels_ball_sweeps.c when it is compiled for 16 lanes, -mavx512f; the queue, pair
+ * tests and fallback walk it uses are batch/ball_sweep_walk.h's): the ball grid's sweeps
+ * without a filter.
  *
  * Raw intrinsics because SIMDe 0.7 has no AVX-512 gather, reduction or double-to-unsigned
  * conversion (batch/x86/ball_blocks_avx512.h). Why it beats the SIMDe walk a lane a partner
@@ -26,6 +27,7 @@
 
 #include <immintrin.h>
 
+#include "batch/ball_sweep_walk.h"
 #include "batch/x86/ball_blocks_avx512.h"
 
 enum { SWEEP_TESTS = 48 }; /* a block with more tests (a crowd) goes ball by ball */

@@ -1,16 +1,15 @@
-/* The scene's fine scan with AVX-512 (kernels fine_cells and fine_hits of the AVX-512 table;
- * included by batch/kernels_scene.c, which provides circles_ahead and ranks, when it is compiled
- * with -mavx512f): 16 circles an iteration, the tests into mask registers, one gather of the
- * cells' bit words and `vpcompressd` of the circles whose bit is set. Raw intrinsics because
- * SIMDe 0.7 has no AVX-512 gather. Why it beats the shared SIMDe path (the scan of
- * four circles at once, then the bits one at a time, that the AVX-512 table ran before): cells,
- * bits and ranks in this kernel took the W5 scene from 3.67x to 4.37x at 65,536 balls and from
- * 3.68x to 4.23x at 262,144 against 178c445, 1.19x and 1.15x (docs/scenes.md, "The scan
- * kernels: measured", Zen 5). */
-#ifndef C2D_BATCH_X86_SCENE_CELLS_AVX512_H
-#define C2D_BATCH_X86_SCENE_CELLS_AVX512_H
-
+/* The scene's fine scan with AVX-512 (kernels fine_cells and fine_hits of the AVX-512 table,
+ * compiled into that backend only, with its flags; batch/kernels_scene.h declares them): 16 circles
+ * an iteration, the tests into mask registers, one gather of the cells' bit words and `vpcompressd`
+ * of the circles whose bit is set. Raw intrinsics because SIMDe 0.7 has no AVX-512 gather. Why it
+ * beats the shared SIMDe path (the scan of four circles at once, then the bits one at a time, that
+ * the AVX-512 table ran before): cells, bits and ranks in this kernel took the W5 scene from 3.67x
+ * to 4.37x at 65,536 balls and from 3.68x to 4.23x at 262,144 against 178c445, 1.19x and 1.15x
+ * (docs/scenes.md, "The scan kernels: measured", Zen 5). */
 #include <immintrin.h>
+
+#include "batch/cull.h"
+#include "batch/x86/scene_cells.h"
 
 /* The lanes that are a tail's first n - t (all 16 when n - t >= 16). */
 static inline __mmask16 valid_lanes(size_t n, size_t t) {
@@ -90,5 +89,3 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, co
     ranks(g, rank, nh);
     return nh;
 }
-
-#endif

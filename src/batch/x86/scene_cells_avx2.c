@@ -1,17 +1,17 @@
-/* The scene's fine scan with AVX2 (kernels fine_cells and fine_hits of the AVX2 table; included
- * by batch/kernels_scene.c, which provides circles_ahead and ranks, when it is compiled with
- * -mavx2): 8 circles an iteration, one `vpgatherdd` of the cells' bit words, the circles whose
- * bit is set compacted by a 256-entry table of permutations, and plain stores where AMD's masked
- * store is microcoded. Why it beats the SIMDe path that serves the 4-lane backends (four circles
- * at once, then the bits one circle at a time): that bit test instead of this fine_hits measured
- * 0.92-0.96x on the W5 scene (docs/speed-log.md, "Scenes", a fourth session, Zen 3), so this
- * kernel is 4-9% faster; fine_cells' plain store of whole vectors measured 1.06x on the frame
- * (same section). fine_cells has no figure against the shared code on its own and is kept
- * beside fine_hits, whose cells it writes (not measured apart in issue 41). */
-#ifndef C2D_BATCH_X86_SCENE_CELLS_AVX2_H
-#define C2D_BATCH_X86_SCENE_CELLS_AVX2_H
-
+/* The scene's fine scan with AVX2 (kernels fine_cells and fine_hits of the AVX2 table, compiled
+ * into that backend only, with its flags; batch/kernels_scene.h declares them): 8 circles an
+ * iteration, one `vpgatherdd` of the cells' bit words, the circles whose bit is set compacted by a
+ * 256-entry table of permutations, and plain stores where AMD's masked store is microcoded. Why it
+ * beats the SIMDe path that serves the 4-lane backends (four circles at once, then the bits one
+ * circle at a time): that bit test instead of this fine_hits measured 0.92-0.96x on the W5 scene
+ * (docs/speed-log.md, "Scenes", a fourth session, Zen 3), so this kernel is 4-9% faster;
+ * fine_cells' plain store of whole vectors measured 1.06x on the frame (same section). fine_cells
+ * has no figure against the shared code on its own and is kept beside fine_hits, whose cells it
+ * writes (not measured apart in issue 41). */
 #include <immintrin.h>
+
+#include "batch/cull.h"
+#include "batch/x86/scene_cells.h"
 
 /* Byte q of entry m: the lane of m's q-th set bit (the permutation that compresses m's lanes). */
 static const uint64_t compress_lanes[256] = {
@@ -182,5 +182,3 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, co
     ranks(g, rank, nh);
     return nh;
 }
-
-#endif
