@@ -94,6 +94,27 @@ typedef struct c2d_kernels {
                            const struct c2d_ball_bins *bins, uint32_t *cell_of, uint32_t *count);
 } c2d_kernels;
 
+/* Per-backend names of kernels defined outside kernels.c: c2d_kernels_avx2 gives
+ * c2d_kernels_avx2_sweep, and so on. */
+#define C2D_KERNEL_(table, name) table##_##name
+#define C2D_KERNEL(table, name) C2D_KERNEL_(table, name)
+
+#ifdef C2D_BACKEND_TABLE
+/* batch/kernels_sweep.c */
+C2D_INTERNAL void C2D_KERNEL(C2D_BACKEND_TABLE,
+                             sweep)(const c2d_circle_soa *circles, const float *move_x,
+                                    const float *move_y, const c2d_capsule_soa *capsules,
+                                    const float *capsule_move_x, const float *capsule_move_y,
+                                    c2d_circle_toi *out);
+C2D_INTERNAL void C2D_KERNEL(C2D_BACKEND_TABLE,
+                             sweep_pairs)(const c2d_circle_soa *circles, const float *move_x,
+                                          const float *move_y, const c2d_capsule_soa *capsules,
+                                          const float *capsule_move_x, const float *capsule_move_y,
+                                          const uint32_t *circle_index,
+                                          const uint32_t *capsule_index, size_t pair_count,
+                                          size_t base, c2d_circle_toi *out, unsigned char *nan);
+#endif
+
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_sse2;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_avx2;
