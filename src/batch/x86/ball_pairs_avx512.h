@@ -12,9 +12,8 @@
  * here then gave the pile 1.04-1.05x (docs/speed-log.md, "A fourteenth session", Zen 5).
  *
  * Measured again in issue 41 against the same tree with the SIMDe walk at 16 lanes (and the
- * grouping's count pass), 31 alternating calls (`bash scripts/ab --backend
- * avx512`, Intel Xeon guest): pile at 262,144 balls 1.14x least / 1.16x paired, gas 1.16x / 1.14x.
- */
+ * grouping's count pass), 31 alternating calls (`bash scripts/ab --backend avx512`, Intel Xeon
+ * guest): pile at 262,144 balls 1.14x least / 1.16x paired, gas 1.16x / 1.14x. */
 #ifndef C2D_BATCH_X86_BALL_PAIRS_AVX512_H
 #define C2D_BATCH_X86_BALL_PAIRS_AVX512_H
 
