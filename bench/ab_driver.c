@@ -13,7 +13,10 @@
  * ratios A/B (above 1: B is faster), and whether both gave the same bytes. scripts/ab builds a
  * ref's library beside HEAD's and runs this.
  *
- * CASE: w5 (c2d_scene_collide, W5 uniform: N balls, N/16 pins), w5sweep (c2d_scene_sweep on
+ * CASE: w1 (c2d_batch_collide, W1: N circles, N/16 capsules; W1 itself is N = 4096), w2d
+ * (c2d_batch_collide_pairs, W2d: N listed pairs, about 60% hits, in order), w3
+ * (c2d_batch_sweep, W3: W1's circles with their moves), w5 (c2d_scene_collide, W5 uniform: N
+ * balls, N/16 pins), w5sweep (c2d_scene_sweep on
  * the same, W3's moves), pile, gas (c2d_scene_collide_circles on W6), pilesweep, gassweep
  * (c2d_scene_sweep_circles on W6 with its moves), pileresolve, gasresolve, pilepushout,
  * gaspushout (c2d_resolve_circle_contacts and c2d_push_out_circle_contacts on the W6 set's
@@ -95,12 +98,23 @@ typedef struct library {
     c2d_status (*select)(c2d_backend);
     c2d_status (*sweep_circles)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
                                 c2d_circle_hit *);
+    c2d_status (*batch_collide)(const c2d_circle_soa *, const c2d_capsule_soa *, c2d_pair_contact *,
+                                size_t, size_t *);
+    c2d_status (*batch_collide_pairs)(const c2d_circle_soa *, const c2d_capsule_soa *,
+                                      const uint32_t *, const uint32_t *, size_t,
+                                      c2d_pair_contact *, size_t, size_t *);
+    c2d_status (*batch_sweep)(const c2d_circle_soa *, const float *, const float *,
+                              const c2d_capsule_soa *, c2d_circle_toi *);
     frame_api frame; /* also the calls the other cases time (collide, sweep, resolve, ...) */
     board *board;    /* the w7 case's */
     c2d_scene *scene;
 } library;
 
-typedef enum kind { W5, W5_SWEEP, BALLS, BALL_SWEEPS, RESOLVE, PUSH_OUT, W7 } kind;
+typedef enum kind { W1, W2D, W3, W5, W5_SWEEP, BALLS, BALL_SWEEPS, RESOLVE, PUSH_OUT, W7 } kind;
+
+/* W2d's listed pairs (the w2d case's; c2d_workload_dense_pairs). */
+static uint32_t *w2d_circle, *w2d_capsule;
+static size_t w2d_count;
 
 /* W7's frames before the timed ones, and its frame step, gravity as the README's loop. */
 enum { W7_WARMUP = 90 };
@@ -163,6 +177,9 @@ static void load(library *l, const char *path, c2d_backend backend,
     } while (0)
     BIND(select, "c2d_backend_select");
     BIND(sweep_circles, "c2d_scene_sweep_circles");
+    BIND(batch_collide, "c2d_batch_collide");
+    BIND(batch_collide_pairs, "c2d_batch_collide_pairs");
+    BIND(batch_sweep, "c2d_batch_sweep");
     BIND(frame.apply_impulse, "c2d_apply_impulse");
     BIND(frame.push_out_capsule, "c2d_push_out_capsule_contacts");
     BIND(frame.push_out_circle, "c2d_push_out_circle_contacts");
@@ -202,6 +219,21 @@ static size_t run(library *l, kind k, const c2d_workload *w, const bodies *b, vo
                   size_t capacity, size_t *count) {
     const size_t n = w->circles.count;
     switch (k) {
+    case W1:
+        check(l->batch_collide(&w->circles, &w->capsules, out, capacity, count) == C2D_OK &&
+                  *count <= capacity,
+              "c2d_batch_collide");
+        return *count * sizeof(c2d_pair_contact);
+    case W2D:
+        check(l->batch_collide_pairs(&w->circles, &w->capsules, w2d_circle, w2d_capsule, w2d_count,
+                                     out, capacity, count) == C2D_OK &&
+                  *count <= capacity,
+              "c2d_batch_collide_pairs");
+        return *count * sizeof(c2d_pair_contact);
+    case W3:
+        check(l->batch_sweep(&w->circles, w->move_x, w->move_y, &w->capsules, out) == C2D_OK,
+              "c2d_batch_sweep");
+        return n * sizeof(c2d_circle_toi);
     case RESOLVE:
         check(l->frame.resolve_circle(&b->soa, b->contacts, b->count, NULL) == C2D_OK,
               "c2d_resolve_circle_contacts");
@@ -239,7 +271,7 @@ int main(int argc, char **argv) {
     if (argc < 6) {
         fprintf(stderr,
                 "usage: %s LIB_A LIB_B CASE N BACKEND [FRAMES]\n"
-                "  CASE: w5 w5sweep pile gas pilesweep gassweep pileresolve gasresolve\n"
+                "  CASE: w1 w2d w3 w5 w5sweep pile gas pilesweep gassweep pileresolve gasresolve\n"
                 "        pilepushout gaspushout w7\n",
                 argv[0]);
         return 2;
@@ -263,7 +295,10 @@ int main(int argc, char **argv) {
             backend[0] = (c2d_backend)b;
         if (!strcmp(comma ? comma + 1 : argv[5], backend_name)) backend[1] = (c2d_backend)b;
     }
-    const kind k = !strcmp(name, "w7")        ? W7
+    const kind k = !strcmp(name, "w1")        ? W1
+                   : !strcmp(name, "w2d")     ? W2D
+                   : !strcmp(name, "w3")      ? W3
+                   : !strcmp(name, "w7")      ? W7
                    : !strcmp(name, "w5")      ? W5
                    : !strcmp(name, "w5sweep") ? W5_SWEEP
                    : strstr(name, "resolve")  ? RESOLVE
@@ -277,8 +312,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     c2d_workload w;
+    w2d_count = n;
     const int made =
-        k == W7      ? c2d_workload_w6(&w, 16, C2D_W6_GAS, C2D_WORKLOAD_SEED) /* unused */
+        k == W1 || k == W3 ? c2d_workload_make(&w, n, n / 16, C2D_WORKLOAD_SEED)
+        : k == W2D   ? c2d_workload_dense_pairs(&w, n, C2D_WORKLOAD_SEED, &w2d_circle, &w2d_capsule)
+        : k == W7    ? c2d_workload_w6(&w, 16, C2D_W6_GAS, C2D_WORKLOAD_SEED) /* unused */
         : k >= BALLS ? c2d_workload_w6(&w, n, pile ? C2D_W6_PILE : C2D_W6_GAS, C2D_WORKLOAD_SEED)
                      : c2d_workload_w5(&w, n, n / 16, C2D_W5_UNIFORM, C2D_WORKLOAD_SEED);
     if (made != 0) return fprintf(stderr, "out of memory\n"), 1;
@@ -286,9 +324,10 @@ int main(int argc, char **argv) {
     library lib[2];
     for (int s = 0; s < 2; s++)
         load(&lib[s], argv[1 + s], backend[s], k >= BALLS ? &none : &w.capsules);
-    const size_t capacity = 8 * n + 16; /* W6 piles: 3 pairs a ball; W5: 0.08 contacts */
-    void *out[2] = {malloc(capacity * sizeof(c2d_circle_pair_contact)),
-                    malloc(capacity * sizeof(c2d_circle_pair_contact))};
+    /* W6 piles: 3 pairs a ball; W5: 0.08 contacts; W1: about 0.08 a circle; W2d: 0.6 a pair */
+    const size_t capacity = 8 * n + 16;
+    void *out[2] = {malloc(capacity * sizeof(c2d_pair_contact)),
+                    malloc(capacity * sizeof(c2d_pair_contact))};
     double *t[2] = {malloc((size_t)frames * sizeof(double)),
                     malloc((size_t)frames * sizeof(double))};
     double *ratio = malloc((size_t)frames * sizeof(double));

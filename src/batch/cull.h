@@ -15,10 +15,7 @@
 
 #include "collide2d/batch.h"
 #include "scalar/reference.h"
-
-/* Magnitude up to which a value is "tame": squares and sums of tame values stay far from
- * overflow, so the float error bounds behind the boxes hold. 2^40. */
-#define C2D_TAME_LIMIT 1099511627776.0f
+#include "core/slack.h"
 
 /* Which circles the collide kernel may cull with boxes (computed by the kernel): tame is
  * false when some coordinate or radius exceeds C2D_TAME_LIMIT in magnitude (infinities
@@ -52,22 +49,6 @@ typedef struct c2d_sweep_boxes {
 
 /* Capsules per c2d_sweep_boxes. */
 #define C2D_SWEEP_CHUNK 256
-
-/* Slack of the sweep boxes. The time of impact comes from a square root of a difference of
- * squares: an error of eps (2^-24) relative to |s|^2 in that difference moves a grazing hit by
- * up to about sqrt(eps)|s| = 2^-12 |s|, where |s| is bounded by the motion plus the radii. So
- * sizes (motion, radii, axis length) get 2^-8 of slack, and positions, whose rounding errors
- * are not amplified, 2^-16; both are far above the errors they cover. */
-#define C2D_SWEEP_SIZE_SLACK 0.00390625f            /* 2^-8 */
-#define C2D_SWEEP_POSITION_SLACK 1.52587890625e-05f /* 2^-16 */
-
-/* Relative slack of the collide boxes, 2^-20. The exact test can accept a centre at most
- * (r+R)(1 + 3.5 eps) from an axis point that float rounding may have moved 3 eps max|coord|
- * past the axis ends (eps = 2^-24); 2^-20 of the magnitudes covers both with room to spare.
- * The absolute 2^-60 covers underflow: squares below 2^-126 lose absolute precision
- * (about 2^-149), which moves a distance by at most 2^-74. */
-#define C2D_COLLIDE_RELATIVE_SLACK 9.5367431640625e-07 /* 2^-20 */
-#define C2D_ABSOLUTE_SLACK 8.673617379884035e-19       /* 2^-60 */
 
 /* max and min of values known not to be NaN (libm's fmax is a call, not an instruction). */
 static inline double c2d_dmax(double a, double b) {

@@ -12,10 +12,6 @@
 #define DLANE_HALVES 2
 
 #if C2D_LANES == 16
-/* SIMDe 0.7 lacks the AVX-512 float/double conversions; this backend is only ever built for
- * x86 with -mavx512f -mavx512dq, where the SIMDe types are the native ones. */
-#include <immintrin.h>
-
 typedef simde__m512d dlane_t;
 typedef simde__mmask8 dmask_t;
 
@@ -36,11 +32,8 @@ typedef simde__mmask8 dmask_t;
 #define dlane_ge(a, b) simde_mm512_cmp_pd_mask((a), (b), SIMDE_CMP_GE_OQ)
 #define dmask_and(a, b) ((dmask_t)((a) & (b)))
 #define dmask_any(m) ((m) != 0)
-#define dlane_from_lane(a, half)                                                                   \
-    ((half) ? _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1)))    \
-            : _mm512_cvtps_pd(_mm512_castps512_ps256(a)))
-#define lane_from_dlanes(lo, hi)                                                                   \
-    _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1)
+/* dlane_from_lane and lane_from_dlanes: SIMDe 0.7 has no AVX-512 float/double conversion */
+#include "batch/x86/dlane_avx512.h"
 
 #elif C2D_LANES == 8
 typedef simde__m256d dlane_t;

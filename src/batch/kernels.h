@@ -1,5 +1,6 @@
-/* The batch layer's backends: one table of kernels per backend. batch.c checks every argument
- * before it calls a kernel, so kernels see valid pointers and counts <= UINT32_MAX. */
+/* The batch layer's backends: one internal table of kernels per backend, the active one picked
+ * by src/dispatch.c. The public calls are the dispatch on top of it: they check every argument
+ * before they call a kernel, so kernels see valid pointers and counts <= UINT32_MAX. */
 #ifndef C2D_BATCH_KERNELS_H
 #define C2D_BATCH_KERNELS_H
 
@@ -14,6 +15,8 @@ struct c2d_ball_sweep_cells;
 struct c2d_fine_grid;
 
 typedef struct c2d_kernels {
+    /* Whole calls: the batch layer's entry points (batch.c, balls.c) check every argument,
+     * then call these; their answers are the public calls' answers. */
     /* All pairs, capsule-major; writes the first `capacity` contacts, returns the total. */
     size_t (*collide)(const c2d_circle_soa *circles, const c2d_capsule_soa *capsules,
                       c2d_pair_contact *out, size_t capacity);
@@ -26,6 +29,15 @@ typedef struct c2d_kernels {
     void (*sweep)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
                   const c2d_capsule_soa *capsules, const float *capsule_move_x,
                   const float *capsule_move_y, c2d_circle_toi *out);
+    /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),
+     * ordered by a then b, appended after the `total` found so far; returns the new total. */
+    size_t (*collide_circles)(const c2d_circle_soa *circles, size_t first, size_t end,
+                              c2d_circle_pair_contact *out, size_t capacity, size_t total);
+    /* out[i] for i in [first, end): ball i's earliest sweep hit over every j != i. */
+    void (*sweep_circles)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
+                          size_t first, size_t end, c2d_circle_hit *out);
+    /* Steps of the scene's and the ball grid's own algorithms (src/scene/, src/balls/), which
+     * the public calls of those layers run in order. */
     /* Listed (circle, capsule) pairs, indices already checked, in any order: each pair's sweep,
      * kept by c2d_keep_smallest() in out[circle - base] and nan[circle - base] (the scene
      * sweeps' candidates, which come cell by cell rather than in capsule order). Capsule moves
@@ -35,13 +47,6 @@ typedef struct c2d_kernels {
                         const float *capsule_move_y, const uint32_t *circle_index,
                         const uint32_t *capsule_index, size_t pair_count, size_t base,
                         c2d_circle_toi *out, unsigned char *nan);
-    /* Balls against balls (src/batch/kernels_balls.c): the pairs a < b for a in [first, end),
-     * ordered by a then b, appended after the `total` found so far; returns the new total. */
-    size_t (*collide_circles)(const c2d_circle_soa *circles, size_t first, size_t end,
-                              c2d_circle_pair_contact *out, size_t capacity, size_t total);
-    /* out[i] for i in [first, end): ball i's earliest sweep hit over every j != i. */
-    void (*sweep_circles)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
-                          size_t first, size_t end, c2d_circle_hit *out);
     /* The ball grid (src/balls/ball_grid.c; types in batch/kernels_balls.h): every pair of
      * overlapping grid balls once, as (min, max) of their indices, in cell order; writes the
      * first `capacity`, returns how many there are. */
@@ -93,6 +98,27 @@ typedef struct c2d_kernels {
     void (*ball_sweep_bin)(const c2d_circle_soa *circles, const float *move_x, const float *move_y,
                            const struct c2d_ball_bins *bins, uint32_t *cell_of, uint32_t *count);
 } c2d_kernels;
+
+/* Per-backend names of kernels defined outside kernels.c: c2d_kernels_avx2 gives
+ * c2d_kernels_avx2_sweep, and so on. */
+#define C2D_KERNEL_(table, name) table##_##name
+#define C2D_KERNEL(table, name) C2D_KERNEL_(table, name)
+
+#ifdef C2D_BACKEND_TABLE
+/* batch/kernels_sweep.c */
+C2D_INTERNAL void C2D_KERNEL(C2D_BACKEND_TABLE,
+                             sweep)(const c2d_circle_soa *circles, const float *move_x,
+                                    const float *move_y, const c2d_capsule_soa *capsules,
+                                    const float *capsule_move_x, const float *capsule_move_y,
+                                    c2d_circle_toi *out);
+C2D_INTERNAL void C2D_KERNEL(C2D_BACKEND_TABLE,
+                             sweep_pairs)(const c2d_circle_soa *circles, const float *move_x,
+                                          const float *move_y, const c2d_capsule_soa *capsules,
+                                          const float *capsule_move_x, const float *capsule_move_y,
+                                          const uint32_t *circle_index,
+                                          const uint32_t *capsule_index, size_t pair_count,
+                                          size_t base, c2d_circle_toi *out, unsigned char *nan);
+#endif
 
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_scalar;
 C2D_INTERNAL extern const c2d_kernels c2d_kernels_sse2;

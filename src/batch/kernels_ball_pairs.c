@@ -1,85 +1,24 @@
-/* The ball grid's pair walk (kernel ball_cell_pairs), compiled once per backend with the other
- * kernels: every pair of overlapping grid balls in neighbouring cells, as (min, max) of their
+/* The ball grid's pairs, compiled once per backend with the other kernels: the pair walk
+ * (kernel ball_cell_pairs) and the contacts of the pairs it lists (ball_pair_contacts, below).
+ * The walk finds every pair of overlapping grid balls in neighbouring cells, as (min, max) of their
  * indices, in the walk's order (c2d_ball_half_walk in kernels_balls.h: the balls in cell order,
  * each against the rest of its cell and the cell east of it, then against the three cells of
  * the next row, partners in increasing sorted position).
  *
  * Two shapes of the same walk:
  * - a lane a partner (4 and 8 lanes): ball p's spans are tested a vector at a time;
- * - a lane a ball (16 lanes, AVX-512): 16 consecutive balls of one row of cells are tested at
- *   once against their k-th partner, k = 1, 2, ... A pile's spans hold 1-4 balls, so a lane a
- *   partner leaves most of 16 lanes empty; a lane a ball fills them. Each ball's hits are then
- *   written with one compress, and the pairs come out in the same order.
+ * - a lane a ball (16 lanes, AVX-512: batch/x86/ball_pairs_avx512.h): 16 consecutive balls of
+ *   one row of cells are tested at once against their k-th partner, k = 1, 2, ... A pile's
+ *   spans hold 1-4 balls, so a lane a partner leaves most of 16 lanes empty; a lane a ball fills
+ *   them. Each ball's hits are then written with one compress, and the pairs come out in the
+ *   same order.
  * The overlap test is the same float operations in both (radii_overlap of the all-pairs kernel
  * on the sorted copies, the visiting ball first), so the same pairs are found. */
 #include <math.h>
 #include <stddef.h>
 
-#include "batch/lane_simd.h"
-#include "core/contact_formula.h"
-
-#include "batch/kernels_balls.h"
-
-enum { W = C2D_LANES };
-
-/* Ball p (its centre and radius in every lane, its index id) against the sorted entries
- * [lo, hi), a vector at a time (the arrays are padded, so a whole vector loads from any entry;
- * lanes past hi are masked off); the pairs found are appended as (min, max) after `count`,
- * written while below capacity, and counted in sizes[min] when `sized`. The overlap test is
- * radii_overlap of collide_row on the sorted copies, less its two sign tests: a grid ball's
- * radius is >= 0 (the others are dead), and the NaN padding fails the distance test alone.
- * When a whole vector of pairs has room, the hits are written without a capacity test each. */
-static inline size_t span_pairs(const c2d_ball_cells *g, lane_t x, lane_t y, lane_t r, uint32_t id,
-                                size_t lo, size_t hi, c2d_ball_pair *pairs, size_t capacity,
-                                size_t count, bool sized) {
-    for (size_t q = lo; q < hi; q += W) {
-        const lane_t qx = lane_sub(x, lane_load(g->x + q)), qy = lane_sub(y, lane_load(g->y + q));
-        const lane_t d2 = lane_add(lane_mul(qx, qx), lane_mul(qy, qy));
-        const lane_t rs = lane_add(r, lane_load(g->r + q));
-        const mask_t hit = lane_le(d2, lane_mul(rs, rs));
-        if (!mask_any(hit)) continue;
-        uint32_t bits = mask_bits(hit) & c2d_valid_lanes(hi - q);
-        const uint32_t *other = g->id + q;
-        if (count <= capacity && capacity - count >= W) {
-            for (; bits; bits &= bits - 1, count++) {
-                const uint32_t b = other[__builtin_ctz(bits)];
-                pairs[count].a = id < b ? id : b;
-                pairs[count].b = id < b ? b : id;
-                if (sized) g->sizes[pairs[count].a]++;
-            }
-        } else {
-            for (; bits; bits &= bits - 1) {
-                const uint32_t b = other[__builtin_ctz(bits)];
-                count = c2d_add_ball_pair(pairs, capacity, count, id, b);
-                if (sized) g->sizes[id < b ? id : b]++;
-            }
-        }
-    }
-    return count;
-}
-
-/* The walk of c2d_ball_half_walk, a lane a partner, written out so that the count stays in a
- * register. */
-C2D_FORMULA size_t walk_by_partner(const c2d_ball_cells *cells, c2d_ball_pair *pairs,
-                                   size_t capacity, bool sized) {
-    const uint32_t *start = cells->start;
-    const uint32_t nx = cells->nx, ny = cells->ny;
-    size_t count = 0;
-    for (uint32_t cy = 0; cy < ny; cy++)
-        for (uint32_t cx = 0; cx < nx; cx++) {
-            const c2d_cell_spans s = c2d_ball_cell_spans(start, nx, ny, cx, cy);
-            for (size_t p = s.lo; p < s.hi; p++) {
-                const lane_t x = lane_splat(cells->x[p]), y = lane_splat(cells->y[p]);
-                const lane_t r = lane_splat(cells->r[p]);
-                const uint32_t id = cells->id[p];
-                count =
-                    span_pairs(cells, x, y, r, id, p + 1, s.east, pairs, capacity, count, sized);
-                count =
-                    span_pairs(cells, x, y, r, id, s.up_lo, s.up_hi, pairs, capacity, count, sized);
-            }
-        }
-    return count;
-}
+#include "batch/ball_pair_walk.h"
+#include "batch/lane_contact.h"
 
 #if C2D_LANES <= 8
 
@@ -88,218 +27,93 @@ size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells 
     return walk_by_partner(cells, pairs, capacity, false);
 }
 
-#else /* 16 lanes: a lane a ball (batch/ball_blocks.h) */
-
-#include "batch/ball_blocks.h"
-
-enum {
-    TESTS = 16, /* partner tests a block: bits of a lane's hit word, lanes of its partners */
-    DENSE = 8   /* a block with this many balls with pairs writes every ball's, unbranched */
-};
-
-/* A block: sorted entries p .. p + n - 1 and their half spans (batch/ball_blocks.h). */
-typedef struct ball_block {
-    size_t p, n;
-    c2d_half_spans s;
-} ball_block;
-
-/* The block at the cursor; its cells are those of its centres. */
-C2D_FORMULA ball_block block_at(const c2d_ball_cells *g, const c2d_block_cursor *at) {
-    ball_block b;
-    b.p = at->p;
-    b.n = c2d_block_balls(at);
-    const __m512 x = _mm512_loadu_ps(g->x + b.p);
-    const c2d_block_cells cells = c2d_block_cells_of(
-        c2d_block_columns(dlane_from_lane(x, 0), dlane_from_lane(x, 1), g->x0, g->inv, g->nx), b.n,
-        at->cy, g->nx);
-    b.s = c2d_block_half_spans(g->start, g->nx, g->ny, &cells, b.p, at->cy);
-    return b;
-}
-
-/* span_pairs' overlap test with the block's balls as the visiting ones. */
-static inline __mmask16 block_overlap(__m512 x, __m512 y, __m512 r, __m512 qx, __m512 qy,
-                                      __m512 qr) {
-    const __m512 dx = _mm512_sub_ps(x, qx), dy = _mm512_sub_ps(y, qy);
-    const __m512 d2 = _mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy));
-    const __m512 rs = _mm512_add_ps(r, qr);
-    return _mm512_cmp_ps_mask(d2, _mm512_mul_ps(rs, rs), _CMP_LE_OQ);
-}
-
-/* bit t of each lane's hit word where `hit` */
-static inline __m512i mark(__m512i word, __mmask16 hit, uint32_t t) {
-    return _mm512_mask_or_epi32(word, hit, word, _mm512_set1_epi32((int)(1u << t)));
-}
-
-/* The block's tests of the next row, bits own_max + k of the hit word: partner up_lo + k of
- * each lane, read through windows of 32 or 64 entries (`wide`) from `base`. */
-static inline __m512i up_tests(const c2d_ball_cells *g, const ball_block *b, __m512 x, __m512 y,
-                               __m512 r, __m512i word, size_t base, size_t top, bool wide) {
-    const int vectors = wide ? 4 : 2;
-    const c2d_window wx = c2d_window_load(g->x, base, top, vectors);
-    const c2d_window wy = c2d_window_load(g->y, base, top, vectors);
-    const c2d_window wr = c2d_window_load(g->r, base, top, vectors);
-    const c2d_row_span *up = &b->s.up;
-    __m512i at = _mm512_sub_epi32(up->lo, _mm512_set1_epi32((int)base));
-    for (uint32_t k = 0; k < up->longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
-        const __mmask16 in = _mm512_cmpgt_epu32_mask(up->len, _mm512_set1_epi32((int)k));
-        const __mmask16 hit =
-            in & block_overlap(x, y, r, _mm512_castsi512_ps(c2d_window_pick(&wx, at, wide)),
-                               _mm512_castsi512_ps(c2d_window_pick(&wy, at, wide)),
-                               _mm512_castsi512_ps(c2d_window_pick(&wr, at, wide)));
-        word = mark(word, hit, b->s.own_max + k);
-    }
-    return word;
-}
-
-/* Each lane's hit word: bit t for the block's t-th test, own partners first (entry p + j + 1
- * + t for t < own_max), then the next row's (up_lo + t - own_max). */
-static inline __m512i block_hits(const c2d_ball_cells *g, const ball_block *b) {
-    const size_t p = b->p;
-    const __m512 x = _mm512_loadu_ps(g->x + p), y = _mm512_loadu_ps(g->y + p);
-    const __m512 r = _mm512_loadu_ps(g->r + p);
-    __m512i word = _mm512_setzero_si512();
-    const c2d_half_spans *h = &b->s;
-    for (uint32_t k = 1; k <= h->own_max; k++) {
-        const __mmask16 in = _mm512_cmpge_epu32_mask(h->own, _mm512_set1_epi32((int)k));
-        const __mmask16 hit =
-            in & block_overlap(x, y, r, _mm512_loadu_ps(g->x + p + k),
-                               _mm512_loadu_ps(g->y + p + k), _mm512_loadu_ps(g->r + p + k));
-        word = mark(word, hit, k - 1);
-    }
-    if (h->up.longest == 0) return word;
-    size_t base, top;
-    c2d_row_bounds(&h->up, &base, &top);
-    if (top - base <= C2D_WINDOW / 2) return up_tests(g, b, x, y, r, word, base, top, false);
-    if (top - base <= C2D_WINDOW) return up_tests(g, b, x, y, r, word, base, top, true);
-    const __m512 nan = _mm512_set1_ps(NAN);
-    __m512i at = h->up.lo;
-    for (uint32_t k = 0; k < h->up.longest; k++, at = _mm512_add_epi32(at, _mm512_set1_epi32(1))) {
-        const __mmask16 in = _mm512_cmpgt_epu32_mask(h->up.len, _mm512_set1_epi32((int)k));
-        const __mmask16 hit =
-            in & block_overlap(x, y, r, _mm512_mask_i32gather_ps(nan, in, at, g->x, 4),
-                               _mm512_mask_i32gather_ps(nan, in, at, g->y, 4),
-                               _mm512_mask_i32gather_ps(nan, in, at, g->r, 4));
-        word = mark(word, hit, h->own_max + k);
-    }
-    return word;
-}
-
-/* Ball p + j's pairs from its hit word, in test order: its partners' indices from two loads
- * (its own span's and its next row span's, `pick` puts them in test order), min and max in
- * lanes, the hit lanes compressed and interleaved into pairs, written without a test (the
- * caller made room for 16 more). Each pair is counted in sizes[min]: ball p + j's own in one
- * add, the others one by one (a partner below it; about one pair in six in a pile). */
-static inline size_t lane_pairs(const c2d_ball_cells *g, size_t p, unsigned j, uint32_t word,
-                                uint32_t up_lo, __m512i pick, c2d_ball_pair *pairs, size_t count) {
-    const __m512i interleave =
-        _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const uint32_t id = g->id[p + j];
-    const __m512i me = _mm512_set1_epi32((int)id);
-    const __m512i own = _mm512_loadu_si512(g->id + p + j + 1);
-    const __m512i up = _mm512_loadu_si512(g->id + up_lo);
-    const __m512i other = _mm512_permutex2var_epi32(own, pick, up);
-    const __mmask16 hit = (__mmask16)word;
-    const __m512i lo = _mm512_maskz_compress_epi32(hit, _mm512_min_epu32(me, other));
-    const __m512i hi = _mm512_maskz_compress_epi32(hit, _mm512_max_epu32(me, other));
-    _mm512_storeu_si512(pairs + count, _mm512_permutex2var_epi32(lo, interleave, hi));
-    const unsigned found = (unsigned)__builtin_popcount(word);
-    if (found > 8)
-        _mm512_storeu_si512(
-            pairs + count + 8,
-            _mm512_permutex2var_epi32(lo, _mm512_add_epi32(interleave, _mm512_set1_epi32(8)), hi));
-    const __mmask16 above = hit & _mm512_cmpgt_epu32_mask(other, me);
-    g->sizes[id] += (uint32_t)__builtin_popcount(above);
-    const __mmask16 below = hit & (__mmask16)~above;
-    if (below) {
-        uint32_t lower[16];
-        _mm512_storeu_si512(lower, _mm512_maskz_compress_epi32(below, other));
-        for (int k = 0; k < __builtin_popcount(below); k++)
-            g->sizes[lower[k]]++;
-    }
-    return count + found;
-}
-
-/* Appends the block's pairs, ball by ball, each ball's in test order: the walk's order. */
-static inline size_t block_pairs(const c2d_ball_cells *g, const ball_block *b, __m512i word,
-                                 c2d_ball_pair *pairs, size_t capacity, size_t count) {
-    uint32_t lanes = _mm512_test_epi32_mask(word, word);
-    if (!lanes) return count;
-    uint32_t words[C2D_BLOCK], up_lo[C2D_BLOCK];
-    _mm512_storeu_si512(words, word);
-    _mm512_storeu_si512(up_lo, b->s.up.lo);
-    const size_t p = b->p;
-    const uint32_t own_max = b->s.own_max, tests = own_max + b->s.up.longest;
-    if (count <= capacity && capacity - count >= C2D_BLOCK * tests + C2D_BLOCK) {
-        /* test t < own_max: lane t of the own load; the others lane t - own_max of the up load */
-        const __m512i t = c2d_lane_numbers();
-        const __m512i from_up = _mm512_add_epi32(t, _mm512_set1_epi32(16 - (int)own_max));
-        const __m512i pick = _mm512_mask_mov_epi32(
-            t, _mm512_cmpge_epu32_mask(t, _mm512_set1_epi32((int)own_max)), from_up);
-        if (__builtin_popcount(lanes) >= DENSE)
-            for (unsigned j = 0; j < b->n; j++)
-                count = lane_pairs(g, p, j, words[j], up_lo[j], pick, pairs, count);
-        else
-            for (; lanes; lanes &= lanes - 1) {
-                const unsigned j = (unsigned)__builtin_ctz(lanes);
-                count = lane_pairs(g, p, j, words[j], up_lo[j], pick, pairs, count);
-            }
-        return count;
-    }
-    for (; lanes; lanes &= lanes - 1) { /* near the capacity: one pair at a time */
-        const unsigned j = (unsigned)__builtin_ctz(lanes);
-        const uint32_t me = g->id[p + j];
-        const size_t own_at = p + j + 1, up_at = (size_t)up_lo[j] - own_max;
-        for (uint32_t bits = words[j]; bits; bits &= bits - 1) {
-            const unsigned k = (unsigned)__builtin_ctz(bits);
-            const uint32_t other = g->id[(k < own_max ? own_at : up_at) + k];
-            count = c2d_add_ball_pair(pairs, capacity, count, me, other);
-            g->sizes[me < other ? me : other]++;
-        }
-    }
-    return count;
-}
-
-/* A crowded block (more than TESTS tests: a crowd in a few cells): ball by ball, a lane a
- * partner. */
-static size_t crowded_block(const c2d_ball_cells *g, const ball_block *b, c2d_ball_pair *pairs,
-                            size_t capacity, size_t count) {
-    uint32_t own[C2D_BLOCK], up_lo[C2D_BLOCK], up_len[C2D_BLOCK];
-    _mm512_storeu_si512(own, b->s.own);
-    _mm512_storeu_si512(up_lo, b->s.up.lo);
-    _mm512_storeu_si512(up_len, b->s.up.len);
-    for (size_t j = 0; j < b->n; j++) {
-        const size_t p = b->p + j;
-        const __m512 x = _mm512_set1_ps(g->x[p]), y = _mm512_set1_ps(g->y[p]);
-        const __m512 r = _mm512_set1_ps(g->r[p]);
-        count =
-            span_pairs(g, x, y, r, g->id[p], p + 1, p + 1 + own[j], pairs, capacity, count, true);
-        count = span_pairs(g, x, y, r, g->id[p], up_lo[j], (size_t)up_lo[j] + up_len[j], pairs,
-                           capacity, count, true);
-    }
-    return count;
-}
-
-/* The walk a lane a ball, with the group sizes counted. Each block's spans are read one block
- * ahead, so that their loads are done by the time its tests need them. */
-size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE, ball_cell_pairs)(const c2d_ball_cells *g,
-                                                           c2d_ball_pair *pairs, size_t capacity) {
-    if (!c2d_blocks_fit(g->start, g->nx, g->ny)) return walk_by_partner(g, pairs, capacity, true);
-    c2d_block_cursor at = {0, g->start[g->nx], 0};
-    if (!c2d_next_row(g->start, g->nx, g->ny, &at)) return 0;
-    size_t count = 0;
-    ball_block b = block_at(g, &at);
-    for (;;) {
-        at.p += b.n;
-        const bool more = c2d_next_row(g->start, g->nx, g->ny, &at);
-        ball_block next = b;
-        if (more) next = block_at(g, &at);
-        if (b.s.own_max + b.s.up.longest <= TESTS)
-            count = block_pairs(g, &b, block_hits(g, &b), pairs, capacity, count);
-        else
-            count = crowded_block(g, &b, pairs, capacity, count);
-        if (!more) return count;
-        b = next;
-    }
-}
-
+#else /* 16 lanes: a lane a ball */
+#include "batch/x86/ball_pairs_avx512.h"
 #endif
+
+/* ---- the ball grid: contacts of listed pairs (kernel ball_pair_contacts) ------------------ */
+
+/* (The AVX-512 table takes the AVX2 contacts, kernels.c says why: no 16-lane copy.) */
+#if C2D_LANES <= 8
+
+/* Appends the lanes `bits` of the contacts k of the pairs (a, b) (index lanes), in lane order:
+ * each hit is the 28 bytes of its c2d_circle_pair_contact, copied from the transposed records
+ * (lane_contact.h) as two overlapping 16-byte pieces. */
+C2D_FORMULA size_t sink_ball_lanes(c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                   uint32_t bits, const contact_lanes *k, lane_t a, lane_t b) {
+    contact_records rec;
+    contact_records_from(&rec, k, a, b);
+    if (total <= capacity && capacity - total >= W) { /* room for every lane: no test a hit */
+        if (bits == c2d_valid_lanes(W)) { /* every lane (a pile): no loop over the bits */
+            for (unsigned j = 0; j < W; j++) {
+                unsigned char *o = (unsigned char *)(out + total + j);
+                memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+                memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+            }
+            return total + W;
+        }
+        for (; bits; bits &= bits - 1, total++) {
+            const unsigned j = (unsigned)__builtin_ctz(bits);
+            unsigned char *o = (unsigned char *)(out + total);
+            memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+            memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+        }
+        return total;
+    }
+    for (; bits; bits &= bits - 1, total++) {
+        const unsigned j = (unsigned)__builtin_ctz(bits);
+        if (total >= capacity) continue; /* counted, not written */
+        unsigned char *o = (unsigned char *)(out + total);
+        memcpy(o, &rec.head[j & 3][j & ~3u], 16);
+        memcpy(o + 12, &rec.tail[j & 3][j & ~3u], 16);
+    }
+    return total;
+}
+
+/* The contacts of W listed pairs from `pairs` (a partial vector's unused lanes repeat its first
+ * pair and are masked off by `valid`): both balls gathered, the contact formula of the scalar
+ * layer with b as a zero-length capsule (c2d_ball_contact) in every lane, through
+ * point_contact_lanes (the same bytes without the projection's division), the hit lanes
+ * appended. */
+C2D_FORMULA size_t pair_contact_lanes(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                      uint32_t valid, c2d_circle_pair_contact *out, size_t capacity,
+                                      size_t total) {
+    uint32_t ia[W], ib[W];
+    float xa[W], ya[W], ra[W], xb[W], yb[W], rb[W];
+    for (size_t j = 0; j < W; j++) {
+        const c2d_ball_pair pr = pairs[(valid >> j) & 1u ? j : 0];
+        ia[j] = pr.a;
+        ib[j] = pr.b;
+        xa[j] = c->x[pr.a];
+        ya[j] = c->y[pr.a];
+        ra[j] = c->radius[pr.a];
+        xb[j] = c->x[pr.b];
+        yb[j] = c->y[pr.b];
+        rb[j] = c->radius[pr.b];
+    }
+    contact_lanes con;
+    const mask_t hit = point_contact_lanes(lane_load(xa), lane_load(ya), lane_load(ra),
+                                           lane_load(xb), lane_load(yb), lane_load(rb), &con);
+    const uint32_t bits = mask_bits(hit) & valid;
+    if (bits)
+        total =
+            sink_ball_lanes(out, capacity, total, bits, &con, lane_load_u32(ia), lane_load_u32(ib));
+    return total;
+}
+
+/* W listed pairs at a time (pair_contact_lanes), whole vectors with every lane valid (a
+ * constant the loads inline with), then the partial one. (Software-pipelined by one vector,
+ * as collide_pairs_run is, it measured no faster: 1.00x on the W6 pile.) */
+size_t C2D_BALL_KERNEL(C2D_BACKEND_TABLE,
+                       ball_pair_contacts)(const c2d_circle_soa *c, const c2d_ball_pair *pairs,
+                                           size_t count, c2d_circle_pair_contact *out,
+                                           size_t capacity, size_t total) {
+    size_t k = 0;
+    for (; k + W <= count; k += W)
+        total = pair_contact_lanes(c, pairs + k, c2d_valid_lanes(W), out, capacity, total);
+    if (k < count)
+        total = pair_contact_lanes(c, pairs + k, c2d_valid_lanes(count - k), out, capacity, total);
+    return total;
+}
+
+#endif /* C2D_LANES <= 8 */

@@ -8,6 +8,7 @@
 
 #include "batch/cull.h"
 #include "batch/kernels.h"
+#include "core/ball_kind.h"
 #include "core/filter_words.h"
 
 /* A function of the filtered paths, kept out of line so that the unfiltered path around its
@@ -50,21 +51,6 @@ static inline size_t c2d_add_ball_pair(c2d_ball_pair *pairs, size_t capacity, si
         pairs[count].b = i < j ? j : i;
     }
     return count + 1;
-}
-
-/* The ball grid's binning for contacts (kernels ball_classify and ball_bin). Every ball's
- * kind: dead (NaN centre, radius NaN or negative: it meets nothing), special (a value beyond
- * C2D_TAME_LIMIT) or a grid ball, whose cell number comes later (cell numbers stay below the
- * two kinds). */
-#define C2D_BALL_GRID UINT32_C(0)
-#define C2D_BALL_SPECIAL (UINT32_MAX - 1)
-#define C2D_BALL_DEAD UINT32_MAX
-
-static inline uint32_t c2d_ball_kind(float x, float y, float r) {
-    if (x != x || y != y || !(r >= 0.0f)) return C2D_BALL_DEAD;
-    if (!(fabsf(x) <= C2D_TAME_LIMIT && fabsf(y) <= C2D_TAME_LIMIT && fabsf(r) <= C2D_TAME_LIMIT))
-        return C2D_BALL_SPECIAL;
-    return C2D_BALL_GRID;
 }
 
 /* The grid balls' box and largest radius, box = (lo_x, hi_x, lo_y, hi_y, r_max), from

@@ -1,5 +1,17 @@
-/* The scene's fine scan in lanes (src/batch/kernels_scene.c, compiled once per backend like
- * kernels.c): what a block of circles reads from a fine index (src/scene/scene_fine.c). */
+/* The scene's fine scan in lanes: for a block of circles, the cell of each centre in a fine
+ * index (src/scene/scene_fine.c; kernel fine_cells); later, one gather of the cells' bit words,
+ * the bit test, and the circles whose bit is set compressed into a list, all without a branch
+ * per circle, then the ranks of their cells (fine_hits). AVX-512 (16 lanes, compress
+ * instructions: src/batch/x86/scene_cells_avx512.c) and AVX2 (8 lanes, a table of permutations:
+ * x86/scene_cells_avx2.c) have them, each compiled into its backend only; the backends of 4
+ * lanes and the scalar one leave the table entries NULL, and src/scene/scene_collide.c scans for
+ * them with its shared SIMDe code (four circles at once, then the bits one circle at a time).
+ *
+ * Same cells, so the same candidates on every backend: a centre's cell is
+ * trunc(max(min((x - x0) * inv, nx - 1), 0)) per axis (float sub, mul, min, max, truncate, the
+ * shared code's operations in the same order), and row * nx + column in integers (exact: nx * ny
+ * < 2^24, where the shared code's float products are exact too). Lanes the index does not serve,
+ * or whose centre lies outside the region, read no word. */
 #ifndef C2D_BATCH_KERNELS_SCENE_H
 #define C2D_BATCH_KERNELS_SCENE_H
 

@@ -1,19 +1,18 @@
 /* The ball grid's sweep classification in lanes: each ball's swept box size and kind. The one
  * source of both: the per-ball reference (c2d_ball_sweep_kind, on one float lane of
  * core/lane_scalar.h) and every backend's ball_sweep_classify kernel (SIMD lanes). The
- * including file provides the lane types and operations (lane_t, mask_t, lane_add, ...) and
- * batch/cull.h's slack constants. */
+ * including file provides the lane types and operations (lane_t, mask_t, lane_add, ...). */
 #ifndef C2D_CORE_BALL_BIN_FORMULA_H
 #define C2D_CORE_BALL_BIN_FORMULA_H
 
 #include <stdint.h>
 #include <string.h>
 
-#include "batch/cull.h"
-#include "batch/kernels_balls.h"
+#include "core/ball_kind.h"
 #include "core/contact_formula.h"
+#include "core/slack.h"
 
-/* A tame ball's swept box is everything within r of its path, grown by cull.h's sweep slack:
+/* A tame ball's swept box is everything within r of its path, grown by core/slack.h's sweep slack:
  * g = r + 2^-8 (|mx| + |my| + r) + 2^-16 (|x| + |y|) + 2^-60 on each side. Two balls whose exact
  * sweep reports a hit have overlapping boxes. A box's centre is (x + mx/2, y + my/2) and its
  * larger side max(|mx|, |my|) + 2 g, so boxes that overlap have centres at most half the sum
@@ -55,7 +54,7 @@ C2D_FORMULA lane_t ball_sweep_centre_of(lane_t p, lane_t m) {
 #ifdef C2D_CORE_LANE_SCALAR_H
 /* A ball's entry of the sweep classification: a grid ball's swept size as its float bits (a
  * positive finite float, so below the two kinds), else C2D_BALL_SPECIAL or C2D_BALL_DEAD
- * (batch/kernels_balls.h). */
+ * (core/ball_kind.h). */
 static inline uint32_t c2d_ball_sweep_kind(float x, float y, float r, float mx, float my) {
     if (!ball_sweep_live_of(x, y, r, mx, my)) return C2D_BALL_DEAD;
     if (!ball_sweep_tame_of(x, y, r, mx, my)) return C2D_BALL_SPECIAL;

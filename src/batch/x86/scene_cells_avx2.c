@@ -1,131 +1,21 @@
-/* The scene's fine scan in lanes (batch/kernels_scene.h): for a block of circles, the cell of
- * each centre in a fine index (fine_cells); later, one gather of the cells' bit words, the bit
- * test, and the circles whose bit is set compressed into a list, all without a branch per
- * circle, then the ranks of their cells (fine_hits). Compiled once per backend like kernels.c:
- * AVX-512 (16 lanes, compress instructions) and AVX2 (8 lanes, a table of permutations) have it;
- * the backends of 4 lanes and the scalar one leave the table entry NULL, and
- * src/scene/scene_collide.c scans for them with its shared code (four circles at once, then the
- * bits one circle at a time).
+/* The scene's fine scan with AVX2 (kernels fine_cells and fine_hits of the AVX2 table, compiled
+ * into that backend only, with its flags; batch/kernels_scene.h declares them): 8 circles an
+ * iteration, one `vpgatherdd` of the cells' bit words, the circles whose bit is set compacted by a
+ * 256-entry table of permutations, and plain stores where AMD's masked store is microcoded. Why it
+ * beats the SIMDe path that serves the 4-lane backends (four circles at once, then the bits one
+ * circle at a time): that bit test instead of this fine_hits measured 0.92-0.96x on the W5 scene
+ * (docs/speed-log.md, "Scenes", a fourth session, Zen 3), so this kernel is 4-9% faster;
+ * fine_cells' plain store of whole vectors measured 1.06x on the frame (same section). fine_cells
+ * has no figure against the shared code on its own and is kept beside fine_hits, whose cells it
+ * writes (not measured apart in issue 41).
  *
- * Same cells, so the same candidates on every backend: a centre's cell is
- * trunc(max(min((x - x0) * inv, nx - 1), 0)) per axis (float sub, mul, min, max, truncate, the
- * shared code's operations in the same order), and row * nx + column in integers (exact: nx * ny
- * < 2^24, where the shared code's float products are exact too). Lanes the index does not serve,
- * or whose centre lies outside the region, read no word. */
-#include "batch/kernels_scene.h"
-
-#if C2D_LANES >= 8 && (defined(__AVX512F__) || defined(__AVX2__))
+ * Measured in issue 41 against the same tree with both entries NULL (the SIMDe scan), one
+ * process, 31 alternating calls (`bash scripts/ab --backend avx2`, Intel Xeon guest): W5 at 65,536
+ * balls 1.19x least / 1.19x paired, at 262,144 1.14x / 1.12x. */
 #include <immintrin.h>
 
 #include "batch/cull.h"
-
-/* Circles a scan asks memory for ahead of the one it reads (their x, y and radius; the hardware
- * prefetcher alone left the scan waiting on them). */
-enum { AHEAD = C2D_FINE_SCAN_AHEAD };
-
-/* Asks memory for circle i + AHEAD's values, when there is one. */
-static inline void circles_ahead(const c2d_circle_soa *c, size_t i) {
-    if (i + AHEAD < c->count) {
-        __builtin_prefetch(c->x + i + AHEAD);
-        __builtin_prefetch(c->y + i + AHEAD);
-        __builtin_prefetch(c->radius + i + AHEAD);
-    }
-}
-
-/* Ranks of the hits' cells (rank[a] holds the cell on entry), and their slots asked for. */
-static void ranks(const c2d_fine_grid *g, uint32_t *rank, size_t nh) {
-    const uint64_t *bits = g->bits;
-    const uint32_t *base = g->base;
-    for (size_t a = 0; a < nh; a++) {
-        const uint32_t k = rank[a], w = k >> 6;
-        rank[a] =
-            base[w] + (uint32_t)__builtin_popcountll(bits[w] & ((UINT64_C(2) << (k & 63)) - 1)) - 1;
-        __builtin_prefetch(&g->slot[rank[a]]);
-    }
-}
-
-#if C2D_LANES == 16
-
-/* The lanes that are a tail's first n - t (all 16 when n - t >= 16). */
-static inline __mmask16 valid_lanes(size_t n, size_t t) {
-    return n - t >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - t)) - 1u);
-}
-
-size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_cells)(const c2d_fine_grid *g,
-                                                       const c2d_circle_soa *c, size_t first,
-                                                       size_t n, uint32_t *cell, uint32_t *slow) {
-    const __m512 sign = _mm512_set1_ps(-0.0f), limit = _mm512_set1_ps(C2D_TAME_LIMIT);
-    const __m512 zero = _mm512_setzero_ps(), rho = _mm512_set1_ps(g->rho);
-    const __m512 lo_x = _mm512_set1_ps(g->lo_x), hi_x = _mm512_set1_ps(g->hi_x);
-    const __m512 lo_y = _mm512_set1_ps(g->lo_y), hi_y = _mm512_set1_ps(g->hi_y);
-    const __m512 x0 = _mm512_set1_ps(g->x0), y0 = _mm512_set1_ps(g->y0);
-    const __m512 inv = _mm512_set1_ps(g->inv_size);
-    const __m512 last_x = _mm512_set1_ps((float)(g->nx - 1));
-    const __m512 last_y = _mm512_set1_ps((float)(g->ny - 1));
-    const __m512i nx = _mm512_set1_epi32((int32_t)g->nx), step = _mm512_set1_epi32(16);
-    const __m512i empty = _mm512_set1_epi32((int32_t)g->empty);
-    __m512i t_lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    size_t ns = 0;
-    for (size_t t = 0; t < n; t += 16, t_lanes = _mm512_add_epi32(t_lanes, step)) {
-        const __mmask16 valid = valid_lanes(n, t);
-        const size_t i = first + t;
-        circles_ahead(c, i);
-        const __m512 X = _mm512_maskz_loadu_ps(valid, c->x + i);
-        const __m512 Y = _mm512_maskz_loadu_ps(valid, c->y + i);
-        const __m512 R = _mm512_maskz_loadu_ps(valid, c->radius + i);
-        const __m512 AX = _mm512_andnot_ps(sign, X), AY = _mm512_andnot_ps(sign, Y);
-        /* served: 0 <= r <= rho, |x| and |y| tame (false on NaN) */
-        const __mmask16 served = _mm512_mask_cmp_ps_mask(
-            _mm512_mask_cmp_ps_mask(
-                _mm512_mask_cmp_ps_mask(_mm512_mask_cmp_ps_mask(valid, AX, limit, _CMP_LE_OQ), AY,
-                                        limit, _CMP_LE_OQ),
-                R, zero, _CMP_GE_OQ),
-            R, rho, _CMP_LE_OQ);
-        const __mmask16 use = _mm512_mask_cmp_ps_mask(
-            _mm512_mask_cmp_ps_mask(
-                _mm512_mask_cmp_ps_mask(_mm512_mask_cmp_ps_mask(served, X, lo_x, _CMP_GE_OQ), X,
-                                        hi_x, _CMP_LE_OQ),
-                Y, lo_y, _CMP_GE_OQ),
-            Y, hi_y, _CMP_LE_OQ);
-        __m512 tx = _mm512_mul_ps(_mm512_sub_ps(X, x0), inv);
-        __m512 ty = _mm512_mul_ps(_mm512_sub_ps(Y, y0), inv);
-        tx = _mm512_max_ps(_mm512_min_ps(tx, last_x), zero);
-        ty = _mm512_max_ps(_mm512_min_ps(ty, last_y), zero);
-        const __m512i k = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_cvttps_epi32(ty), nx),
-                                           _mm512_cvttps_epi32(tx));
-        _mm512_mask_storeu_epi32(cell + t, valid, _mm512_mask_blend_epi32(use, empty, k));
-        const __mmask16 rest = (__mmask16)(valid & ~served);
-        if (rest) { /* rare: radius above rho, NaN, not tame */
-            _mm512_storeu_si512(slow + ns, _mm512_maskz_compress_epi32(rest, t_lanes));
-            ns += (size_t)__builtin_popcount(rest);
-        }
-    }
-    return ns;
-}
-
-size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, const uint32_t *cell,
-                                                      size_t n, uint32_t *hit, uint32_t *rank) {
-    const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
-    const __m512i step = _mm512_set1_epi32(16);
-    const int *words = (const int *)(const void *)g->bits; /* 32-bit words (little-endian) */
-    __m512i t_lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    size_t nh = 0;
-    for (size_t t = 0; t < n; t += 16, t_lanes = _mm512_add_epi32(t_lanes, step)) {
-        const __mmask16 valid = valid_lanes(n, t);
-        const __m512i k = _mm512_maskz_loadu_epi32(valid, cell + t);
-        const __m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), valid,
-                                                         _mm512_srli_epi32(k, 5), words, 4);
-        const __mmask16 set = _mm512_mask_test_epi32_mask(
-            valid, _mm512_srlv_epi32(word, _mm512_and_si512(k, low5)), one);
-        _mm512_storeu_si512(hit + nh, _mm512_maskz_compress_epi32(set, t_lanes));
-        _mm512_storeu_si512(rank + nh, _mm512_maskz_compress_epi32(set, k));
-        nh += (size_t)__builtin_popcount(set);
-    }
-    ranks(g, rank, nh);
-    return nh;
-}
-
-#else /* 8 lanes: AVX2 */
+#include "batch/x86/scene_cells.h"
 
 /* Byte q of entry m: the lane of m's q-th set bit (the permutation that compresses m's lanes). */
 static const uint64_t compress_lanes[256] = {
@@ -296,10 +186,3 @@ size_t C2D_SCENE_KERNEL(C2D_BACKEND_TABLE, fine_hits)(const c2d_fine_grid *g, co
     ranks(g, rank, nh);
     return nh;
 }
-
-#endif
-
-#else
-/* No kernel for this backend (ISO C wants a declaration in every file). */
-typedef int c2d_no_fine_scan;
-#endif

@@ -1,13 +1,16 @@
 /* Blocks of the ball grid, a lane a ball (AVX-512 only): up to 16 consecutive sorted balls of
  * one row of cells, with each lane's spans of the sorted arrays (a row of three cells around
  * its own) read through windows of 64 entries instead of gathers. The contacts' pair walk
- * (kernels_ball_pairs.c) and the sweeps' walk (kernels_balls.c) test a block's 16 balls at once
- * against their k-th partner, k = 0, 1, ... of a span.
+ * (x86/ball_pairs_avx512.h) and the sweeps' walk (x86/ball_sweeps_avx512.h) test a block's 16
+ * balls at once against their k-th partner, k = 0, 1, ... of a span; their opening comments give
+ * the figures by which they beat the SIMDe walks.
  *
- * SIMDe 0.7 lacks the AVX-512 gathers, compress and reductions; this backend is only ever built
- * for x86 with -mavx512f, where the SIMDe types are the native ones. */
-#ifndef C2D_BATCH_BALL_BLOCKS_H
-#define C2D_BATCH_BALL_BLOCKS_H
+ * Raw intrinsics because SIMDe 0.7 lacks the AVX-512 gathers, reductions and the double to
+ * unsigned conversion; this backend is only ever built for x86 with -mavx512f, where the SIMDe
+ * types are the native ones. The windows instead of gathers measured 1.08x, then 1.21x, on the
+ * frame cut after the contacts' walk (docs/speed-log.md, "A fourteenth session", Zen 5). */
+#ifndef C2D_BATCH_X86_BALL_BLOCKS_AVX512_H
+#define C2D_BATCH_X86_BALL_BLOCKS_AVX512_H
 
 #include <immintrin.h>
 #include <stdbool.h>
