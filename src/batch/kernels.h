@@ -1,5 +1,5 @@
 /* The batch layer's backends: one internal table of kernels per backend, the active one picked
- * by src/dispatch.c. The public calls are the dispatch on top of it: they check every argument
+ * by src/batch/dispatch.c. The public calls are the dispatch on top of it: they check every argument
  * before they call a kernel, so kernels see valid pointers and counts <= UINT32_MAX. */
 #ifndef C2D_BATCH_KERNELS_H
 #define C2D_BATCH_KERNELS_H

@@ -7,7 +7,7 @@
 #include "collide2d/search.h"
 #include "batch/cull.h"
 #include "core/filter_words.h"
-#include "scalar/search.h"
+#include "scalar/ray_region.h"
 
 /* Rays per pass of a capsule sweep: the pass gets the origins as circles of radius 0. */
 #define C2D_RAY_CHUNK 512

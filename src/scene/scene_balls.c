@@ -2,7 +2,7 @@
  * capsules play no part, so a scene of zero capsules is a pure ball system. */
 #include "balls/ball_grid.h"
 #include "contract.h"
-#include "dispatch.h"
+#include "batch/dispatch.h"
 #include "scene/scene_scratch.h"
 
 /* The scene scratch slot of the ball grid: the last one, away from the slots other topics

@@ -2,7 +2,7 @@
  * c2d_scene_collide): the binned contacts, sorted by capsule at the end of binning
  * (scene_bin.c), copied through their pointers; capsules of kind EVERYWHERE, never binned,
  * tested in their place by the all-pairs kernel. */
-#include "dispatch.h"
+#include "batch/dispatch.h"
 #include "scene/scene_collide.h"
 #include "scene/scene_fine.h"
 #include "scene/scene_part.h"

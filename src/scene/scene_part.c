@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "dispatch.h"
+#include "batch/dispatch.h"
 #include "scene/scene_fine.h"
 #include "scene/scene_part.h"
 

@@ -39,7 +39,7 @@
 
 #include "batch/cull.h"
 #include "batch/kernels_scene.h"
-#include "dispatch.h"
+#include "batch/dispatch.h"
 #include "prefetch.h"
 #include "scene/scene_fine.h"
 #include "scene/scene_part.h"

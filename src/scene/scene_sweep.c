@@ -27,7 +27,7 @@
 #include <simde/x86/sse2.h>
 
 #include "batch/cull.h"
-#include "dispatch.h"
+#include "batch/dispatch.h"
 #include "prefetch.h"
 #include "scene/scene_sweep.h"
 

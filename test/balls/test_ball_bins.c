@@ -24,7 +24,7 @@
 #include "batch/kernels_balls.h"
 #include "core/lane_scalar.h"
 #include "core/ball_bin_formula.h"
-#include "dispatch.h"
+#include "batch/dispatch.h"
 
 /* A value for a ball: mostly ordinary, sometimes hostile. */
 static float ball_value(c2d_rng *rng, float scale) {

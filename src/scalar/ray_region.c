@@ -1,7 +1,7 @@
 /* The scalar references of collide2d/search.h: rays are sweeps of radius-0 circles, and the
  * closed box against a capsule is decided in double. */
 #include "scalar/reference.h"
-#include "scalar/search.h"
+#include "scalar/ray_region.h"
 
 bool c2d_ray_capsule(c2d_vec2 origin, c2d_vec2 translation, c2d_capsule k, c2d_toi *out) {
     const c2d_circle point = {origin, 0.0f};
