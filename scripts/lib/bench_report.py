@@ -72,6 +72,93 @@ RATIO_TARGETS = [
      ("W2d_ordered", "scalar", None), 2.5),
 ]
 
+# W8 (bench/freeze.c): issue 42's cost cliffs of the frozen index. Each case's CPU time over
+# awake100's (nothing frozen, every ball awake) of the same part and N, in this run; a target
+# holds for the frame and separately for its collide and sweep parts.
+W8_CASES = [
+    ("awake100", "every ball awake, nothing frozen (the reference)", None),
+    ("asleep", "0% awake, every ball frozen", 1e-4),
+    ("crater10", "10% awake, one crater-shaped region", 0.10),
+    ("scattered10", "10% awake, scattered at random", 0.15),
+    ("boulder1", "1% awake, a radius-20 boulder frozen in the pile", 0.05),
+    ("tiny", "1% awake; 1% of the balls frozen tiny and thawed first", 0.02),
+    ("tinyall", "1% awake; every ball frozen tiny and thawed first", 0.02),
+    ("churn1", "a spread 1% thawed, awake for the frame, frozen again", 0.02),
+]
+W8_PARTS = ["collide", "sweep", "frame"]
+TIME_UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def w8_collect(data):
+    """{(part, case, n): median CPU ms} and {(part, case, n): median entry} of W8's cases."""
+    ms, entries = {}, {}
+    for e in data["benchmarks"]:
+        parts = [p for p in e["run_name"].split("/") if not re.match(r"^[a-z_]+:", p)]
+        if len(parts) != 3 or not parts[0].startswith("W8_") or e.get("error_occurred"):
+            continue
+        kind = e.get("aggregate_name") if e.get("run_type") == "aggregate" else "single"
+        key = (parts[0][3:], parts[1], int(parts[2]))
+        if kind == "median" or (kind == "single" and key not in entries):
+            ms[key] = e["cpu_time"] * TIME_UNITS.get(e.get("time_unit", "ns"), 1e-6)
+            entries[key] = e
+    return ms, entries
+
+
+def fmt_ratio(x):
+    if x == 0:
+        return "0x"
+    return f"{x:.3f}x" if x >= 0.01 else f"{x:.1e}x"
+
+
+def w8_table(data, stat):
+    """W8's table: ms and ratio per part, target and verdict; [] when W8 did not run."""
+    ms, entries = w8_collect(data)
+    if not ms:
+        return []
+    lines = [f"W8 frozen balls (bench/freeze.c): CPU ms a call ({stat}) and the ratio to awake100",
+             "of the same part and N in this run; target for the collide part, the sweep part and",
+             "the frame alike (issue 42).", ""]
+    header = (f"{'case':<12}{'N':>8}{'awake':>8}{'collide ms':>12}{'ratio':>9}{'sweep ms':>11}"
+              f"{'ratio':>9}{'frame ms':>11}{'ratio':>9}  target")
+    lines.append(header)
+    lines.append("-" * (len(header) + 10))
+    sizes = sorted({k[2] for k in ms})
+    for n in sizes:
+        for case, _, target in W8_CASES:
+            if not any((part, case, n) in ms for part in W8_PARTS):
+                continue
+            cells, worst, missing = [], 0.0, False
+            awake = next((entries[(p, case, n)].get("awake") for p in W8_PARTS
+                          if (p, case, n) in entries), None)
+            for part in W8_PARTS:
+                t, ref = ms.get((part, case, n)), ms.get((part, "awake100", n))
+                if t is None or not ref:
+                    cells.append(f"{'-':>{11 if part != 'collide' else 12}}{'-':>9}")
+                    missing = True
+                    continue
+                ratio = t / ref
+                worst = max(worst, ratio)
+                width = 12 if part == "collide" else 11
+                cells.append(f"{t:>{width}.4g}{fmt_ratio(ratio):>9}")
+            verdict = ""
+            if target is not None:
+                verdict = f"<= {target:g}x: " + ("not measured" if missing else
+                                                  "met" if worst <= target else "MISSED")
+            shown = f"{awake:,.0f}" if awake is not None else "?"
+            lines.append(f"{case:<12}{n:>8}{shown:>8}" + "".join(cells) + "  " + verdict)
+        churn, ref = ms.get(("churn", "churn1", n)), ms.get(("frame", "awake100", n))
+        if churn is not None:
+            extra = f", {fmt_ratio(churn / ref)} of awake100's frame" if ref else ""
+            lines.append(f"{'':<12}{'':>8}{'':>8}  churn1's thaw + freeze alone: "
+                         f"{churn:.4g} ms{extra}")
+        lines.append("")
+    for case, what, _ in W8_CASES:
+        if any(k[1] == case for k in ms):
+            lines.append(f"  {case}: {what}")
+    lines.append("  moves for the sweeps: a fixed random move per ball, length <= 0.1")
+    return lines
+
+
 def load(path):
     with open(path) as f:
         return json.load(f)
@@ -91,7 +178,7 @@ def collect(data):
     repetition gives its one iteration entry as the median."""
     runs = {}
     for e in data["benchmarks"]:
-        if e["run_name"].startswith(("W5_", "W6_", "W7_")):  # frames, not pairs: scene_report.py
+        if e["run_name"].startswith(("W5_", "W6_", "W7_", "W8_")):  # frames, not pairs
             continue
         if e.get("error_occurred"):
             runs.setdefault(run_key(e), {})["error"] = e.get("error_message", "error")
@@ -332,7 +419,14 @@ def main():
 
     data = load(a.json)
     runs = collect(data)
-    if not runs:
+    if not runs:  # e.g. --w8: only W8's table (frames of W5-W7: scene_report.py)
+        _, w8_entries = w8_collect(data)
+        w8_reps = max((e.get("repetitions", 1) for e in w8_entries.values()), default=1)
+        w8 = w8_table(data, "median of %d repetitions" % w8_reps if w8_reps > 1
+                      else "one repetition")
+        if w8:
+            print("\n".join(w8).rstrip())
+            return 0
         sys.exit("no benchmark results in " + a.json)
     ctx = data.get("context", {})
     arch = ctx.get("c2d_arch", "?")
@@ -364,6 +458,11 @@ def main():
         lines, _ = targets(runs, "median" if reps > 1 else "measured")
         for line in lines:
             print("  " + line)
+
+    w8 = w8_table(data, "median of %d repetitions" % reps if reps > 1 else "one repetition")
+    if w8:
+        print()
+        print("\n".join(w8).rstrip())
 
     if a.png:
         title = a.title + (" - EMULATED under qemu, timings meaningless" if a.emulated else "")
