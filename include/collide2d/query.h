@@ -174,8 +174,11 @@ C2D_API float c2d_apply_impulse(c2d_body *a, c2d_body *b, c2d_vec2 normal);
 /// is negative or not finite, an angular velocity is not finite, jt is 0 or NaN, or a new
 /// velocity or angular velocity would not be finite. So finite input never gives NaN or
 /// infinite results, and with `mu = 0` the result equals c2d_apply_impulse()'s byte for byte.
-/// A body with `inv_inertia = 0` (or `fa`/`fb` with radius 0) slides without turning: friction
-/// then only decelerates the sliding.
+/// `inv_inertia = 0` means the spin cannot change, not that it is zero: a body's stored
+/// `angular_velocity` still moves its contact point (the `- w r` terms of vt), like a conveyor
+/// belt, and friction drives the body toward `v = -w r` (a ball landing with w = 2, r = 0.5 and
+/// its spin locked leaves sideways at 1). Pass `angular_velocity = 0` (or `radius = 0`) for a
+/// body that must not turn: friction then only decelerates its sliding.
 C2D_API float c2d_apply_impulse_friction(c2d_body *a, c2d_body_friction *fa, c2d_body *b,
                                          c2d_body_friction *fb, c2d_vec2 normal,
                                          float *tangent_impulse);

@@ -65,7 +65,9 @@ typedef struct c2d_body_friction_soa {
     /// not read.
     float *angular_velocity;
     /// 1 / moment of inertia per body (a solid disc: 2 inv_mass / r^2); needed with
-    /// `angular_velocity`.
+    /// `angular_velocity`. 0: that body's angular velocity never changes, but it still moves
+    /// the contact point like a conveyor belt; a body that must not turn has angular velocity
+    /// 0 (c2d_apply_impulse_friction()).
     const float *inv_inertia;
     /// Radius per body (the lever arm of the contact point); needed with `angular_velocity`.
     const float *radius;

@@ -88,7 +88,9 @@ typedef struct c2d_body_friction {
     /// Counter-clockwise angular velocity (radians per unit of time); updated by friction.
     float angular_velocity;
     /// 1 / moment of inertia about the centre (a solid disc of mass m and radius r:
-    /// 2 / (m r^2)); 0 makes the body not rotate.
+    /// 2 / (m r^2)); 0: the angular velocity never changes. It is not taken as 0: a nonzero
+    /// stored angular velocity still moves the contact point and drives the body like a
+    /// conveyor belt (c2d_apply_impulse_friction()); a body that must not turn passes 0.
     float inv_inertia;
     /// Distance from the body's centre to the contact point, along the normal: a ball's
     /// radius. 0 for a body that does not rotate (a capsule, a wall).

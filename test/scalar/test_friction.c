@@ -2,8 +2,10 @@
  * without slipping), byte equality with c2d_apply_impulse() when there is no friction, the
  * Coulomb clamp |jt| <= mu jn and the unclamped "sliding stops" against a double reference on
  * random inputs, degenerate and huge input never giving NaN or infinity, and a ball on a slope
- * stepped frame by frame: rolling (v = -w r) with spin, decelerated sliding without. */
+ * stepped frame by frame: rolling (v = -w r) with spin, decelerated sliding without; a locked
+ * spin (inverse inertia 0) driving the ball like a conveyor belt. */
 #include <float.h>
+#include <string.h>
 
 #include "scalar_test.h"
 #include "workload.h"
@@ -44,6 +46,63 @@ static void sliding_on_a_floor(void **state) {
     c2d_apply_impulse_friction(&ball, &fb, &floor, &ff, v2(0, 1), &jt);
     CHECK_FEQ(jt, -0.5f);
     CHECK_VEC_EQ(ball.velocity, -1.5f, 0.0f);
+}
+
+/* inv_inertia = 0 means "the spin cannot change", not "there is no spin": a stored angular
+ * velocity still moves the contact point, so friction drives the ball like a conveyor belt
+ * toward v = -w r (issue 42, defect 4; the docs say so, the formula is unchanged). With the
+ * angular velocity 0 the same ball only loses its sliding. Both through the scalar call and
+ * through the contact list. */
+static void locked_spin_is_a_conveyor(void **state) {
+    (void)state;
+    /* Landing straight down (jn = 1) with w = 2, r = 0.5 and the spin locked: vt = -w r = -1,
+     * k = 1, jt = 1 (within mu jn = 1): the ball leaves sideways at -1 = -w r, w stays 2. */
+    c2d_body ball = body(0, -1, 1, 0), floor = body(0, 0, 0, 1);
+    c2d_body_friction fb = fric(1, 2, 0, 0.5f), ff = fric(1, 0, 0, 0);
+    float jt;
+    CHECK_FEQ(c2d_apply_impulse_friction(&ball, &fb, &floor, &ff, v2(0, 1), &jt), 1.0f);
+    CHECK_FEQ(jt, 1.0f);
+    CHECK_VEC_EQ(ball.velocity, -1.0f, 0.0f);
+    CHECK_FEQ(fb.angular_velocity, 2.0f);
+    /* The ball that must not turn passes w = 0: landing straight, no sideways push at all ... */
+    ball = body(0, -1, 1, 0);
+    fb = fric(1, 0, 0, 0.5f);
+    CHECK_FEQ(c2d_apply_impulse_friction(&ball, &fb, &floor, &ff, v2(0, 1), &jt), 1.0f);
+    CHECK_FEQ(jt, 0.0f);
+    CHECK_VEC_EQ(ball.velocity, 0.0f, 0.0f);
+    /* ... and sliding at 0.5, friction only takes the sliding away (never past rest). */
+    ball = body(0.5f, -1, 1, 0);
+    CHECK_FEQ(c2d_apply_impulse_friction(&ball, &fb, &floor, &ff, v2(0, 1), &jt), 1.0f);
+    CHECK_FEQ(jt, 0.5f);
+    CHECK_VEC_EQ(ball.velocity, 0.0f, 0.0f);
+    CHECK_FEQ(fb.angular_velocity, 0.0f);
+
+    /* The contact list: ball 0 with its spin locked at 2, ball 1 locked at 0, both landing on
+     * capsule 0 (at rest, friction 1). */
+    float x[2] = {0, 3}, y[2] = {0.5f, 0.5f}, vx[2] = {0, 0}, vy[2] = {-1, -1};
+    const float inv_mass[2] = {1, 1}, e[2] = {0, 0}, mu[2] = {1, 1}, inv_i[2] = {0, 0};
+    const float radius[2] = {0.5f, 0.5f};
+    float w[2] = {2, 0};
+    const c2d_body_soa balls = {
+        .x = x, .y = y, .vx = vx, .vy = vy, .inv_mass = inv_mass, .restitution = e, .count = 2};
+    const c2d_body_friction_soa spin = {
+        .friction = mu, .angular_velocity = w, .inv_inertia = inv_i, .radius = radius};
+    c2d_capsule_pair_contact hits[2];
+    memset(hits, 0, sizeof hits);
+    for (uint32_t i = 0; i < 2; i++) {
+        hits[i].circle = i;
+        hits[i].capsule = 0;
+        hits[i].contact.normal = v2(0, 1);
+        hits[i].contact.point = v2(x[i], 0);
+    }
+    const c2d_solve_def def = {.friction = &spin};
+    assert_int_equal(c2d_solve_capsule_contacts(&balls, hits, 2, &def), C2D_OK);
+    CHECK_FEQ(vx[0], -1.0f); /* driven by its locked spin */
+    CHECK_FEQ(w[0], 2.0f);
+    CHECK_FEQ(vx[1], 0.0f); /* w = 0: not pushed */
+    CHECK_FEQ(w[1], 0.0f);
+    CHECK_FEQ(vy[0], 0.0f);
+    CHECK_FEQ(vy[1], 0.0f);
 }
 
 static void spin_reaches_rolling(void **state) {
@@ -307,6 +366,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sliding_on_a_floor),
         cmocka_unit_test(spin_reaches_rolling),
+        cmocka_unit_test(locked_spin_is_a_conveyor),
         cmocka_unit_test(no_friction_is_apply_impulse),
         cmocka_unit_test(clamp_and_double_reference),
         cmocka_unit_test(degenerate_input_stays_finite),
