@@ -31,7 +31,8 @@
 /// Cost: freezing and thawing k balls costs O(k) (amortised: the index grows geometrically,
 /// and only freezing allocates). The index is a hashed uniform grid of cells sized from the
 /// frozen radii, each cell a list of slots; queries cost O(awake balls + their neighbours).
-/// The index also keeps a table from id to slot: 4 bytes per id up to the largest frozen id.
+/// The index also keeps a hash map from id to slot, sized by the frozen balls (not by the
+/// largest id: any id but C2D_NONE costs the same).
 ///
 /// Waking policy (the program's, documented in docs/balls.md): freeze a ball once its speed
 /// has stayed below a threshold for some frames; thaw the frozen balls that the contacts or

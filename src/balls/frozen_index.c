@@ -2,12 +2,12 @@
  * points are src/scene/scene_frozen.c) in an index that takes insertions and removals one ball
  * at a time. It knows nothing of scenes: its owner gives it the allocator hooks.
  *
- * The index: slots (one per frozen ball: its copy and its id) with a free list; a table from
- * id to slot; a hashed uniform grid, each cell's slots in a doubly linked list through the
- * slots (so a removal is O(1)); and a list of "special" slots tested against every awake ball
- * (values beyond C2D_TAME_LIMIT, or a radius larger than the cell). Slots with a NaN centre or
- * a radius that is not >= 0 are held but listed nowhere: they touch nothing. The grid only
- * chooses which pairs get the exact test (frozen_query.c). */
+ * The index: slots (one per frozen ball: its copy and its id) with a free list; a hash map from
+ * id to slot (frozen_ids.h: memory for the balls held, whatever their ids); a hashed uniform grid,
+ * each cell's slots in a doubly linked list through the slots (so a removal is O(1)); and a list of
+ * "special" slots tested against every awake ball (values beyond C2D_TAME_LIMIT, or a radius larger
+ * than the cell). Slots with a NaN centre or a radius that is not >= 0 are held but listed nowhere:
+ * they touch nothing. The grid only chooses which pairs get the exact test (frozen_query.c). */
 #include <math.h>
 #include <string.h>
 
@@ -116,38 +116,36 @@ c2d_frozen *c2d_frozen_new(const c2d_allocator *a) {
 void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f) {
     if (!f) return;
     c2d_free(a, f->slots);
-    c2d_free(a, f->slot_of);
+    c2d_free(a, f->slot_of.entries);
     c2d_free(a, f->bucket);
     c2d_free(a, f->hits);
     c2d_free(a, f->words);
     c2d_free(a, f);
 }
 
-/* Makes room for `more` balls and ids up to max_id, all or nothing. Rebuilds the grid when
- * the buckets would hold more than one ball each. */
+/* Makes room for `more` balls, all or nothing. Rebuilds the grid when the buckets would hold
+ * more than one ball each. */
 static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
-                          size_t more, uint32_t max_id) {
+                          size_t more) {
     const size_t slots_need = f->count + more; /* free slots are reused first */
     const size_t slot_cap =
         f->capacity >= slots_need ? f->capacity : c2d_grown(f->capacity, slots_need);
-    const size_t id_cap =
-        f->id_capacity > max_id ? f->id_capacity : c2d_grown(f->id_capacity, (size_t)max_id + 1);
+    /* at most slots_need ids afterwards (a repeated id or one held already takes no entry) */
+    const size_t id_cap = f->slot_of.capacity / 2 >= slots_need
+                              ? f->slot_of.capacity
+                              : frozen_ids_capacity_for(slots_need);
+    if (id_cap == 0) return C2D_ERROR_ALLOC; /* the table's bytes would not fit in size_t */
     const size_t bucket_cap =
         f->buckets >= slots_need ? f->buckets : c2d_grown(f->buckets, slots_need);
     frozen_slot *slots = f->slots;
-    uint32_t *slot_of = f->slot_of, *bucket = f->bucket;
+    frozen_id_entry *slot_of = f->slot_of.entries;
+    uint32_t *bucket = f->bucket;
     uint64_t *hits = f->hits;
     if (slot_cap != f->capacity) {
         slots = grow_array(a, f->slots, f->used * sizeof *slots, slot_cap, sizeof *slots);
         hits = c2d_alloc_array(a, slot_cap, sizeof *hits);
     }
-    if (id_cap != f->id_capacity) {
-        slot_of =
-            grow_array(a, f->slot_of, f->id_capacity * sizeof *slot_of, id_cap, sizeof *slot_of);
-        if (slot_of)
-            for (size_t i = f->id_capacity; i < id_cap; i++)
-                slot_of[i] = FROZEN_NIL;
-    }
+    if (id_cap != f->slot_of.capacity) slot_of = frozen_ids_alloc(a, id_cap);
     if (bucket_cap != f->buckets) bucket = c2d_alloc_array(a, bucket_cap, sizeof *bucket);
     /* filter words: from the first freeze that brings a filter on (the balls held before it
      * get every layer), growing with the slots */
@@ -162,7 +160,7 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
         if (words != f->words) c2d_free(a, words);
         if (slots != f->slots) c2d_free(a, slots);
         if (hits != f->hits) c2d_free(a, hits);
-        if (slot_of != f->slot_of) c2d_free(a, slot_of);
+        if (slot_of != f->slot_of.entries) c2d_free(a, slot_of);
         if (bucket != f->bucket) c2d_free(a, bucket);
         return C2D_ERROR_ALLOC;
     }
@@ -177,11 +175,7 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
         f->hits = hits;
         f->capacity = slot_cap;
     }
-    if (slot_of != f->slot_of) {
-        c2d_free(a, f->slot_of);
-        f->slot_of = slot_of;
-        f->id_capacity = id_cap;
-    }
+    if (slot_of != f->slot_of.entries) frozen_ids_adopt(&f->slot_of, a, slot_of, id_cap);
     if (bucket != f->bucket) {
         c2d_free(a, f->bucket);
         rebuild(f, bucket, bucket_cap, pick_cell(f, c));
@@ -192,14 +186,14 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
 /* ---- freeze and thaw --------------------------------------------------------------------- */
 
 c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_circle_soa *circles,
-                             const uint32_t *ids, uint32_t max_id) {
+                             const uint32_t *ids) {
     const size_t n = circles->count;
     if (f->count + n >= (size_t)UINT32_MAX - 1) return C2D_ERROR_TOO_LARGE; /* slot numbers */
-    const c2d_status rs = reserve(a, f, circles, n, max_id);
+    const c2d_status rs = reserve(a, f, circles, n);
     if (rs != C2D_OK) return rs;
     for (size_t k = 0; k < n; k++) {
         const uint32_t id = ids ? ids[k] : (uint32_t)k;
-        uint32_t s = f->slot_of[id];
+        uint32_t s = frozen_ids_find(&f->slot_of, id);
         if (s != FROZEN_NIL) {
             unplace(f, s);
         } else {
@@ -209,7 +203,7 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
             } else {
                 s = (uint32_t)f->used++;
             }
-            f->slot_of[id] = s;
+            frozen_ids_set(&f->slot_of, id, s);
             f->count++;
         }
         frozen_slot *p = &f->slots[s];
@@ -222,7 +216,7 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
     }
     if (f->words) /* the filter words, in a pass of their own (the last of a repeated id wins) */
         for (size_t k = 0; k < n; k++) {
-            const size_t s = f->slot_of[ids ? ids[k] : (uint32_t)k];
+            const size_t s = frozen_ids_find(&f->slot_of, ids ? ids[k] : (uint32_t)k);
             f->words[2 * s] = c2d_filter_word(circles->category, k);
             f->words[2 * s + 1] = c2d_filter_word(circles->mask, k);
         }
@@ -231,11 +225,9 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
 
 void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count) {
     for (size_t k = 0; k < count; k++) {
-        const uint32_t id = ids[k];
-        if (id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) continue;
-        const uint32_t s = f->slot_of[id];
+        const uint32_t s = frozen_ids_remove(&f->slot_of, ids[k]);
+        if (s == FROZEN_NIL) continue; /* not held */
         unplace(f, s);
-        f->slot_of[id] = FROZEN_NIL;
         f->slots[s].id = FROZEN_NIL;
         f->slots[s].home = FROZEN_HOME_DEAD;
         f->slots[s].next = f->free_head;
@@ -249,8 +241,9 @@ size_t c2d_frozen_count(const c2d_frozen *f) {
 }
 
 bool c2d_frozen_get(const c2d_frozen *f, uint32_t id, c2d_circle *out) {
-    if (!f || id >= f->id_capacity || f->slot_of[id] == FROZEN_NIL) return false;
-    const frozen_slot *p = &f->slots[f->slot_of[id]];
+    const uint32_t s = f ? frozen_ids_find(&f->slot_of, id) : FROZEN_NIL;
+    if (s == FROZEN_NIL) return false;
+    const frozen_slot *p = &f->slots[s];
     if (out) {
         out->center.x = p->x;
         out->center.y = p->y;

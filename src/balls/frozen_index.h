@@ -16,11 +16,10 @@ C2D_INTERNAL c2d_frozen *c2d_frozen_new(const c2d_allocator *a);
 C2D_INTERNAL void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f);
 
 /* Holds circles->count > 0 balls (arguments checked) under ids[k] (k when ids is NULL; none
- * is C2D_NONE, max_id the largest); an id held already takes the new values. All or nothing:
+ * is C2D_NONE); an id held already takes the new values. All or nothing:
  * C2D_ERROR_TOO_LARGE past the slot numbers, C2D_ERROR_ALLOC. */
 C2D_INTERNAL c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a,
-                                          const c2d_circle_soa *circles, const uint32_t *ids,
-                                          uint32_t max_id);
+                                          const c2d_circle_soa *circles, const uint32_t *ids);
 
 /* Lets go of the balls of ids[0 .. count) (ids not held are skipped). */
 C2D_INTERNAL void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "balls/frozen_ids.h"
 #include "balls/frozen_index.h"
 #include "batch/cull.h"
 
@@ -29,8 +30,7 @@ struct c2d_frozen {
     size_t used, capacity; /* slots ever used (high water), allocated */
     uint32_t free_head;
     size_t count;            /* frozen balls */
-    uint32_t *slot_of;       /* id -> slot, FROZEN_NIL */
-    size_t id_capacity;      /* entries of slot_of */
+    frozen_ids slot_of;      /* id -> slot (balls/frozen_ids.h) */
     uint32_t *bucket;        /* head slot of each bucket, FROZEN_NIL */
     size_t buckets;          /* a power of two, or 0 before the first freeze */
     unsigned shift;          /* log2(nx): buckets are nx by ny */

@@ -13,17 +13,13 @@ c2d_status c2d_scene_freeze_balls(c2d_scene *scene, const c2d_circle_soa *circle
     if (st != C2D_OK) return st;
     const size_t n = circles->count;
     if (n == 0) return C2D_OK;
-    uint32_t max_id = 0;
-    for (size_t k = 0; k < n; k++) {
-        const uint32_t id = ids ? ids[k] : (uint32_t)k;
-        if (id == C2D_NONE) return C2D_ERROR_INDEX;
-        max_id = id > max_id ? id : max_id;
-    }
+    for (size_t k = 0; ids && k < n; k++) /* (ids NULL: k < n <= UINT32_MAX is never C2D_NONE) */
+        if (ids[k] == C2D_NONE) return C2D_ERROR_INDEX;
     if (!scene->frozen) {
         scene->frozen = c2d_frozen_new(&scene->allocator);
         if (!scene->frozen) return C2D_ERROR_ALLOC;
     }
-    return c2d_frozen_insert(scene->frozen, &scene->allocator, circles, ids, max_id);
+    return c2d_frozen_insert(scene->frozen, &scene->allocator, circles, ids);
 }
 
 c2d_status c2d_scene_thaw_balls(c2d_scene *scene, const uint32_t *ids, size_t count) {

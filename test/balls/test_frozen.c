@@ -268,12 +268,114 @@ static void bad_arguments(void **state) {
     c2d_scene_destroy(scene);
 }
 
+/* Ids anywhere in [0, C2D_NONE): the id map's memory follows the frozen balls, not the largest
+ * id (issue 42, defect 2: on wasm32 a table indexed by id wrote out of bounds at 0x20000000,
+ * returned C2D_OK with a count of 0 at 0x40000000 and looped forever from 0x80000000). Each
+ * freeze holds its ball (count, lookup, contacts by that id), and thawing lets it go. */
+static void huge_ids(void **state) {
+    (void)state;
+    static const uint32_t ids[] = {0x1FFFFFFFu, 0x20000000u, 0x40000000u,
+                                   0x80000000u, 0xFFFFFFFEu, 0u};
+    const c2d_capsule_soa none = {.count = 0};
+    c2d_scene *scene = NULL;
+    assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+        const float x = (float)k * 10.0f, y = 1.0f, r = 0.5f;
+        const c2d_circle_soa one = {.x = &x, .y = &y, .radius = &r, .count = 1};
+        assert_int_equal(c2d_scene_freeze_balls(scene, &one, &ids[k]), C2D_OK);
+        assert_int_equal(c2d_scene_frozen_count(scene), k + 1);
+        c2d_circle got;
+        assert_true(c2d_scene_frozen_ball(scene, ids[k], &got));
+        assert_true(got.center.x == x && got.center.y == y && got.radius == r);
+        /* an awake ball touching it sees the frozen one under its id */
+        const float ax = x + 0.9f, ay = 1.0f, ar = 0.5f;
+        const uint32_t aid = 7;
+        const c2d_circle_soa awake = {.x = &ax, .y = &ay, .radius = &ar, .count = 1};
+        c2d_circle_pair_contact pair;
+        size_t n = 0;
+        assert_int_equal(c2d_scene_collide_frozen(scene, &awake, &aid, &pair, 1, &n), C2D_OK);
+        assert_int_equal(n, 1);
+        assert_true((pair.a == ids[k] && pair.b == aid) || (pair.a == aid && pair.b == ids[k]));
+    }
+    const uint32_t never = C2D_NONE; /* never held: asking for it finds nothing */
+    assert_false(c2d_scene_frozen_ball(scene, never, NULL));
+    assert_int_equal(c2d_scene_thaw_balls(scene, &never, 1), C2D_OK);
+    assert_int_equal(c2d_scene_frozen_count(scene), sizeof ids / sizeof ids[0]);
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+        assert_int_equal(c2d_scene_thaw_balls(scene, &ids[k], 1), C2D_OK);
+        assert_false(c2d_scene_frozen_ball(scene, ids[k], NULL));
+        assert_int_equal(c2d_scene_frozen_count(scene), sizeof ids / sizeof ids[0] - k - 1);
+    }
+    c2d_scene_destroy(scene);
+}
+
+/* The id map against a plain reference: random ids from a small pool and from the whole
+ * range, frozen and thawed in random batches (repeats included); after every step each id of
+ * the pool is held exactly when the reference says so, with its last values. */
+static void id_map_churn(void **state) {
+    (void)state;
+    enum { POOL = 3000, STEPS = 400, BATCH = 40 };
+    static uint32_t pool[POOL];
+    static float held_x[POOL];
+    static bool held[POOL];
+    c2d_rng rng = {0x1d5};
+    for (size_t i = 0; i < POOL; i++) {
+        /* half consecutive (neighbours in the hash), half anywhere below C2D_NONE */
+        pool[i] =
+            i % 2 ? (uint32_t)i : POOL + (uint32_t)(c2d_rng_next(&rng) % (0xFFFFFFFFu - POOL));
+        for (size_t j = 0; j < i; j++) /* distinct ids, so the reference is one flag an id */
+            if (pool[j] == pool[i]) pool[i] = (uint32_t)i;
+        held[i] = false;
+    }
+    const c2d_capsule_soa none = {.count = 0};
+    c2d_scene *scene = NULL;
+    assert_int_equal(c2d_scene_create(&none, NULL, &scene), C2D_OK);
+    size_t count = 0;
+    for (size_t step = 0; step < STEPS; step++) {
+        uint32_t batch[BATCH];
+        float x[BATCH], y[BATCH], r[BATCH];
+        size_t which[BATCH];
+        for (size_t k = 0; k < BATCH; k++) {
+            which[k] = c2d_rng_next(&rng) % POOL;
+            batch[k] = pool[which[k]];
+            x[k] = (float)step + (float)k * 0.001f;
+            y[k] = 0.0f;
+            r[k] = 0.25f;
+        }
+        if (c2d_rng_next(&rng) % 3) {
+            const c2d_circle_soa set = {.x = x, .y = y, .radius = r, .count = BATCH};
+            assert_int_equal(c2d_scene_freeze_balls(scene, &set, batch), C2D_OK);
+            for (size_t k = 0; k < BATCH; k++) {
+                count += !held[which[k]];
+                held[which[k]] = true;
+                held_x[which[k]] = x[k];
+            }
+        } else {
+            assert_int_equal(c2d_scene_thaw_balls(scene, batch, BATCH), C2D_OK);
+            for (size_t k = 0; k < BATCH; k++) {
+                count -= held[which[k]];
+                held[which[k]] = false;
+            }
+        }
+        assert_int_equal(c2d_scene_frozen_count(scene), count);
+        if (step % 50 == 49 || step == STEPS - 1)
+            for (size_t i = 0; i < POOL; i++) {
+                c2d_circle got;
+                const bool is = c2d_scene_frozen_ball(scene, pool[i], &got);
+                assert_int_equal(is, held[i]);
+                if (is) assert_true(got.center.x == held_x[i]);
+            }
+    }
+    c2d_scene_destroy(scene);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_piles),  cmocka_unit_test(packed),
         cmocka_unit_test(coincident),    cmocka_unit_test(hostile),
         cmocka_unit_test(every_count),   cmocka_unit_test(incremental),
-        cmocka_unit_test(bad_arguments),
+        cmocka_unit_test(bad_arguments), cmocka_unit_test(huge_ids),
+        cmocka_unit_test(id_map_churn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
