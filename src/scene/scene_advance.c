@@ -1,0 +1,184 @@
+/* c2d_scene_advance (collide2d/scene.h): each ball moved by t of its move, but never closer to
+ * a capsule's axis than min(its distance at the start, r + R), that distance computed in double
+ * from the floats (advance_distance below, the formula the header states).
+ *
+ * Why: a sweep's t is exact for the sweep, but the caller's float `x + mx * t` rounds, and away
+ * from the origin the rounding (half an ulp of x: 3e-5 at x = 1000) can land the centre a little
+ * deeper than the sweep approved. A ball wedged between two pins touches both, slides along them
+ * with no hit at all (the start rule), and so sank a rounding a pass (issue 42). Here the float
+ * candidate, the very expression the README loop used, is kept when it keeps every distance;
+ * otherwise the ball backs off toward its start, which always keeps them.
+ *
+ * Candidates: a capsule can break the rule only if some position between the start and the
+ * candidate is within r + R of its axis, so within r of the capsule, which its index box
+ * contains (cull.h's sweep box: the capsule grown by |R| and slack). So the capsules whose index
+ * boxes meet the box of the start and the candidate, grown by |r| and a slack that covers the
+ * back-off candidates' rounding and the double distances' error, are all that can break it
+ * (scene_search.c's candidate walk finds them; a box over too many cells or candidates looks
+ * at every capsule). For every other capsule the distance exceeds r + R by more than the
+ * double formula can err.
+ *
+ * Plain C in double and float (the cell masks through SIMDe give the same answer on every
+ * backend): the same bytes on every backend; no allocation, the scene only read. */
+#include <math.h>
+
+#include "collide2d/scene.h"
+#include "contract.h"
+#include "scene/scene_search.h"
+#include "scene/scene_state.h"
+
+/* Back-off steps: bisection on t in double. 16 halvings of a move leave 2^-16 of it, below a
+ * float step of the position for any move shorter than 2^-7 of its coordinates' magnitude; a
+ * ball that finds no kept position in 16 steps stays at its start (which always keeps). */
+enum { ADVANCE_STEPS = 16 };
+
+/* The distance from (px, py) to segment a-b, in double: u = clamp(((p - a) . (b - a)) /
+ * |b - a|^2, 0, 1) (0 when a == b), then |p - a - u (b - a)|. Exactly the header's formula. */
+static double advance_distance(double px, double py, double ax, double ay, double bx, double by) {
+    const double dx = bx - ax, dy = by - ay, wx = px - ax, wy = py - ay;
+    const double dd = dx * dx + dy * dy;
+    double u = dd > 0.0 ? (wx * dx + wy * dy) / dd : 0.0;
+    u = u > 0.0 ? (u < 1.0 ? u : 1.0) : 0.0;
+    const double ex = wx - u * dx, ey = wy - u * dy;
+    return sqrt(ex * ex + ey * ey);
+}
+
+/* One ball's advance: its start, radius, and the capsules to look at. */
+typedef struct advance_ball {
+    const c2d_scene *s;
+    const c2d_circle_soa *filter; /* the balls when the call is filtered, else NULL */
+    size_t i;                     /* the ball's index in them */
+    float x, y, r;
+    const uint32_t *cand; /* candidates, or NULL: every capsule whose index box meets box */
+    size_t m;
+    float box[4];
+} advance_ball;
+
+static bool finite4(float a, float b, float c, float d) {
+    return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
+}
+
+/* Does position (px, py) keep the rule for capsule k. Capsules the filter refuses, sensors and
+ * capsules with a value that is not finite are skipped (the sweeps never stop the ball there,
+ * or their distance has no meaning here). */
+static bool keeps(const advance_ball *b, uint32_t k, float px, float py) {
+    const c2d_capsule_soa *K = &b->s->capsules;
+    if (b->filter && !c2d_circle_meets_capsule(b->filter, b->i, K, k)) return true;
+    const float ax = K->ax[k], ay = K->ay[k], bx = K->bx[k], by = K->by[k], R = K->radius[k];
+    if (!(finite4(ax, ay, bx, by) && isfinite(R))) return true;
+    const double touch = (double)b->r + (double)R;
+    const double d1 = advance_distance(px, py, ax, ay, bx, by);
+    if (d1 >= touch) return true; /* min(start, r + R) <= r + R: kept without the start */
+    return d1 >= advance_distance(b->x, b->y, ax, ay, bx, by);
+}
+
+/* Does position (px, py) keep the rule for every capsule of the ball's candidates. */
+static bool keeps_all(const advance_ball *b, float px, float py) {
+    if (!(isfinite(px) && isfinite(py))) return false;
+    if (b->cand) {
+        for (size_t j = 0; j < b->m; j++)
+            if (!keeps(b, b->cand[j], px, py)) return false;
+        return true;
+    }
+    const c2d_capsule_index *x = &b->s->index;
+    for (uint32_t k = 0; k < b->s->capsule_count; k++) {
+        if (x->kind[k] == C2D_KIND_NEVER) continue;
+        if (x->kind[k] == C2D_KIND_GRID && !(x->lo_x[k] <= b->box[1] && x->hi_x[k] >= b->box[0] &&
+                                             x->lo_y[k] <= b->box[3] && x->hi_y[k] >= b->box[2]))
+            continue;
+        if (!keeps(b, k, px, py)) return false;
+    }
+    return true;
+}
+
+/* Outward to float (2^-23 relative first: double -> float moves by at most 2^-24). */
+static float down(double v) {
+    return (float)(v - fabs(v) * 0x1p-23);
+}
+static float up(double v) {
+    return (float)(v + fabs(v) * 0x1p-23);
+}
+
+/* Ball i: its new centre into (*ox, *oy). */
+static void advance_one(const c2d_scene *s, const c2d_circle_soa *c, const c2d_circle_soa *filter,
+                        size_t i, float mx, float my, float t, float *ox, float *oy) {
+    const float x = c->x[i], y = c->y[i], r = c->radius[i];
+    t = t > 0.0f ? (t < 1.0f ? t : 1.0f) : 0.0f; /* NaN: 0 */
+    *ox = x, *oy = y;
+    if (t == 0.0f || !(finite4(x, y, mx, my) && isfinite(r))) return;
+    const float cx = x + mx * t, cy = y + my * t; /* the README loop's float advance */
+    if (s->capsule_count == 0) {
+        *ox = cx, *oy = cy;
+        return;
+    }
+    /* The box of every position tried: the start, the candidate, and the back-off points
+     * x + mx u (u in [0, t], rounded to float once: within an ulp of the segment), grown by
+     * |r| and a slack of 2^-20 of the magnitudes (ulps are 2^-23 of them; the double distances
+     * err by about 2^-50 of them), plus an absolute hair for values near 0. */
+    const double slack = (fabs((double)x) + fabs((double)y) + fabs((double)mx) + fabs((double)my) +
+                          fabs((double)r)) *
+                             0x1p-20 +
+                         0x1p-60;
+    const double grow = fabs((double)r) + slack;
+    advance_ball b = {s,
+                      filter,
+                      i,
+                      x,
+                      y,
+                      r,
+                      NULL,
+                      0,
+                      {down((x < cx ? x : cx) - grow), up((x > cx ? x : cx) + grow),
+                       down((y < cy ? y : cy) - grow), up((y > cy ? y : cy) + grow)}};
+    uint32_t cand[C2D_SCENE_BOX_CANDIDATES];
+    const size_t m = c2d_scene_box_candidates(s, b.box, cand);
+    if (m != SIZE_MAX) b.cand = cand, b.m = m;
+    if (b.cand && b.m == 0) { /* nothing near: the float advance as it is */
+        *ox = cx, *oy = cy;
+        return;
+    }
+    if (keeps_all(&b, cx, cy)) {
+        *ox = cx, *oy = cy;
+        return;
+    }
+    /* Back off: bisection on u in [lo, hi], lo's position kept (the start at first), hi's
+     * not; each point rounded to float once. A point equal to one already judged is judged
+     * the same without the capsules. */
+    double lo = 0.0, hi = t;
+    float kx = x, ky = y, fx = cx, fy = cy; /* kept, failed */
+    for (int step = 0; step < ADVANCE_STEPS; step++) {
+        const double u = 0.5 * (lo + hi);
+        const float px = (float)((double)x + (double)mx * u),
+                    py = (float)((double)y + (double)my * u);
+        if (px == kx && py == ky) {
+            lo = u;
+        } else if (px == fx && py == fy) {
+            hi = u;
+        } else if (keeps_all(&b, px, py)) {
+            lo = u, kx = px, ky = py;
+        } else {
+            hi = u, fx = px, fy = py;
+        }
+    }
+    *ox = kx, *oy = ky;
+}
+
+c2d_status c2d_scene_advance(const c2d_scene *scene, const c2d_circle_soa *circles,
+                             const c2d_move_soa *moves, const float *t, float *out_x,
+                             float *out_y) {
+    if (!scene) return C2D_ERROR_NULL;
+    c2d_status st = c2d_check_circles(circles);
+    if (st != C2D_OK) return st;
+    const size_t n = circles->count;
+    if (n > 0 && !moves) return C2D_ERROR_NULL;
+    st = c2d_check_moves(n, moves ? moves->x : NULL, moves ? moves->y : NULL, out_x);
+    if (st == C2D_OK && !c2d_array_given(n, out_y)) st = C2D_ERROR_NULL;
+    if (st != C2D_OK) return st;
+    const c2d_circle_soa *filter = c2d_scene_filtered(scene, circles) ? circles : NULL;
+    for (size_t i = 0; i < n; i++) {
+        float ox, oy; /* ball i's centre is read before it is written: in place works */
+        advance_one(scene, circles, filter, i, moves->x[i], moves->y[i], t ? t[i] : 1.0f, &ox, &oy);
+        out_x[i] = ox, out_y[i] = oy;
+    }
+    return C2D_OK;
+}
