@@ -59,8 +59,23 @@ typedef struct frame_api {
     c2d_status (*sweep)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
                         c2d_circle_toi *);
     c2d_vec2 (*slide_move)(c2d_vec2, c2d_vec2);
+    c2d_status (*advance)(const c2d_scene *, const c2d_circle_soa *, const c2d_move_soa *,
+                          const float *, float *, float *);
     const char *(*status_string)(c2d_status);
 } frame_api;
+
+/* A ref without c2d_scene_advance (before issue 42) advanced by float arithmetic: the same
+ * here, so its frame is the loop it shipped. */
+static c2d_status float_advance(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                const c2d_move_soa *moves, const float *t, float *out_x,
+                                float *out_y) {
+    (void)scene;
+    for (size_t i = 0; i < circles->count; i++) {
+        const float ti = t ? t[i] : 1.0f;
+        out_x[i] = circles->x[i] + moves->x[i] * ti, out_y[i] = circles->y[i] + moves->y[i] * ti;
+    }
+    return C2D_OK;
+}
 
 static const frame_api *ab_frame_api;
 
@@ -77,6 +92,7 @@ static const frame_api *ab_frame_api;
 #define c2d_scene_destroy(...) ab_frame_api->destroy(__VA_ARGS__)
 #define c2d_scene_sweep(...) ab_frame_api->sweep(__VA_ARGS__)
 #define c2d_slide_move(...) ab_frame_api->slide_move(__VA_ARGS__)
+#define c2d_scene_advance(...) ab_frame_api->advance(__VA_ARGS__)
 #define c2d_status_string(...) ab_frame_api->status_string(__VA_ARGS__)
 #define PACHINKO_NO_MAIN
 #include "../examples/pachinko.c"
@@ -91,6 +107,7 @@ static const frame_api *ab_frame_api;
 #undef c2d_scene_destroy
 #undef c2d_scene_sweep
 #undef c2d_slide_move
+#undef c2d_scene_advance
 #undef c2d_status_string
 
 typedef struct library {
@@ -195,6 +212,9 @@ static void load(library *l, const char *path, c2d_backend backend,
     /* refs before the start rule (45f751a) have no c2d_slide_move: only w7 needs it */
     void *slide = dlsym(l->handle, "c2d_slide_move");
     memcpy(&l->frame.slide_move, &slide, sizeof slide);
+    void *advance = dlsym(l->handle, "c2d_scene_advance"); /* issue 42 */
+    memcpy(&l->frame.advance, &advance, sizeof advance);
+    if (!l->frame.advance) l->frame.advance = float_advance;
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
         exit(1);
