@@ -233,7 +233,9 @@ C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circl
 /// may be the very arrays `circles->x` and `circles->y` point to (each ball's centre is read
 /// before it is written). A ball whose centre, radius or move is NaN or infinite stays where it
 /// is (its outputs are its centre); a capsule with a value that is NaN or infinite is skipped
-/// (the sweeps never hit a NaN one).
+/// (the sweeps never hit a NaN one). Capsules are taken where the scene holds them: after a
+/// sweep against capsules that move (c2d_scene_sweep_moving()), advance before moving them in
+/// the scene; a ball that follows a capsule moving away may then lag it by a step.
 ///
 /// Returns C2D_ERROR_NULL for a NULL `scene` or `circles`, a missing circle array, or (with
 /// circles) a NULL `moves`, move array, `out_x` or `out_y`; C2D_ERROR_TOO_LARGE for more than
