@@ -33,15 +33,21 @@
  * ball that finds no kept position in 16 steps stays at its start (which always keeps). */
 enum { ADVANCE_STEPS = 16 };
 
-/* The distance from (px, py) to segment a-b, in double: u = clamp(((p - a) . (b - a)) /
- * |b - a|^2, 0, 1) (0 when a == b), then |p - a - u (b - a)|. Exactly the header's formula. */
-static double advance_distance(double px, double py, double ax, double ay, double bx, double by) {
+/* The square of the distance from (px, py) to segment a-b, in double: u = clamp(((p - a) .
+ * (b - a)) / |b - a|^2, 0, 1) (0 when a == b), then |p - a - u (b - a)|^2; its sqrt is the
+ * header's distance. Where the clamp decides (the dot product at most 0, or at least |b - a|^2,
+ * where the quotient rounds to a value the clamp turns into 0 or 1 anyway) the division is
+ * skipped: the same bytes. */
+static double distance2(double px, double py, double ax, double ay, double bx, double by) {
     const double dx = bx - ax, dy = by - ay, wx = px - ax, wy = py - ay;
-    const double dd = dx * dx + dy * dy;
-    double u = dd > 0.0 ? (wx * dx + wy * dy) / dd : 0.0;
-    u = u > 0.0 ? (u < 1.0 ? u : 1.0) : 0.0;
+    const double dd = dx * dx + dy * dy, dot = wx * dx + wy * dy;
+    double u = 0.0;
+    if (dd > 0.0 && dot > 0.0) {
+        u = dot >= dd ? 1.0 : dot / dd;
+        u = u < 1.0 ? u : 1.0;
+    }
     const double ex = wx - u * dx, ey = wy - u * dy;
-    return sqrt(ex * ex + ey * ey);
+    return ex * ex + ey * ey;
 }
 
 /* One ball's advance: its start, radius, and the capsules to look at. */
@@ -68,9 +74,14 @@ static bool keeps(const advance_ball *b, uint32_t k, float px, float py) {
     const float ax = K->ax[k], ay = K->ay[k], bx = K->bx[k], by = K->by[k], R = K->radius[k];
     if (!(finite4(ax, ay, bx, by) && isfinite(R))) return true;
     const double touch = (double)b->r + (double)R;
-    const double d1 = advance_distance(px, py, ax, ay, bx, by);
-    if (d1 >= touch) return true; /* min(start, r + R) <= r + R: kept without the start */
-    return d1 >= advance_distance(b->x, b->y, ax, ay, bx, by);
+    const double d1sq = distance2(px, py, ax, ay, bx, by);
+    /* min(start, r + R) <= r + R: kept without the start when the distance reaches r + R. A
+     * square above touch^2 by more than its rounding (2^-50) has its rounded root at least
+     * touch (sqrt is monotone): no root needed then. */
+    if (touch <= 0.0 || d1sq > touch * touch * (1.0 + 0x1p-50)) return true;
+    const double d1 = sqrt(d1sq);
+    if (d1 >= touch) return true;
+    return d1 >= sqrt(distance2(b->x, b->y, ax, ay, bx, by));
 }
 
 /* Does position (px, py) keep the rule for every capsule of the ball's candidates. */
