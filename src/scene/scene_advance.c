@@ -1,6 +1,6 @@
 /* c2d_scene_advance (collide2d/scene.h): each ball moved by t of its move, but never closer to
  * a capsule's axis than min(its distance at the start, r + R), that distance computed in double
- * from the floats (advance_distance below, the formula the header states).
+ * from the floats (distance2 below: the square of the formula the header states).
  *
  * Why: a sweep's t is exact for the sweep, but the caller's float `x + mx * t` rounds, and away
  * from the origin the rounding (half an ulp of x: 3e-5 at x = 1000) can land the centre a little
