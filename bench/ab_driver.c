@@ -59,8 +59,27 @@ typedef struct frame_api {
     c2d_status (*sweep)(c2d_scene *, const c2d_circle_soa *, const float *, const float *,
                         c2d_circle_toi *);
     c2d_vec2 (*slide_move)(c2d_vec2, c2d_vec2);
+    c2d_status (*solve_circle)(const c2d_body_soa *, const c2d_circle_pair_contact *, size_t,
+                               const c2d_solve_def *);
+    c2d_status (*solve_capsule)(const c2d_body_soa *, const c2d_pair_contact *, size_t,
+                                const c2d_solve_def *);
+    c2d_status (*advance)(const c2d_scene *, const c2d_circle_soa *, const c2d_move_soa *,
+                          const float *, float *, float *);
     const char *(*status_string)(c2d_status);
 } frame_api;
+
+/* A ref without c2d_scene_advance (before issue 42) advanced by float arithmetic: the same
+ * here, so its frame is the loop it shipped. */
+static c2d_status float_advance(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                const c2d_move_soa *moves, const float *t, float *out_x,
+                                float *out_y) {
+    (void)scene;
+    for (size_t i = 0; i < circles->count; i++) {
+        const float ti = t ? t[i] : 1.0f;
+        out_x[i] = circles->x[i] + moves->x[i] * ti, out_y[i] = circles->y[i] + moves->y[i] * ti;
+    }
+    return C2D_OK;
+}
 
 static const frame_api *ab_frame_api;
 
@@ -77,6 +96,9 @@ static const frame_api *ab_frame_api;
 #define c2d_scene_destroy(...) ab_frame_api->destroy(__VA_ARGS__)
 #define c2d_scene_sweep(...) ab_frame_api->sweep(__VA_ARGS__)
 #define c2d_slide_move(...) ab_frame_api->slide_move(__VA_ARGS__)
+#define c2d_scene_advance(...) ab_frame_api->advance(__VA_ARGS__)
+#define c2d_solve_circle_contacts(...) ab_frame_api->solve_circle(__VA_ARGS__)
+#define c2d_solve_capsule_contacts(...) ab_frame_api->solve_capsule(__VA_ARGS__)
 #define c2d_status_string(...) ab_frame_api->status_string(__VA_ARGS__)
 #define PACHINKO_NO_MAIN
 #include "../examples/pachinko.c"
@@ -91,6 +113,9 @@ static const frame_api *ab_frame_api;
 #undef c2d_scene_destroy
 #undef c2d_scene_sweep
 #undef c2d_slide_move
+#undef c2d_scene_advance
+#undef c2d_solve_circle_contacts
+#undef c2d_solve_capsule_contacts
 #undef c2d_status_string
 
 typedef struct library {
@@ -195,6 +220,14 @@ static void load(library *l, const char *path, c2d_backend backend,
     /* refs before the start rule (45f751a) have no c2d_slide_move: only w7 needs it */
     void *slide = dlsym(l->handle, "c2d_slide_move");
     memcpy(&l->frame.slide_move, &slide, sizeof slide);
+    /* the frame's solve calls (0.2.0; w7 needs them, the other cases do not) */
+    void *solve = dlsym(l->handle, "c2d_solve_circle_contacts");
+    memcpy(&l->frame.solve_circle, &solve, sizeof solve);
+    solve = dlsym(l->handle, "c2d_solve_capsule_contacts");
+    memcpy(&l->frame.solve_capsule, &solve, sizeof solve);
+    void *advance = dlsym(l->handle, "c2d_scene_advance"); /* issue 42 */
+    memcpy(&l->frame.advance, &advance, sizeof advance);
+    if (!l->frame.advance) l->frame.advance = float_advance;
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
         exit(1);
@@ -360,6 +393,8 @@ int main(int argc, char **argv) {
     if (k == W7) /* each library's board, warmed up */
         for (int s = 0; s < 2; s++) {
             check(lib[s].frame.slide_move != NULL, "w7 (a library without c2d_slide_move)");
+            check(lib[s].frame.solve_circle && lib[s].frame.solve_capsule,
+                  "w7 (a library without c2d_solve_*_contacts, before 0.2.0)");
             ab_frame_api = &lib[s].frame;
             lib[s].board = &boards[s];
             check(board_make(&boards[s], n, 2463534242u) == 0, "the W7 board (board_make)");

@@ -12,9 +12,9 @@
  *      turn: the tip's displacement |w| h L along the flipper's normal (on the side it turns
  *      to). Every point of the turning flipper stays inside the region this translated capsule
  *      sweeps, so no ball can cross it unseen (c2d_batch_sweep_moving). A ball hit at
- *      t advances to the touch and bounces off a body of infinite mass moving at the flipper's
- *      velocity at the touch point, w x (point - hinge) (c2d_apply_impulse); the rest of its
- *      substep is dropped (the next substep goes on);
+ *      t advances to the touch (c2d_scene_advance, against the flipper where it stands) and bounces
+ * off a body of infinite mass moving at the flipper's velocity at the touch point, w x (point -
+ * hinge) (c2d_apply_impulse); the rest of its substep is dropped (the next substep goes on);
  *   3. moves the flipper to its new angle (c2d_scene_move_capsules);
  *   4. finds the contacts with the flipper where it now is (c2d_scene_collide), resolves them
  *      with the flipper's velocity at each contact point (c2d_solve_capsule_contacts:
@@ -35,6 +35,7 @@ typedef struct flipper_game {
     size_t n;                       /* balls */
     float *x, *y, *r, *vx, *vy;     /* balls */
     float *inv_mass, *e, *mx, *my;  /* per ball: 1 / mass, restitution, this substep's move */
+    float *t;                       /* per ball: the fraction of its move it advances by */
     float hinge_x, hinge_y, length; /* the flipper: turning about its hinge */
     float angle, target, omega;     /* its angle, where it turns to, at most how fast */
     float e_flipper;                /* its restitution */
@@ -71,8 +72,8 @@ static void flipper_pose(flipper_game *g) {
 }
 
 static void game_free(flipper_game *g) {
-    void *blocks[] = {g->x, g->y,  g->r,  g->vx,   g->vy,      g->inv_mass,
-                      g->e, g->mx, g->my, g->hits, g->contacts};
+    void *blocks[] = {g->x, g->y,  g->r,  g->vx, g->vy,   g->inv_mass,
+                      g->e, g->mx, g->my, g->t,  g->hits, g->contacts};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         free(blocks[k]);
     c2d_scene_destroy(g->scene);
@@ -84,7 +85,8 @@ static void game_free(flipper_game *g) {
 static int game_make(flipper_game *g, size_t n) {
     memset(g, 0, sizeof *g);
     g->n = n;
-    float **arrays[] = {&g->x, &g->y, &g->r, &g->vx, &g->vy, &g->inv_mass, &g->e, &g->mx, &g->my};
+    float **arrays[] = {&g->x,        &g->y, &g->r,  &g->vx, &g->vy,
+                        &g->inv_mass, &g->e, &g->mx, &g->my, &g->t};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         if (!(*arrays[k] = calloc(n ? n : 1, sizeof(float)))) return game_free(g), -1;
     g->hits = malloc((n ? n : 1) * sizeof *g->hits);
@@ -120,17 +122,19 @@ static int sweep_balls(flipper_game *g, float h) {
     const c2d_capsule_soa caps = {
         .ax = g->ax, .ay = g->ay, .bx = g->bx, .by = g->by, .radius = g->R, .count = 1};
     const c2d_move_soa moves = {.x = g->mx, .y = g->my}, flipper_move = {.x = g->kmx, .y = g->kmy};
-    const c2d_status st = c2d_batch_sweep_moving(&balls, &moves, &caps, &flipper_move, g->hits);
+    c2d_status st = c2d_batch_sweep_moving(&balls, &moves, &caps, &flipper_move, g->hits);
     if (st != C2D_OK) return fail("c2d_batch_sweep_moving", st);
+    /* advance by the hit times (1: no hit), in place, never closer to the flipper where it
+     * stands (the scene still holds it at the substep's start) than float rounding of
+     * x + move * t would take a ball */
+    for (size_t i = 0; i < g->n; i++)
+        g->t[i] = g->hits[i].capsule == C2D_NONE ? 1.0f : g->hits[i].toi.t;
+    st = c2d_scene_advance(g->scene, &balls, &moves, g->t, g->x, g->y);
+    if (st != C2D_OK) return fail("c2d_scene_advance", st);
     for (size_t i = 0; i < g->n; i++) {
         const c2d_circle_toi *hit = &g->hits[i];
-        if (hit->capsule == C2D_NONE) {
-            g->x[i] += g->mx[i], g->y[i] += g->my[i];
-            continue;
-        }
+        if (hit->capsule == C2D_NONE) continue;
         g->sweep_hits++;
-        const float t = hit->toi.t;
-        g->x[i] += g->mx[i] * t, g->y[i] += g->my[i] * t;
         /* the flipper's surface at the touch point moves at w x (point - hinge) */
         const c2d_vec2 p = hit->toi.point;
         c2d_body ball = {{g->vx[i], g->vy[i]}, g->inv_mass[i], g->e[i]};

@@ -13,11 +13,13 @@
  *      (c2d_push_out_*), written into (dx, dy) rather than the positions, so that it is
  *      swept with the move: a crowd cannot push a ball into a wall;
  *   4. move by velocity * dt + (dx, dy): up to PASSES sweeps against the pins
- *      (c2d_scene_sweep). A hit at t (t = 0: the ball was already touching and its move goes
- *      deeper): advance to the touch, bounce, and sweep the rest of the frame at the new
- *      velocity without its part into the pin (c2d_slide_move): after a bounce that part is
- *      usually nothing; at t = 0 it makes the ball slide. A ball touching a pin and moving
- *      away gets no hit, so push-out's "just touching" never stops it.
+ *      (c2d_scene_sweep), each followed by the advance (c2d_scene_advance: the whole move
+ *      without a hit, t of it for a hit at t; never into a pin, where float rounding of
+ *      x + move * t would have gone). A hit at t (t = 0: the ball was already touching and
+ *      its move goes deeper): bounce, and sweep the rest of the frame at the new velocity
+ *      without its part into the pin (c2d_slide_move): after a bounce that part is usually
+ *      nothing; at t = 0 it makes the ball slide. A ball touching a pin and moving away gets
+ *      no hit, so push-out's "just touching" never stops it.
  * The data are structure-of-arrays, one array per coordinate, so the SIMD backends read them
  * directly. It prints the library version, the backend, and per-frame totals.
  *
@@ -41,6 +43,7 @@ typedef struct board {
     float *inv_mass, *e;             /* per ball: 1 / mass, restitution */
     float *dx, *dy;                  /* this frame's push-out */
     float *mx, *my, *left;           /* this frame's move, and the fraction of the frame left */
+    float *t;                        /* a pass's fraction of each move (its hit time, or 1) */
     float *sx, *sy, *sr, *smx, *smy; /* the balls still moving in a pass, compact */
     uint32_t *active;                /* their indices */
     float *ax, *ay, *bx, *by, *R;    /* pins */
@@ -79,7 +82,7 @@ static void board_free(board *b) {
     void *blocks[] = {b->x,  b->y,  b->r,  b->vx,    b->vy,   b->inv_mass,     b->e,
                       b->dx, b->dy, b->mx, b->my,    b->left, b->ax,           b->ay,
                       b->bx, b->by, b->R,  b->pin_e, b->hits, b->pin_contacts, b->ball_contacts,
-                      b->sx, b->sy, b->sr, b->smx,   b->smy,  b->active};
+                      b->sx, b->sy, b->sr, b->smx,   b->smy,  b->active,       b->t};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
         free(blocks[k]);
     c2d_scene_destroy(b->scene);
@@ -102,9 +105,9 @@ static int board_make(board *b, size_t n, unsigned seed) {
     b->n = n;
     b->width = 100.0f * scale;
     b->height = 112.0f + 0.7f * (float)((n + per_row - 1) / per_row) + 2.0f;
-    float **ball_arrays[] = {&b->x,  &b->y,  &b->r,  &b->vx,  &b->vy, &b->inv_mass,
-                             &b->e,  &b->dx, &b->dy, &b->mx,  &b->my, &b->left,
-                             &b->sx, &b->sy, &b->sr, &b->smx, &b->smy};
+    float **ball_arrays[] = {&b->x,  &b->y,  &b->r,  &b->vx,  &b->vy,  &b->inv_mass,
+                             &b->e,  &b->dx, &b->dy, &b->mx,  &b->my,  &b->left,
+                             &b->sx, &b->sy, &b->sr, &b->smx, &b->smy, &b->t};
     for (size_t k = 0; k < sizeof ball_arrays / sizeof ball_arrays[0]; k++)
         if (!(*ball_arrays[k] = floats(n))) return board_free(b), -1;
     float **pin_arrays[] = {&b->ax, &b->ay, &b->bx, &b->by, &b->R, &b->pin_e};
@@ -205,34 +208,34 @@ static void bounce(board *b, size_t i, uint32_t pin, c2d_vec2 normal) {
     b->vx[i] = ball.velocity.x, b->vy[i] = ball.velocity.y;
 }
 
-/* Ball i hit a pin (sweep hit `h`): advance to the touch, bounce, and leave the rest of the
- * frame at the new velocity, without any part into the pin. Returns 1. */
-static int bounce_and_slide(board *b, size_t i, const c2d_circle_toi *h, float dt) {
+/* Ball i hit a pin (sweep hit `h`; the advance took it to the touch): bounce, and leave the
+ * rest of the frame at the new velocity, without any part into the pin. */
+static void bounce_and_slide(board *b, size_t i, const c2d_circle_toi *h, float dt) {
     b->swept_hits++;
     const float t = h->toi.t;
-    if (t > 0.0f) { /* advance to the touch */
-        b->x[i] += b->mx[i] * t, b->y[i] += b->my[i] * t;
-    } else {
-        b->start_hits++;
-    }
+    if (t == 0.0f) b->start_hits++;
     bounce(b, i, h->capsule, h->toi.normal);
     b->left[i] *= 1.0f - t;
     const c2d_vec2 rest = {b->vx[i] * dt * b->left[i], b->vy[i] * dt * b->left[i]};
     const c2d_vec2 slid = c2d_slide_move(rest, h->toi.normal);
     b->mx[i] = slid.x, b->my[i] = slid.y;
-    return 1;
 }
 
-/* Applies ball i's sweep hit `h` (its move over the part of the frame it has left): no hit,
- * the whole move (returns 0); a hit, advance to the touch, bounce, and leave the rest of the
- * frame at the new velocity, without any part into the pin (c2d_slide_move; returns 1: a move
- * is left for another pass). */
-static inline int advance(board *b, size_t i, const c2d_circle_toi *h, float dt) {
-    if (h->capsule == C2D_NONE) { /* the whole move is free */
-        b->x[i] += b->mx[i], b->y[i] += b->my[i];
-        return 0;
-    }
-    return bounce_and_slide(b, i, h, dt);
+/* One pass of step 4 over n balls at (x, y) of radii r with their moves (the board's balls, or
+ * the compact set of those still moving): sweep, then advance each ball by its hit time (1: no hit,
+ * the whole move) in place. c2d_scene_advance is `x += move * t` except where float rounding would
+ * take a ball closer to a pin than it was (or than touching): there it stops short, so a ball
+ * wedged between pins cannot ratchet through the gap. */
+static int sweep_and_advance(board *b, float *x, float *y, const float *r, size_t n,
+                             const float *move_x, const float *move_y) {
+    const c2d_circle_soa set = {.x = x, .y = y, .radius = r, .count = n};
+    c2d_status st = c2d_scene_sweep(b->scene, &set, move_x, move_y, b->hits);
+    if (st != C2D_OK) return fail("c2d_scene_sweep", st);
+    for (size_t k = 0; k < n; k++)
+        b->t[k] = b->hits[k].capsule == C2D_NONE ? 1.0f : b->hits[k].toi.t;
+    const c2d_move_soa moves = {.x = move_x, .y = move_y};
+    st = c2d_scene_advance(b->scene, &set, &moves, b->t, x, y);
+    return st == C2D_OK ? 0 : fail("c2d_scene_advance", st);
 }
 
 /* Step 4: move every ball by its velocity over dt plus its push-out, swept against the pins,
@@ -243,24 +246,28 @@ static int move_balls(board *b, float dt) {
         b->left[i] = 1.0f;
         b->mx[i] = b->vx[i] * dt + b->dx[i], b->my[i] = b->vy[i] * dt + b->dy[i];
     }
-    const c2d_circle_soa all = {.x = b->x, .y = b->y, .radius = b->r, .count = b->n};
-    c2d_status st = c2d_scene_sweep(b->scene, &all, b->mx, b->my, b->hits);
-    if (st != C2D_OK) return fail("c2d_scene_sweep", st);
+    if (sweep_and_advance(b, b->x, b->y, b->r, b->n, b->mx, b->my) != 0) return -1;
     size_t moving = 0;
     for (size_t i = 0; i < b->n; i++)
-        if (advance(b, i, &b->hits[i], dt)) b->active[moving++] = (uint32_t)i;
+        if (b->hits[i].capsule != C2D_NONE) {
+            bounce_and_slide(b, i, &b->hits[i], dt);
+            b->active[moving++] = (uint32_t)i;
+        }
     for (int pass = 1; pass < PASSES && moving > 0; pass++) {
         for (size_t k = 0; k < moving; k++) {
             const uint32_t i = b->active[k];
             b->sx[k] = b->x[i], b->sy[k] = b->y[i], b->sr[k] = b->r[i];
             b->smx[k] = b->mx[i], b->smy[k] = b->my[i];
         }
-        const c2d_circle_soa set = {.x = b->sx, .y = b->sy, .radius = b->sr, .count = moving};
-        st = c2d_scene_sweep(b->scene, &set, b->smx, b->smy, b->hits);
-        if (st != C2D_OK) return fail("c2d_scene_sweep", st);
+        if (sweep_and_advance(b, b->sx, b->sy, b->sr, moving, b->smx, b->smy) != 0) return -1;
         size_t still = 0;
-        for (size_t k = 0; k < moving; k++)
-            if (advance(b, b->active[k], &b->hits[k], dt)) b->active[still++] = b->active[k];
+        for (size_t k = 0; k < moving; k++) {
+            const uint32_t i = b->active[k];
+            b->x[i] = b->sx[k], b->y[i] = b->sy[k];
+            if (b->hits[k].capsule == C2D_NONE) continue;
+            bounce_and_slide(b, i, &b->hits[k], dt);
+            b->active[still++] = i;
+        }
         moving = still;
     }
     return 0;

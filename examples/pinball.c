@@ -34,6 +34,7 @@ typedef struct pinball {
     size_t n; /* balls */
     float x[MAX_BALLS], y[MAX_BALLS], r[MAX_BALLS], vx[MAX_BALLS], vy[MAX_BALLS];
     float inv_mass[MAX_BALLS], e[MAX_BALLS], mx[MAX_BALLS], my[MAX_BALLS];
+    float t[MAX_BALLS]; /* a pass's fraction of each move: its hit time, or 1 */
     uint32_t category[MAX_BALLS], mask[MAX_BALLS]; /* per ball: BALL, and what it meets */
     uint32_t drain_only[MAX_BALLS];                /* DRAIN for every ball: the sensor query */
     float ax[CAPSULES], ay[CAPSULES], bx[CAPSULES], by[CAPSULES], R[CAPSULES];
@@ -165,11 +166,12 @@ static int substep(pinball *p, float h, float gravity) {
         p->vy[i] += gravity * h;
         p->mx[i] = p->vx[i] * h, p->my[i] = p->vy[i] * h;
     }
-    /* Collide and slide (README, "The frame loop"): up to PASSES sweeps; a hit advances to the
-     * touch, bounces, and the rest of the substep is swept again at the new velocity, its part
-     * into the capsule removed when the ball was already touching (t = 0). The first pass sees
-     * the flipper move; later passes see the table as it is (a ball bounced off the flipper
-     * heads away from it, and the contacts below catch the rest). */
+    /* Collide and slide (README, "The frame loop"): up to PASSES sweeps, each followed by the
+     * advance (c2d_scene_advance); a hit advances to the touch, bounces, and the rest of the
+     * substep is swept again at the new velocity, its part into the capsule removed when the ball
+     * was already touching (t = 0). The first pass sees the flipper move; later passes see the
+     * table as it is (a ball bounced off the flipper heads away from it, and the contacts below
+     * catch the rest). */
     const c2d_circle_soa balls = balls_of(p);
     const c2d_move_soa moves = {.x = p->mx, .y = p->my}, table_moves = {.x = p->kmx, .y = p->kmy};
     c2d_status st = C2D_OK;
@@ -177,16 +179,21 @@ static int substep(pinball *p, float h, float gravity) {
         st = c2d_scene_sweep_moving(p->scene, &balls, &moves, pass == 0 ? &table_moves : NULL,
                                     p->hits);
         if (st != C2D_OK) return fail("c2d_scene_sweep_moving", st);
+        /* advance by the hit times, in place: never closer to a capsule where the scene holds
+         * it (the flipper at the substep's start) than float rounding of x + move * t would
+         * take a ball */
+        for (size_t i = 0; i < p->n; i++)
+            p->t[i] = p->hits[i].capsule == C2D_NONE ? 1.0f : p->hits[i].toi.t;
+        st = c2d_scene_advance(p->scene, &balls, &moves, p->t, p->x, p->y);
+        if (st != C2D_OK) return fail("c2d_scene_advance", st);
         for (size_t i = 0; i < p->n; i++) {
             const c2d_circle_toi *hit = &p->hits[i];
             if (hit->capsule == C2D_NONE) {
-                p->x[i] += p->mx[i], p->y[i] += p->my[i];
                 p->mx[i] = p->my[i] = 0.0f; /* done for this substep */
                 continue;
             }
             p->sweep_hits++;
             const float t = hit->toi.t;
-            p->x[i] += p->mx[i] * t, p->y[i] += p->my[i] * t;
             const c2d_vec2 q = hit->toi.point; /* the surface there moves at w x (q - pivot) */
             const float kw = pass == 0 ? p->kw[hit->capsule] : 0.0f;
             bounce(p, i, hit->capsule, hit->toi.normal, -kw * (q.y - p->pivot_y[hit->capsule]),

@@ -3,7 +3,8 @@
  * Threads: the scene's split API. Balls against capsules: c2d_scene_bin() once, then
  * c2d_scene_collide_range() on disjoint capsule ranges, one per thread, each into its own
  * buffer; the buffers concatenated in range order are c2d_scene_collide()'s list. Sweeps:
- * c2d_scene_sweep_range() over disjoint ball ranges writing straight into the output. Either
+ * c2d_scene_sweep_range() over disjoint ball ranges writing straight into the output; the
+ * advance (c2d_scene_advance) likewise over the parts of the arrays. Either
  * way the result is the single-thread one byte for byte, so the world hash does not depend on
  * the thread count. Ball pairs (c2d_scene_collide_circles) run on the calling thread. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -25,6 +26,8 @@ typedef struct part {
     c2d_capsule_pair_contact *hits; /* collide: this part's own buffer */
     size_t capacity, found;
     c2d_circle_toi *toi; /* sweep: the whole output */
+    const float *t;      /* advance: the whole input and outputs */
+    float *out_x, *out_y;
     c2d_status status;
 } part;
 
@@ -178,5 +181,44 @@ c2d_status galton_sweep_pins(galton_queries *q, const c2d_circle_soa *balls, con
     run_parts(m->parts, n, sweep_part);
     for (int t = 0; t < n; t++)
         if (m->parts[t].status != C2D_OK) return m->parts[t].status;
+    return C2D_OK;
+}
+
+/* The part's balls as a set of their own (the arrays from its first ball on). */
+static void *advance_part(void *arg) {
+    part *p = arg;
+    const c2d_circle_soa *b = p->balls;
+    const size_t f = p->first;
+    const c2d_circle_soa set = {.x = b->x + f,
+                                .y = b->y + f,
+                                .radius = b->radius + f,
+                                .count = p->count,
+                                .category = b->category ? b->category + f : NULL,
+                                .mask = b->mask ? b->mask + f : NULL};
+    const c2d_move_soa moves = {.x = p->move_x + f, .y = p->move_y + f};
+    p->status = c2d_scene_advance(p->scene, &set, &moves, p->t ? p->t + f : NULL, p->out_x + f,
+                                  p->out_y + f);
+    return NULL;
+}
+
+c2d_status galton_advance_pins(galton_queries *q, const c2d_circle_soa *balls, const float *move_x,
+                               const float *move_y, const float *t, float *out_x, float *out_y) {
+    impl *m = q->impl;
+    const int n = balls->count < 256 ? 1 : q->threads;
+    for (int k = 0; k < n; k++) {
+        part *p = &m->parts[k];
+        p->scene = m->scene;
+        p->balls = balls;
+        p->move_x = move_x;
+        p->move_y = move_y;
+        p->t = t;
+        p->out_x = out_x;
+        p->out_y = out_y;
+        p->first = balls->count * (size_t)k / (size_t)n;
+        p->count = balls->count * (size_t)(k + 1) / (size_t)n - p->first;
+    }
+    run_parts(m->parts, n, advance_part);
+    for (int k = 0; k < n; k++)
+        if (m->parts[k].status != C2D_OK) return m->parts[k].status;
     return C2D_OK;
 }

@@ -40,6 +40,11 @@ c2d_status galton_collide_frozen(galton_queries *q, const c2d_circle_soa *balls,
 c2d_status galton_sweep_pins(galton_queries *q, const c2d_circle_soa *balls, const float *move_x,
                              const float *move_y, c2d_circle_toi *out);
 
+/* Each ball advanced by t[k] of its move into (out_x, out_y), which may be the balls' own
+ * arrays (c2d_scene_advance(): never closer to a capsule than rounding would take it). */
+c2d_status galton_advance_pins(galton_queries *q, const c2d_circle_soa *balls, const float *move_x,
+                               const float *move_y, const float *t, float *out_x, float *out_y);
+
 /* Seconds on a monotonic clock (timings only; never part of the state). */
 double galton_now(void);
 

@@ -221,8 +221,9 @@ int galton_create(galton *g, const galton_params *p) {
     float **cap_arrays[] = {&g->ax, &g->ay, &g->bx, &g->by, &g->cr, &g->ce};
     for (size_t k = 0; k < sizeof cap_arrays / sizeof *cap_arrays; k++)
         if (!(*cap_arrays[k] = malloc(caps * sizeof(float)))) goto fail;
-    float **ball_arrays[] = {&g->x,  &g->y,  &g->vx, &g->vy, &g->r,  &g->rs, &g->inv_mass, &g->e,
-                             &g->dx, &g->dy, &g->mx, &g->my, &g->sx, &g->sy, &g->smx,      &g->smy};
+    float **ball_arrays[] = {&g->x,        &g->y,  &g->vx,  &g->vy,  &g->r,  &g->rs,
+                             &g->inv_mass, &g->e,  &g->dx,  &g->dy,  &g->mx, &g->my,
+                             &g->sx,       &g->sy, &g->smx, &g->smy, &g->st};
     for (size_t k = 0; k < sizeof ball_arrays / sizeof *ball_arrays; k++)
         if (!(*ball_arrays[k] = malloc(p->balls * sizeof(float)))) goto fail;
     g->active = malloc(p->balls * sizeof *g->active);
@@ -247,9 +248,9 @@ fail:
 
 void galton_destroy(galton *g) {
     galton_queries_free(&g->q);
-    float *arrays[] = {g->ax, g->ay, g->bx, g->by, g->cr,       g->ce, g->x,  g->y,
-                       g->vx, g->vy, g->r,  g->rs, g->inv_mass, g->e,  g->dx, g->dy,
-                       g->mx, g->my, g->sx, g->sy, g->smx,      g->smy};
+    float *arrays[] = {g->ax, g->ay, g->bx, g->by, g->cr,       g->ce,  g->x,  g->y,
+                       g->vx, g->vy, g->r,  g->rs, g->inv_mass, g->e,   g->dx, g->dy,
+                       g->mx, g->my, g->sx, g->sy, g->smx,      g->smy, g->st};
     for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
         free(arrays[k]);
     free(g->active);
@@ -469,27 +470,29 @@ static int move_swept(galton *g, bool relax) {
         /* rs holds the same value for every ball, so its first n_active entries serve. */
         const c2d_circle_soa moving = {.x = g->sx, .y = g->sy, .radius = g->rs, .count = n_active};
         const double t0 = galton_now();
-        const c2d_status st = galton_sweep_pins(&g->q, &moving, g->smx, g->smy, g->toi);
-        g->timing.narrow += galton_now() - t0;
+        c2d_status st = galton_sweep_pins(&g->q, &moving, g->smx, g->smy, g->toi);
         if (st != C2D_OK) return report("sweep", st);
+        /* Advance by the hit times (1: no hit), in place: x + t * move, except where float
+         * rounding would take a ball closer to a capsule than it was (or than touching). */
+        for (size_t k = 0; k < n_active; k++)
+            g->st[k] = g->toi[k].capsule == C2D_NONE ? 1.0f : g->toi[k].toi.t;
+        st = galton_advance_pins(&g->q, &moving, g->smx, g->smy, g->st, g->sx, g->sy);
+        g->timing.narrow += galton_now() - t0;
+        if (st != C2D_OK) return report("advance", st);
         size_t still = 0;
         for (size_t k = 0; k < n_active; k++) {
             const uint32_t i = g->active[k];
             const c2d_circle_toi *h = &g->toi[k];
+            g->x[i] = g->sx[k];
+            g->y[i] = g->sy[k];
             if (h->capsule == C2D_NONE) {
-                g->x[i] += g->mx[i];
-                g->y[i] += g->my[i];
                 if (pass == 0) g->lifted += gravity * (double)g->dy[i];
                 continue;
             }
             g->sweep_hits++;
             const float t = h->toi.t;
             const c2d_vec2 n = h->toi.normal;
-            if (t > 0.0f) { /* advance to the touch */
-                g->x[i] += t * g->mx[i];
-                g->y[i] += t * g->my[i];
-                if (pass == 0) g->lifted += gravity * (double)t * (double)g->dy[i];
-            }
+            if (pass == 0) g->lifted += gravity * (double)t * (double)g->dy[i];
             /* Bounce, and sweep the rest of the step without any part into the capsule: at
              * t = 0 (already touching and pushing in, say from a crowd) the ball slides. A
              * ball touching a capsule and moving away gets no hit at all (query.h), so no

@@ -52,7 +52,7 @@ typedef struct galton {
     size_t n;
     float *x, *y, *vx, *vy, *r, *rs, *inv_mass, *e;
     /* Scratch: push-out displacement, motion, sweep lists. */
-    float *dx, *dy, *mx, *my, *sx, *sy, *smx, *smy;
+    float *dx, *dy, *mx, *my, *sx, *sy, *smx, *smy, *st; /* st: a pass's hit times */
     uint32_t *active;
     uint32_t *quiet; /* steps in a row each ball has been slow in a bin */
     uint32_t *ids;   /* the awake balls (inv_mass != 0), increasing; the rest are frozen */

@@ -130,7 +130,9 @@ C2D_API bool c2d_sweep_circle_moving_capsule(c2d_circle c, c2d_vec2 move, c2d_ca
                                              c2d_vec2 capsule_move, c2d_toi *out);
 
 /// The move with its part into `normal` removed: the slide of a collide-and-slide loop after a
-/// sweep stopped a circle at t = 0 (README: "The frame loop"). When `move . normal >= 0` (or
+/// sweep stopped a circle at t = 0 (README: "The frame loop": advance with c2d_scene_advance(),
+/// then slide: the advance keeps the rounding of the position from taking the ball deeper,
+/// which no move can). When `move . normal >= 0` (or
 /// anything is NaN) `move` is returned as it is; otherwise `move - (move . normal) normal`,
 /// rounded to float and, where that rounding leaves a hair of the inward part, pushed out
 /// along `normal` by the few ulps that remove it, so that the result's `. normal` is `>= 0`

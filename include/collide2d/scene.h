@@ -210,6 +210,46 @@ C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circl
                                          size_t circle_first, size_t circle_count,
                                          c2d_circle_toi *out);
 
+/// Advances balls by a fraction of their moves without letting rounding push them into the
+/// scene's capsules: the move step of the frame loop (README: "The frame loop"), after a sweep.
+/// Ball i's new centre is written to (out_x[i], out_y[i]): its centre moved by t[i] of
+/// (moves->x[i], moves->y[i]), as the float expression `x + move_x * t` gives it, unless that
+/// point brings the ball closer to some capsule than the rule below allows; then it backs off
+/// toward its start (bisection on t, a bounded number of steps, each point rounded to float;
+/// never past the start, which always keeps the rule).
+///
+/// The rule, for every capsule k the ball's filter words allow against k's (collide2d/filter.h,
+/// as the sweeps apply them; sensors skipped: balls pass through them): the distance from the new
+/// centre to k's axis is at least min(that distance at the start, r + R), r the ball's radius
+/// and R the capsule's. The distance is computed in double from the floats: for a point p and
+/// axis a-b, u = clamp(((p - a) . (b - a)) / |b - a|^2, 0, 1) (0 when a == b) and the distance
+/// is |p - a - u (b - a)| (sqrt, no fused operations); r + R is their sum in double. So a ball
+/// apart from a capsule never ends overlapping it, and a ball touching or overlapping it never
+/// ends deeper: a ball wedged between two pins cannot ratchet through the gap a rounding a pass.
+/// A ball far from every capsule moves exactly by `x + move_x * t`.
+///
+/// `t` holds ball i's fraction of its move (a sweep's hit time, 1 for no hit); NULL means 1 for
+/// every ball (the whole move). Values are clamped to [0, 1]; NaN means 0. `out_x` and `out_y`
+/// may be the very arrays `circles->x` and `circles->y` point to (each ball's centre is read
+/// before it is written). A ball whose centre, radius or move is NaN or infinite stays where it
+/// is (its outputs are its centre); a capsule with a value that is NaN or infinite is skipped
+/// (the sweeps never hit a NaN one). Capsules are taken where the scene holds them: after a
+/// sweep against capsules that move (c2d_scene_sweep_moving()), advance before moving them in
+/// the scene; a ball that follows a capsule moving away may then lag it by a step.
+///
+/// Returns C2D_ERROR_NULL for a NULL `scene` or `circles`, a missing circle array, or (with
+/// circles) a NULL `moves`, move array, `out_x` or `out_y`; C2D_ERROR_TOO_LARGE for more than
+/// UINT32_MAX circles (after a NULL set or array). Nothing is written on error. Reads the scene
+/// only and allocates nothing: calls may run on several threads at once (on separate outputs),
+/// and a frame may be split by calling it on consecutive parts of the arrays. The same bytes on
+/// every backend (plain C). Cost: a look-up per ball in the sweep index that the scene's last
+/// sweeps built (or a region query through the capsule index), plus the exact distances to
+/// the capsules near its path (more for a ball backing off): on the README loop's board about
+/// 1.5 times a sweep's cost per ball.
+C2D_API c2d_status c2d_scene_advance(const c2d_scene *scene, const c2d_circle_soa *circles,
+                                     const c2d_move_soa *moves, const float *t, float *out_x,
+                                     float *out_y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 
 #include "batch/search_internal.h"
 #include "contract.h"
+#include "scene/scene_search.h"
 #include "scene/scene_sweep.h"
 
 /* ---- ray casts ------------------------------------------------------------------------- */
@@ -241,9 +242,6 @@ c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
 
 /* ---- region queries ----------------------------------------------------------------------- */
 
-/* Candidates a query gathers from its cells before it scans every capsule in order instead. */
-#define QUERY_CANDIDATES 1024
-
 static int by_index(const void *a, const void *b) {
     const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
@@ -277,9 +275,9 @@ static void scan_in_order(const c2d_scene *s, const c2d_regions *q, size_t i, co
     }
 }
 
-/* The capsules of the cells the query's box spans whose boxes meet it, and the capsules the
- * index holds everywhere, into cand; returns how many (duplicates included), or SIZE_MAX when
- * they do not fit. */
+/* The capsules of the cells the box spans whose boxes meet it, and the capsules the index
+ * holds everywhere, into cand; returns how many (duplicates included), or SIZE_MAX when they do
+ * not fit. */
 static size_t gather(const c2d_scene *s, const c2d_cell_span *sp, const float b[4],
                      uint32_t *cand) {
     const c2d_capsule_index *x = &s->index;
@@ -287,7 +285,8 @@ static size_t gather(const c2d_scene *s, const c2d_cell_span *sp, const float b[
     for (uint32_t cy = sp->y0; x->listed > 0 && cy <= sp->y1; cy++)
         for (uint32_t cx = sp->x0; cx <= sp->x1; cx++) {
             const c2d_index_cell *ic = &x->cells[cy * x->grid.nx + cx];
-            if (n + C2D_CELL_SLOTS + (ic->end - ic->first) > QUERY_CANDIDATES) return SIZE_MAX;
+            if (n + C2D_CELL_SLOTS + (ic->end - ic->first) > C2D_SCENE_BOX_CANDIDATES)
+                return SIZE_MAX;
             for (unsigned m = c2d_cell_mask(ic, b[0], b[1], b[2], b[3]); m; m &= m - 1)
                 cand[n++] = ic->capsule[__builtin_ctz(m)];
             for (uint32_t e = ic->first; e < ic->end; e++) {
@@ -296,10 +295,16 @@ static size_t gather(const c2d_scene *s, const c2d_cell_span *sp, const float b[
                     cand[n++] = en->capsule;
             }
         }
-    if (n + x->everywhere_count > QUERY_CANDIDATES) return SIZE_MAX;
+    if (n + x->everywhere_count > C2D_SCENE_BOX_CANDIDATES) return SIZE_MAX;
     for (size_t e = 0; e < x->everywhere_count; e++)
         cand[n++] = x->everywhere[e];
     return n;
+}
+
+size_t c2d_scene_box_candidates(const c2d_scene *s, const float b[4], uint32_t *cand) {
+    const c2d_capsule_index *x = &s->index;
+    const c2d_cell_span sp = c2d_grid_span(&x->grid, b[0], b[1], b[2], b[3]);
+    return c2d_span_cells(&sp) > 64 + s->capsule_count / 4 ? SIZE_MAX : gather(s, &sp, b, cand);
 }
 
 /* Why the answer is the batch call's: a capsule the exact test accepts has its index box
@@ -318,11 +323,8 @@ static void query_one(const c2d_scene *s, const c2d_regions *q, size_t i, bool f
     const float b[4] = {
         (float)(db[0] - fabs(db[0]) * 0x1p-23), (float)(db[1] + fabs(db[1]) * 0x1p-23),
         (float)(db[2] - fabs(db[2]) * 0x1p-23), (float)(db[3] + fabs(db[3]) * 0x1p-23)};
-    const c2d_capsule_index *x = &s->index;
-    const c2d_cell_span sp = c2d_grid_span(&x->grid, b[0], b[1], b[2], b[3]);
-    uint32_t cand[QUERY_CANDIDATES];
-    const size_t m =
-        c2d_span_cells(&sp) > 64 + s->capsule_count / 4 ? SIZE_MAX : gather(s, &sp, b, cand);
+    uint32_t cand[C2D_SCENE_BOX_CANDIDATES];
+    const size_t m = c2d_scene_box_candidates(s, b, cand);
     if (m == SIZE_MAX) {
         scan_in_order(s, q, i, b, filtered, sink);
         return;
