@@ -19,8 +19,8 @@
 #define FROZEN_SPAN_LIMIT 256
 #define FROZEN_KEY_SIDE 4096
 
-/* The grid's levels: level L has cells of side cell * 2^L and lists the balls whose diameter
- * fits that side but not the side below (level 0: every diameter up to cell). */
+/* The grid's levels: level L has cells of side cell * 2^L and lists the balls whose radius is
+ * at most that side but not the side below (level 0: every radius up to cell). */
 #define FROZEN_LEVELS 24
 
 typedef struct frozen_slot {
