@@ -86,6 +86,18 @@ static inline uint32_t frozen_cell_key(int64_t cx, int64_t cy, unsigned L) {
            (uint32_t)L << 24;
 }
 
+/* The lowest level of a nonzero level mask. */
+static inline unsigned frozen_lowest_level(uint32_t levels) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(levels);
+#else
+    unsigned L = 0;
+    while (!(levels >> L & 1u))
+        L++;
+    return L;
+#endif
+}
+
 /* Calls visit(ctx, slot) for every slot that may lie within the query box (by centre) or is
  * special; `all`: every listed slot. Each slot at most once. */
 typedef void (*frozen_visit_fn)(void *ctx, const frozen_slot *p);
@@ -105,9 +117,7 @@ static inline void c2d_frozen_visit_box(const c2d_frozen *f, double lo_x, double
     double cells = 0.0;
     bool wide = false;
     for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-        unsigned L = 0;
-        while (!(rest >> L & 1u))
-            L++;
+        const unsigned L = frozen_lowest_level(rest);
         const double inv = f->inv_cell[L], g = grow[L];
         int64_t *b = span[L];
         b[0] = frozen_cell_coord(inv, lo_x - g);
@@ -123,9 +133,7 @@ static inline void c2d_frozen_visit_box(const c2d_frozen *f, double lo_x, double
         return;
     }
     for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-        unsigned L = 0;
-        while (!(rest >> L & 1u))
-            L++;
+        const unsigned L = frozen_lowest_level(rest);
         const double g = grow[L];
         const double bx0 = lo_x - g, bx1 = hi_x + g, by0 = lo_y - g, by1 = hi_y + g;
         const int64_t *b = span[L];

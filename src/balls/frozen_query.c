@@ -123,9 +123,10 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
         }
         if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
             double reach[FROZEN_LEVELS];
-            for (unsigned L = 0; L < FROZEN_LEVELS; L++)
-                if (f->levels >> L & 1u)
-                    reach[L] = ((double)r + f->r_max[L]) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+            for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                const unsigned L = frozen_lowest_level(rest);
+                reach[L] = ((double)r + f->r_max[L]) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+            }
             c2d_frozen_visit_box(f, x, x, y, y, reach, visit, ctx);
         } else {
             c2d_frozen_visit_all(f, visit, ctx);
@@ -209,8 +210,8 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
                  * sweep slack (sizes 2^-8, positions 2^-16) taken four times over */
                 const double ex = (double)x + mx, ey = (double)y + my;
                 double grow[FROZEN_LEVELS];
-                for (unsigned L = 0; L < FROZEN_LEVELS; L++) {
-                    if (!(f->levels >> L & 1u)) continue;
+                for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                    const unsigned L = frozen_lowest_level(rest);
                     const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max[L];
                     grow[L] = (double)r + f->r_max[L] + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
                               4.0 * C2D_SWEEP_POSITION_SLACK *
