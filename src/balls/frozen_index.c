@@ -119,14 +119,25 @@ static bool cells_shared(const c2d_frozen *f, const c2d_circle_soa *extra, cell_
     return 2 * c->set <= c->balls;
 }
 
-/* The cell side for the balls held plus `extra`; `scratch`: words words of memory (words >= the
- * balls, a power of two). */
+/* The cell side for the balls held plus `extra`; `scratch`: words words of memory (a power of
+ * two, words >= the balls / 2). */
 static double pick_cell(const c2d_frozen *f, const c2d_circle_soa *extra, uint64_t *scratch,
                         size_t words) {
-    cell_probe c = {scratch, 6, 0, 0, 0.0}; /* all of the scratch: 32 bits a ball or more */
-    while (((size_t)1 << (c.log_bits - 6)) < words)
+    cell_probe c = {scratch, 6, 0, 0, 0.0}; /* 4 to 8 bits a ball: in cache, few collisions */
+    while (((size_t)1 << c.log_bits) < 8 * (f->count + (extra ? extra->count : 0)) &&
+           ((size_t)1 << (c.log_bits - 5)) <= words)
         c.log_bits++;
     int lo = CELL_E_LO, hi = CELL_E_HI; /* lo: taken as too fine; hi: as coarse enough */
+    if (f->cell > 0.0) {                /* the side before, when it still holds: two passes */
+        int e;
+        frexp(f->cell, &e); /* f->cell = 2^(e - 1), chosen as 2^(hi - 1): hi = e */
+        if (e > CELL_E_LO + 1 && e <= CELL_E_HI && cells_shared(f, extra, &c, e)) {
+            hi = e;
+            if (!cells_shared(f, extra, &c, e - 1)) return f->cell;
+        } else if (e > CELL_E_LO && e < CELL_E_HI) {
+            lo = e;
+        }
+    }
     while (hi - lo > 1) {
         const int mid = lo + (hi - lo) / 2;
         if (cells_shared(f, extra, &c, mid))
@@ -192,8 +203,8 @@ void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f) {
 
 /* Makes room for `more` balls, all or nothing. Rebuilds the grid, its cell chosen again, when
  * the buckets would hold more than one ball each, or when the balls frozen and thawed since the
- * last rebuild outnumber twice the balls it chose the cell for (they may lie elsewhere now, or be
- * spaced otherwise): both amortised O(1) a ball. */
+ * last rebuild outnumber four times the balls it chose the cell for (they may lie elsewhere now, or
+ * be spaced otherwise): both amortised O(1) a ball. */
 static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
                           size_t more) {
     const size_t slots_need = f->count + more; /* free slots are reused first */
@@ -245,14 +256,17 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
         f->capacity = slot_cap;
     }
     if (slot_of != f->slot_of.entries) frozen_ids_adopt(&f->slot_of, a, slot_of, id_cap);
-    const bool drifted = f->changes + more > 2 * f->rebuilt_for + 64;
-    if (bucket != f->bucket || drifted) {
-        if (bucket != f->bucket) c2d_free(a, f->bucket);
+    const bool grown = bucket != f->bucket;
+    if (grown || f->changes + more > 4 * f->rebuilt_for + 64) {
+        if (grown) c2d_free(a, f->bucket);
         /* the scratch: f->hits, capacity entries >= slots_need (a power of two's share) */
         size_t words = 1;
         while (words * 2 <= f->capacity)
             words *= 2;
-        rebuild(f, bucket, bucket_cap, pick_cell(f, c, f->hits, words));
+        const double cell = pick_cell(f, c, f->hits, words);
+        if (grown || cell != f->cell) /* (the same cell and buckets: the grid is kept) */
+            rebuild(f, bucket, bucket_cap, cell);
+        f->changes = 0;
         f->rebuilt_for = slots_need;
     }
     return C2D_OK;
