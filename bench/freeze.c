@@ -37,6 +37,12 @@
  *   churn1       every ball frozen; each frame thaws a spread-out 1% (every 100th id, shifted
  *                by one each frame), runs the frame with them as the awake balls and freezes
  *                them again (the thaw and freeze are in every part's time).
+ *   radius05     issue 42's defect 3, the reference of the three below: awake the crater's
+ *                first 1% at radius 0.5 (not the pile's radii), the rest frozen at radius 0.5.
+ *   radius0      as radius05, the rest frozen at radius 0.
+ *   radius1e-6   as radius05, the rest frozen at radius 1e-6.
+ *   radius05thawed  as radius05, after every ball was frozen at radius 0 and thawed.
+ *                The report divides these four by radius05 (target <= 2x) as well.
  *
  * The pile is hexagonal, spacing 1, radii in [0.49, 0.51] (C2D_WORKLOAD_SEED; about three
  * contacts a ball). Moves: each ball has a fixed random move of length at most 0.1 (uniform in
@@ -72,10 +78,15 @@ typedef enum w8_case {
     W8_TINY,
     W8_TINYALL,
     W8_CHURN1,
+    W8_RADIUS05,
+    W8_RADIUS0,
+    W8_RADIUS1E6,
+    W8_RADIUS05THAWED,
     W8_CASES
 } w8_case;
-static const char *const w8_case_name[W8_CASES] = {"awake100", "asleep", "crater10", "scattered10",
-                                                   "boulder1", "tiny",   "tinyall",  "churn1"};
+static const char *const w8_case_name[W8_CASES] = {
+    "awake100", "asleep", "crater10", "scattered10", "boulder1",   "tiny",
+    "tinyall",  "churn1", "radius05", "radius0",     "radius1e-6", "radius05thawed"};
 
 /* A benchmark's parts; none (W8_churn/churn1) leaves churn1's thaw, compaction and freeze. */
 enum { W8_COLLIDE = 1, W8_SWEEP = 2, W8_FRAME = W8_COLLIDE | W8_SWEEP };
@@ -195,7 +206,7 @@ static void w8_free(w8_state *s) {
     free(s->hit_frozen);
 }
 
-/* Freezes the `count` balls `ids` of the pile, with radius `radius` when > 0 (the pile's own
+/* Freezes the `count` balls `ids` of the pile, with radius `radius` when >= 0 (the pile's own
  * otherwise) and the boulder's radius for id `boulder`. */
 static bool w8_freeze(const w8_pile *p, c2d_scene *scene, const uint32_t *ids, size_t count,
                       float radius, uint32_t boulder) {
@@ -208,7 +219,7 @@ static bool w8_freeze(const w8_pile *p, c2d_scene *scene, const uint32_t *ids, s
             const uint32_t id = ids[k];
             x[k] = p->x[id];
             y[k] = p->y[id];
-            r[k] = id == boulder ? W8_BOULDER_RADIUS : radius > 0.0f ? radius : p->r[id];
+            r[k] = id == boulder ? W8_BOULDER_RADIUS : radius >= 0.0f ? radius : p->r[id];
         }
         const c2d_circle_soa set = {x, y, r, count, NULL, NULL};
         ok = c2d_scene_freeze_balls(scene, &set, ids) == C2D_OK;
@@ -217,6 +228,21 @@ static bool w8_freeze(const w8_pile *p, c2d_scene *scene, const uint32_t *ids, s
     free(y);
     free(r);
     return ok;
+}
+
+/* The radius case c freezes the pile at (-1: the pile's own). */
+static float w8_frozen_radius(w8_case c) {
+    switch (c) {
+    case W8_RADIUS05:
+    case W8_RADIUS05THAWED:
+        return 0.5f;
+    case W8_RADIUS0:
+        return 0.0f;
+    case W8_RADIUS1E6:
+        return 1e-6f;
+    default:
+        return -1.0f;
+    }
 }
 
 /* Builds case c on pile p: awake ids (increasing), frozen balls, output room. */
@@ -261,6 +287,10 @@ static bool w8_make(const w8_pile *p, w8_case c, w8_state *s) {
         case W8_BOULDER1:
         case W8_TINY:
         case W8_TINYALL:
+        case W8_RADIUS05:
+        case W8_RADIUS0:
+        case W8_RADIUS1E6:
+        case W8_RADIUS05THAWED:
             want = n / 100;
             break;
         case W8_ASLEEP:
@@ -292,17 +322,19 @@ static bool w8_make(const w8_pile *p, w8_case c, w8_state *s) {
             if (role[i] == 1) s->awake[s->n_awake++] = (uint32_t)i;
             if (role[i] == 0) ids[n_frozen++] = (uint32_t)i;
         }
-        if (c == W8_TINY || c == W8_TINYALL) { /* tiny balls first, then they left */
+        if (c == W8_TINY || c == W8_TINYALL || c == W8_RADIUS05THAWED) {
+            /* tiny (or zero-radius) balls first, then they left */
             const size_t m = c == W8_TINY ? n / 100 : n;
+            const float tiny_r = c == W8_RADIUS05THAWED ? 0.0f : W8_TINY_RADIUS;
             uint32_t *tiny = malloc(m * sizeof(uint32_t));
             ok = tiny != NULL;
             for (size_t k = 0; ok && k < m; k++)
                 tiny[k] = (uint32_t)k;
-            ok = ok && w8_freeze(p, s->scene, tiny, m, W8_TINY_RADIUS, C2D_NONE) &&
+            ok = ok && w8_freeze(p, s->scene, tiny, m, tiny_r, C2D_NONE) &&
                  c2d_scene_thaw_balls(s->scene, tiny, m) == C2D_OK;
             free(tiny);
         }
-        ok = ok && w8_freeze(p, s->scene, ids, n_frozen, 0.0f, boulder);
+        ok = ok && w8_freeze(p, s->scene, ids, n_frozen, w8_frozen_radius(c), boulder);
     }
     free(role);
     free(ids);
@@ -341,7 +373,7 @@ static bool w8_frame(w8_state *s, unsigned parts, size_t *contacts, size_t *hits
         const uint32_t id = s->awake[k];
         s->ax[k] = p->x[id];
         s->ay[k] = p->y[id];
-        s->ar[k] = p->r[id];
+        s->ar[k] = s->c >= W8_RADIUS05 ? 0.5f : p->r[id]; /* the radius cases: 0.5 */
         s->amx[k] = p->mx[id];
         s->amy[k] = p->my[id];
     }

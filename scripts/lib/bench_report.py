@@ -84,7 +84,13 @@ W8_CASES = [
     ("tiny", "1% awake; 1% of the balls frozen tiny and thawed first", 0.02),
     ("tinyall", "1% awake; every ball frozen tiny and thawed first", 0.02),
     ("churn1", "a spread 1% thawed, awake for the frame, frozen again", 0.02),
+    ("radius05", "1% awake at radius 0.5, the rest frozen at 0.5 (defect 3's reference)", None),
+    ("radius0", "as radius05, the rest frozen at radius 0", None),
+    ("radius1e-6", "as radius05, the rest frozen at radius 1e-6", None),
+    ("radius05thawed", "as radius05, after every ball was frozen at radius 0 and thawed", None),
 ]
+# Issue 42's defect 3: these cases against radius05 of the same part and N, target <= 2x.
+W8_DEFECT3 = ["radius0", "radius1e-6", "radius05thawed"]
 W8_PARTS = ["collide", "sweep", "frame"]
 TIME_UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
 
@@ -118,7 +124,8 @@ def w8_table(data, stat):
     lines = [f"W8 frozen balls (bench/freeze.c): CPU ms a call ({stat}) and the ratio to awake100",
              "of the same part and N in this run; target for the collide part, the sweep part and",
              "the frame alike (issue 42).", ""]
-    header = (f"{'case':<12}{'N':>8}{'awake':>8}{'collide ms':>12}{'ratio':>9}{'sweep ms':>11}"
+    cw = max(12, max(len(c) for c, _, _ in W8_CASES) + 1)  # the case column
+    header = (f"{'case':<{cw}}{'N':>8}{'awake':>8}{'collide ms':>12}{'ratio':>9}{'sweep ms':>11}"
               f"{'ratio':>9}{'frame ms':>11}{'ratio':>9}  target")
     lines.append(header)
     lines.append("-" * (len(header) + 10))
@@ -145,11 +152,18 @@ def w8_table(data, stat):
                 verdict = f"<= {target:g}x: " + ("not measured" if missing else
                                                   "met" if worst <= target else "MISSED")
             shown = f"{awake:,.0f}" if awake is not None else "?"
-            lines.append(f"{case:<12}{n:>8}{shown:>8}" + "".join(cells) + "  " + verdict)
+            lines.append(f"{case:<{cw}}{n:>8}{shown:>8}" + "".join(cells) + "  " + verdict)
+        for case in W8_DEFECT3:
+            ratios = [ms[(p, case, n)] / ms[(p, "radius05", n)] for p in W8_PARTS
+                      if (p, case, n) in ms and ms.get((p, "radius05", n))]
+            if len(ratios) == len(W8_PARTS):
+                lines.append(f"{case:<{cw}}{n:>8}  / radius05: collide {ratios[0]:.2f}x, sweep "
+                             f"{ratios[1]:.2f}x, frame {ratios[2]:.2f}x  <= 2x: "
+                             + ("met" if max(ratios) <= 2.0 else "MISSED"))
         churn, ref = ms.get(("churn", "churn1", n)), ms.get(("frame", "awake100", n))
         if churn is not None:
             extra = f", {fmt_ratio(churn / ref)} of awake100's frame" if ref else ""
-            lines.append(f"{'':<12}{'':>8}{'':>8}  churn1's thaw + freeze alone: "
+            lines.append(f"{'':<{cw}}{'':>8}{'':>8}  churn1's thaw + freeze alone: "
                          f"{churn:.4g} ms{extra}")
         lines.append("")
     for case, what, _ in W8_CASES:

@@ -14,15 +14,21 @@
 #define FROZEN_HOME_SPECIAL (UINT32_MAX - 1) /* on the special list */
 #define FROZEN_HOME_DEAD UINT32_MAX          /* listed nowhere */
 
-/* A query box spanning more cells than this scans every slot instead. */
+/* A query visits every listed slot instead of its cells when they outnumber both this and the
+ * slots; a query box side stays below FROZEN_KEY_SIDE cells (the cell key tells them apart). */
 #define FROZEN_SPAN_LIMIT 256
+#define FROZEN_KEY_SIDE 4096
+
+/* The grid's levels: level L has cells of side cell * 2^L and lists the balls whose radius is
+ * at most that side but not the side below (level 0: every radius up to cell). */
+#define FROZEN_LEVELS 24
 
 typedef struct frozen_slot {
     float x, y, r;
     uint32_t id;         /* FROZEN_NIL when the slot is free */
     uint32_t next, prev; /* the cell's (or special) list; next: free list when free */
     uint32_t home;       /* bucket, HOME_SPECIAL or HOME_DEAD */
-    uint32_t key;        /* cell_key of its cell (grid slots) */
+    uint32_t key;        /* frozen_cell_key of its cell (grid slots) */
 } frozen_slot;
 
 struct c2d_frozen {
@@ -35,8 +41,13 @@ struct c2d_frozen {
     size_t buckets;          /* a power of two, or 0 before the first freeze */
     unsigned shift;          /* log2(nx): buckets are nx by ny */
     uint64_t mask_x, mask_y; /* nx - 1, ny - 1 */
-    double cell, inv_cell;   /* grid cell side */
-    float r_max;             /* the largest radius of a grid slot (stays until a rebuild) */
+    double cell;             /* level 0's cell side (a power of two: cell coordinates exact) */
+    double inv_cell[FROZEN_LEVELS]; /* 1 / (cell * 2^L) */
+    float r_max[FROZEN_LEVELS];     /* each level's largest radius (stays until a rebuild) */
+    size_t level_count[FROZEN_LEVELS];
+    uint32_t levels;    /* bit L: level L lists a ball */
+    size_t changes;     /* balls frozen and thawed since the last rebuild */
+    size_t rebuilt_for; /* balls the last rebuild chose the cell for */
     uint32_t special_head;
     uint64_t *hits;  /* collide: one awake ball's frozen partners (capacity entries) */
     uint32_t *words; /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
@@ -49,28 +60,46 @@ static inline bool frozen_tame(float v) {
 
 /* ---- the grid ---------------------------------------------------------------------------- */
 
-/* floor(v / cell) as an integer (tame v: |v| <= 2^40, clamped far inside int64). */
-static inline int64_t frozen_cell_coord(const c2d_frozen *f, double v) {
-    double u = v * f->inv_cell;
+/* floor(v / side) as an integer, inv = 1 / side (tame v: |v| <= 2^40, clamped far inside
+ * int64). */
+static inline int64_t frozen_cell_coord(double inv, double v) {
+    double u = v * inv;
     u = u < -4.0e18 ? -4.0e18 : (u > 4.0e18 ? 4.0e18 : u);
     const int64_t i = (int64_t)u; /* toward zero: one less below zero when u had a fraction */
     return i - ((double)i > u);
 }
 
-/* The bucket of cell (cx, cy): the cells tile a torus of nx by ny buckets, so neighbouring
- * cells are neighbouring buckets (a row of a query is contiguous memory); cells a multiple of
- * nx (or ny) apart share a bucket, and a query tells them apart by the slot's cell key. */
-static inline uint32_t frozen_bucket_of(const c2d_frozen *f, int64_t cx, int64_t cy) {
-    return (uint32_t)(((uint64_t)cx & f->mask_x) | (((uint64_t)cy & f->mask_y) << f->shift));
+/* The bucket of cell (cx, cy) of level L: each level's cells tile a torus of nx by ny buckets
+ * (shifted by the level, so that the levels' busy cells spread), so neighbouring cells are
+ * neighbouring buckets (a row of a query is contiguous memory); cells a multiple of nx (or ny)
+ * apart share a bucket, and a query tells them apart by the slot's cell key. */
+static inline uint32_t frozen_bucket_of(const c2d_frozen *f, int64_t cx, int64_t cy, unsigned L) {
+    const uint64_t ox = (uint64_t)L * 0x9E3779B9u, oy = (uint64_t)L * 0x7F4A7C15u;
+    return (uint32_t)((((uint64_t)cx + ox) & f->mask_x) |
+                      ((((uint64_t)cy + oy) & f->mask_y) << f->shift));
 }
 
-/* A slot's cell, told apart from every other cell of a query window (< 2^16 cells a side). */
-static inline uint32_t frozen_cell_key(int64_t cx, int64_t cy) {
-    return (uint32_t)((uint64_t)cx & 0xffffu) | (uint32_t)(((uint64_t)cy & 0xffffu) << 16);
+/* A slot's cell and level, told apart from every other cell of a query window (fewer than
+ * FROZEN_KEY_SIDE cells a side). */
+static inline uint32_t frozen_cell_key(int64_t cx, int64_t cy, unsigned L) {
+    return (uint32_t)((uint64_t)cx & 0xfffu) | (uint32_t)(((uint64_t)cy & 0xfffu) << 12) |
+           (uint32_t)L << 24;
 }
 
-/* Calls visit(ctx, slot) for every slot that may lie within the box [lo_x, hi_x] x [lo_y, hi_y]
- * (by centre) or is special; `all`: every listed slot. Each slot at most once. */
+/* The lowest level of a nonzero level mask. */
+static inline unsigned frozen_lowest_level(uint32_t levels) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(levels);
+#else
+    unsigned L = 0;
+    while (!(levels >> L & 1u))
+        L++;
+    return L;
+#endif
+}
+
+/* Calls visit(ctx, slot) for every slot that may lie within the query box (by centre) or is
+ * special; `all`: every listed slot. Each slot at most once. */
 typedef void (*frozen_visit_fn)(void *ctx, const frozen_slot *p);
 
 static inline void c2d_frozen_visit_all(const c2d_frozen *f, frozen_visit_fn visit, void *ctx) {
@@ -79,24 +108,46 @@ static inline void c2d_frozen_visit_all(const c2d_frozen *f, frozen_visit_fn vis
             visit(ctx, &f->slots[s]);
 }
 
+/* The query box of level L: [lo_x - grow[L], hi_x + grow[L]] x [lo_y - grow[L], ...] (grow:
+ * the awake ball's reach plus the level's largest radius; set for the levels of f->levels). */
 static inline void c2d_frozen_visit_box(const c2d_frozen *f, double lo_x, double hi_x, double lo_y,
-                                        double hi_y, frozen_visit_fn visit, void *ctx) {
-    const int64_t x0 = frozen_cell_coord(f, lo_x), x1 = frozen_cell_coord(f, hi_x);
-    const int64_t y0 = frozen_cell_coord(f, lo_y), y1 = frozen_cell_coord(f, hi_y);
-    if ((double)(x1 - x0 + 1) * (double)(y1 - y0 + 1) > FROZEN_SPAN_LIMIT) {
+                                        double hi_y, const double *grow, frozen_visit_fn visit,
+                                        void *ctx) {
+    int64_t span[FROZEN_LEVELS][4];
+    double cells = 0.0;
+    bool wide = false;
+    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+        const unsigned L = frozen_lowest_level(rest);
+        const double inv = f->inv_cell[L], g = grow[L];
+        int64_t *b = span[L];
+        b[0] = frozen_cell_coord(inv, lo_x - g);
+        b[1] = frozen_cell_coord(inv, hi_x + g);
+        b[2] = frozen_cell_coord(inv, lo_y - g);
+        b[3] = frozen_cell_coord(inv, hi_y + g);
+        const double w = (double)(b[1] - b[0] + 1), h = (double)(b[3] - b[2] + 1);
+        wide = wide || w >= FROZEN_KEY_SIDE || h >= FROZEN_KEY_SIDE;
+        cells += w * h;
+    }
+    if (wide || (cells > FROZEN_SPAN_LIMIT && cells > (double)f->used)) {
         c2d_frozen_visit_all(f, visit, ctx);
         return;
     }
-    for (int64_t cy = y0; cy <= y1; cy++)
-        for (int64_t cx = x0; cx <= x1; cx++) {
-            const uint32_t key = frozen_cell_key(cx, cy);
-            for (uint32_t s = f->bucket[frozen_bucket_of(f, cx, cy)]; s != FROZEN_NIL;
-                 s = f->slots[s].next) {
-                const frozen_slot *p = &f->slots[s];
-                if (p->key != key) continue; /* another cell of the bucket */
-                if (p->x >= lo_x && p->x <= hi_x && p->y >= lo_y && p->y <= hi_y) visit(ctx, p);
+    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+        const unsigned L = frozen_lowest_level(rest);
+        const double g = grow[L];
+        const double bx0 = lo_x - g, bx1 = hi_x + g, by0 = lo_y - g, by1 = hi_y + g;
+        const int64_t *b = span[L];
+        for (int64_t cy = b[2]; cy <= b[3]; cy++)
+            for (int64_t cx = b[0]; cx <= b[1]; cx++) {
+                const uint32_t key = frozen_cell_key(cx, cy, L);
+                for (uint32_t s = f->bucket[frozen_bucket_of(f, cx, cy, L)]; s != FROZEN_NIL;
+                     s = f->slots[s].next) {
+                    const frozen_slot *p = &f->slots[s];
+                    if (p->key != key) continue; /* another cell (or level) of the bucket */
+                    if (p->x >= bx0 && p->x <= bx1 && p->y >= by0 && p->y <= by1) visit(ctx, p);
+                }
             }
-        }
+    }
     for (uint32_t s = f->special_head; s != FROZEN_NIL; s = f->slots[s].next)
         visit(ctx, &f->slots[s]);
 }

@@ -122,8 +122,12 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
             visit = collide_visit_filtered;
         }
         if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
-            const double reach = ((double)r + f->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-            c2d_frozen_visit_box(f, x - reach, x + reach, y - reach, y + reach, visit, ctx);
+            double reach[FROZEN_LEVELS];
+            for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                const unsigned L = frozen_lowest_level(rest);
+                reach[L] = ((double)r + f->r_max[L]) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+            }
+            c2d_frozen_visit_box(f, x, x, y, y, reach, visit, ctx);
         } else {
             c2d_frozen_visit_all(f, visit, ctx);
         }
@@ -202,17 +206,20 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
             }
             if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
                 frozen_tame(my)) {
-                /* everything within r + r_max of the path, with the kernels' sweep slack
-                 * (sizes 2^-8, positions 2^-16) taken four times over */
+                /* everything within r + r_max (the level's) of the path, with the kernels'
+                 * sweep slack (sizes 2^-8, positions 2^-16) taken four times over */
                 const double ex = (double)x + mx, ey = (double)y + my;
-                const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max;
-                const double grow = (double)r + f->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-                                    4.0 * C2D_SWEEP_POSITION_SLACK *
-                                        (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-                                    C2D_ABSOLUTE_SLACK;
-                c2d_frozen_visit_box(f, (x < ex ? x : ex) - grow, (x > ex ? x : ex) + grow,
-                                     (y < ey ? y : ey) - grow, (y > ey ? y : ey) + grow, visit,
-                                     ctx);
+                double grow[FROZEN_LEVELS];
+                for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                    const unsigned L = frozen_lowest_level(rest);
+                    const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max[L];
+                    grow[L] = (double)r + f->r_max[L] + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+                              4.0 * C2D_SWEEP_POSITION_SLACK *
+                                  (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+                              C2D_ABSOLUTE_SLACK;
+                }
+                c2d_frozen_visit_box(f, x < ex ? x : ex, x > ex ? x : ex, y < ey ? y : ey,
+                                     y > ey ? y : ey, grow, visit, ctx);
             } else {
                 c2d_frozen_visit_all(f, visit, ctx);
             }

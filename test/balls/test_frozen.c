@@ -369,13 +369,168 @@ static void id_map_churn(void **state) {
     c2d_scene_destroy(scene);
 }
 
+/* ---- issue 42's cost cliffs: shapes that move the index's cell and levels ------------------ */
+
+/* Freezes the balls ids[0 .. m) of s at scale `scale` about the origin and radius `r` (< 0:
+ * their own). */
+static void freeze_some(c2d_scene *scene, const ball_set *s, const uint32_t *ids, size_t m,
+                        float scale, float r) {
+    float *x = malloc((m + 1) * sizeof *x), *y = malloc((m + 1) * sizeof *y);
+    float *rr = malloc((m + 1) * sizeof *rr);
+    assert_non_null(x && y && rr);
+    for (size_t k = 0; k < m; k++) {
+        x[k] = s->x[ids[k]] * scale;
+        y[k] = s->y[ids[k]] * scale;
+        rr[k] = r >= 0.0f ? r : s->r[ids[k]];
+    }
+    const c2d_circle_soa soa = {x, y, rr, m, NULL, NULL};
+    if (m) assert_int_equal(c2d_scene_freeze_balls(scene, &soa, ids), C2D_OK);
+    free(x);
+    free(y);
+    free(rr);
+}
+
+/* The identity on every backend after a history: every ball of s frozen at radius `before`
+ * (when >= 0) and thawed, then the balls of `frozen` frozen as they are. */
+static void check_after(const ball_set *s, const bool *frozen, float before, const char *label) {
+    uint32_t *all = malloc((s->n + 1) * sizeof *all), *ids = malloc((s->n + 1) * sizeof *ids);
+    assert_non_null(all && ids);
+    size_t m = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        all[i] = (uint32_t)i;
+        if (frozen[i]) ids[m++] = (uint32_t)i;
+    }
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t backends = available_backends(list);
+    for (size_t b = 0; b < backends; b++) {
+        use_backend(list[b]);
+        c2d_scene *scene = empty_scene();
+        if (before >= 0.0f) {
+            freeze_some(scene, s, all, s->n, 1.0f, before);
+            assert_int_equal(c2d_scene_thaw_balls(scene, all, s->n), C2D_OK);
+        }
+        freeze_some(scene, s, ids, m, 1.0f, -1.0f);
+        char full[128];
+        snprintf(full, sizeof full, "%s, %s", label, c2d_backend_name(list[b]));
+        check_identity(scene, s, frozen, full);
+        c2d_scene_destroy(scene);
+    }
+    free(all);
+    free(ids);
+}
+
+/* A hexagonal pile of radius 0.5 with its frozen balls at radius `fr` (awake ones 0.5), after
+ * every ball was frozen at radius `before` (< 0: never) and thawed. */
+static void check_pile_radius(float fr, float before, unsigned percent) {
+    c2d_rng rng = {0x3d3 + percent};
+    ball_set s;
+    balls_init(&s, 900);
+    balls_hex(&s, 30, 1.0f, 0.5f, 0.3f, &rng);
+    bool *frozen = malloc(s.n * sizeof *frozen);
+    assert_non_null(frozen);
+    for (size_t i = 0; i < s.n; i++) {
+        frozen[i] = c2d_rng_next(&rng) % 100 < percent;
+        if (frozen[i]) s.r[i] = fr;
+    }
+    char label[96];
+    snprintf(label, sizeof label, "pile frozen at r %g after %g, %u%%", (double)fr, (double)before,
+             percent);
+    check_after(&s, frozen, before, label);
+    free(frozen);
+    balls_free(&s);
+}
+
+/* Defect 3's shapes: zero and 1e-6 radii frozen among awake balls of 0.5, whatever was frozen
+ * and thawed before; tiny balls frozen, thawed, then the pile. */
+static void small_radii(void **state) {
+    (void)state;
+    const float radii[] = {0.0f, 1e-6f, 0.005f, 0.5f};
+    const float befores[] = {-1.0f, 0.0f, 1e-6f, 0.005f, 0.5f, 40.0f};
+    for (size_t k = 0; k < 4; k++)
+        for (size_t b = 0; b < 6; b++)
+            check_pile_radius(radii[k], befores[b], k == 3 ? 90 : 99);
+}
+
+/* A boulder among a pile, frozen or awake, and balls of many sizes at once (many levels). */
+static void boulders_and_levels(void **state) {
+    (void)state;
+    for (unsigned k = 0; k < 3; k++) {
+        c2d_rng rng = {0xb01d + k};
+        ball_set s;
+        balls_init(&s, 900);
+        balls_hex(&s, 30, 1.0f, 0.5f, 0.3f, &rng);
+        const float big[] = {6.0f, 20.0f, 3000.0f};
+        s.r[465] = big[k]; /* the pile's middle */
+        s.r[17] = big[k] * 0.5f;
+        check_frozen(&s, 90, 0xb0 + k, "boulder");
+        check_frozen(&s, 50, 0xb4 + k, "boulder");
+        balls_free(&s);
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        c2d_rng rng = {0x1e7e + k};
+        ball_set s;
+        balls_init(&s, 700);
+        balls_random(&s, &rng, k ? 40.0f : 400.0f, 0.0f, 1.0f, 3.0f);
+        for (size_t i = 0; i < s.n; i++) /* radii from 2^-12 to 2^8, and a few zeros */
+            s.r[i] = i % 23 == 0 ? 0.0f
+                                 : ldexpf(1.0f + (float)(c2d_rng_next(&rng) % 1000) / 1000.0f,
+                                          (int)(c2d_rng_next(&rng) % 21) - 12);
+        check_frozen(&s, 30, 0x1e0 + k, "many levels");
+        check_frozen(&s, 80, 0x1e2 + k, "many levels");
+        balls_free(&s);
+    }
+}
+
+/* Freeze and thaw churn that moves level 0's cell back and forth: the frozen balls replaced by
+ * sparse copies (spread 64 times) and back, some thawed and frozen again each frame. */
+static void churn_cells(void **state) {
+    (void)state;
+    c2d_rng rng = {0xc4a2};
+    ball_set s;
+    balls_init(&s, 800);
+    balls_hex(&s, 40, 1.0f, 0.5f, 0.3f, &rng);
+    bool *frozen = malloc(s.n * sizeof *frozen);
+    uint32_t *ids = malloc(s.n * sizeof *ids), *some = malloc(s.n * sizeof *some);
+    assert_non_null(frozen && ids && some);
+    size_t m = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        frozen[i] = i % 10 != 3;
+        if (frozen[i]) ids[m++] = (uint32_t)i;
+    }
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t backends = available_backends(list);
+    for (size_t b = 0; b < backends; b++) {
+        use_backend(list[b]);
+        c2d_scene *scene = empty_scene();
+        for (int frame = 0; frame < 12; frame++) {
+            const float scale = frame % 3 == 0 ? 64.0f : frame % 3 == 1 ? 1.0f / 64.0f : 1.0f;
+            freeze_some(scene, &s, ids, m, scale, frame % 2 ? 0.0f : -1.0f); /* elsewhere */
+            size_t k = 0; /* a few thawed now, the rest put back where they belong */
+            for (size_t j = 0; j < m; j++)
+                if (c2d_rng_next(&rng) % 8 == 0) some[k++] = ids[j];
+            assert_int_equal(c2d_scene_thaw_balls(scene, some, k), C2D_OK);
+            freeze_some(scene, &s, ids, m, 1.0f, -1.0f);
+            assert_int_equal(c2d_scene_frozen_count(scene), m);
+            char label[64];
+            snprintf(label, sizeof label, "churn frame %d, %s", frame, c2d_backend_name(list[b]));
+            check_identity(scene, &s, frozen, label);
+        }
+        c2d_scene_destroy(scene);
+    }
+    free(frozen);
+    free(ids);
+    free(some);
+    balls_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(random_piles),  cmocka_unit_test(packed),
-        cmocka_unit_test(coincident),    cmocka_unit_test(hostile),
-        cmocka_unit_test(every_count),   cmocka_unit_test(incremental),
-        cmocka_unit_test(bad_arguments), cmocka_unit_test(huge_ids),
-        cmocka_unit_test(id_map_churn),
+        cmocka_unit_test(random_piles),        cmocka_unit_test(packed),
+        cmocka_unit_test(coincident),          cmocka_unit_test(hostile),
+        cmocka_unit_test(every_count),         cmocka_unit_test(incremental),
+        cmocka_unit_test(bad_arguments),       cmocka_unit_test(huge_ids),
+        cmocka_unit_test(id_map_churn),        cmocka_unit_test(small_radii),
+        cmocka_unit_test(boulders_and_levels), cmocka_unit_test(churn_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
