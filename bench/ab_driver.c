@@ -65,6 +65,12 @@ typedef struct frame_api {
                                 const c2d_solve_def *);
     c2d_status (*advance)(const c2d_scene *, const c2d_circle_soa *, const c2d_move_soa *,
                           const float *, float *, float *);
+    /* a ref before 0.2.0 has no solve calls: its _ex forms serve (solve_*_from_ex) */
+    c2d_status (*resolve_circle_ex)(const c2d_body_soa *, const c2d_body_friction_soa *,
+                                    const c2d_circle_pair_contact *, size_t, float *, float *);
+    c2d_status (*resolve_capsule_ex)(const c2d_body_soa *, const c2d_body_friction_soa *,
+                                     const c2d_pair_contact *, size_t, const c2d_capsule_bodies *,
+                                     float *, float *);
     const char *(*status_string)(c2d_status);
 } frame_api;
 
@@ -82,6 +88,22 @@ static c2d_status float_advance(const c2d_scene *scene, const c2d_circle_soa *ci
 }
 
 static const frame_api *ab_frame_api;
+
+/* c2d_solve_*_contacts(bodies, contacts, n, def) of 0.2.0 is the 0.1.0 _ex call with the def's
+ * fields (CHANGES.md): what a ref before 0.2.0 runs in the frame. */
+static c2d_status solve_circle_from_ex(const c2d_body_soa *b, const c2d_circle_pair_contact *c,
+                                       size_t n, const c2d_solve_def *d) {
+    const c2d_solve_def none = {0};
+    d = d ? d : &none;
+    return ab_frame_api->resolve_circle_ex(b, d->friction, c, n, d->impulses, d->tangent_impulses);
+}
+static c2d_status solve_capsule_from_ex(const c2d_body_soa *b, const c2d_pair_contact *c, size_t n,
+                                        const c2d_solve_def *d) {
+    const c2d_solve_def none = {0};
+    d = d ? d : &none;
+    return ab_frame_api->resolve_capsule_ex(b, d->friction, c, n, d->capsules, d->impulses,
+                                            d->tangent_impulses);
+}
 
 /* (collide2d.h is included above, so these rename the calls of pachinko.c, not the headers'
  * declarations; the driver links no library, so a call not listed here fails to link) */
@@ -228,6 +250,16 @@ static void load(library *l, const char *path, c2d_backend backend,
     void *advance = dlsym(l->handle, "c2d_scene_advance"); /* issue 42 */
     memcpy(&l->frame.advance, &advance, sizeof advance);
     if (!l->frame.advance) l->frame.advance = float_advance;
+    if (!l->frame.solve_circle || !l->frame.solve_capsule) {
+        void *ex = dlsym(l->handle, "c2d_resolve_circle_contacts_ex");
+        memcpy(&l->frame.resolve_circle_ex, &ex, sizeof ex);
+        ex = dlsym(l->handle, "c2d_resolve_capsule_contacts_ex");
+        memcpy(&l->frame.resolve_capsule_ex, &ex, sizeof ex);
+        if (l->frame.resolve_circle_ex && l->frame.resolve_capsule_ex) {
+            l->frame.solve_circle = solve_circle_from_ex;
+            l->frame.solve_capsule = solve_capsule_from_ex;
+        }
+    }
     if (l->select(backend) != C2D_OK) {
         fprintf(stderr, "%s: backend not available\n", path);
         exit(1);
@@ -394,7 +426,7 @@ int main(int argc, char **argv) {
         for (int s = 0; s < 2; s++) {
             check(lib[s].frame.slide_move != NULL, "w7 (a library without c2d_slide_move)");
             check(lib[s].frame.solve_circle && lib[s].frame.solve_capsule,
-                  "w7 (a library without c2d_solve_*_contacts, before 0.2.0)");
+                  "w7 (a library without c2d_solve_*_contacts or their _ex forms)");
             ab_frame_api = &lib[s].frame;
             lib[s].board = &boards[s];
             check(board_make(&boards[s], n, 2463534242u) == 0, "the W7 board (board_make)");
