@@ -51,8 +51,10 @@ typedef struct filtered_collide_ctx {
 static void collide_visit(void *vctx, const frozen_slot *p) {
     collide_ctx *c = vctx;
     const float qx = c->x - p->x, qy = c->y - p->y;
-    if (p->id == c->id || !radii_overlap(qx * qx + qy * qy, c->r, p->r)) return;
-    c->hits[c->count++] = (uint64_t)p->id << 32 | (uint64_t)(p - c->slots);
+    /* no branch (c2d_frozen_visit_box_one_test): the entry is always written, and counted when
+     * it meets; it is within the hits, as each slot is visited at most once */
+    c->hits[c->count] = (uint64_t)p->id << 32 | (uint64_t)(p - c->slots);
+    c->count += (size_t)((p->id != c->id) & radii_overlap(qx * qx + qy * qy, c->r, p->r));
 }
 
 static void collide_visit_filtered(void *vctx, const frozen_slot *p) {
@@ -127,7 +129,7 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
                 const unsigned L = frozen_lowest_level(rest);
                 reach[L] = ((double)r + f->r_max[L]) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
             }
-            c2d_frozen_visit_box(f, x, x, y, y, reach, visit, ctx);
+            c2d_frozen_visit_box_one_test(f, x, x, y, y, reach, visit, ctx);
         } else {
             c2d_frozen_visit_all(f, visit, ctx);
         }
