@@ -18,7 +18,9 @@
  *   radii and negative radii give no hit, `out` is untouched without a hit, normals are never NaN
  * and are unit (||n| - 1| < 1e-5) for finite input, 0 <= depth <= r + R, t in [0, 1];
  * - the ball calls (fuzz_balls.h), the response calls (fuzz_response.h) and the search calls,
- *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops.
+ *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops;
+ * - the safe advance c2d_scene_advance (fuzz_advance.h): its rule against every capsule in
+ *   double, the same bytes on every backend, in place and with t NULL.
  *
  * Any violation prints the inputs as hex floats and aborts, which libFuzzer records as a crash.
  *
@@ -871,6 +873,7 @@ static void check_valid_results(const scene *s, const reference *ref) {
 #include "fuzz_balls.h"
 #include "fuzz_response.h"
 #include "fuzz_moving.h"
+#include "fuzz_advance.h"
 #include "fuzz_filter_scene.h"
 #include "fuzz_search.h"
 #include "fuzz_frozen.h"
@@ -960,6 +963,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_balls(&s, &cs, backends, n_backends);
     fuzz_response(&s, &ref);
     fuzz_moving(&s, &cs, &ks, &ref, backends, n_backends);
+    fuzz_advance(&s, &cs, &ks, backends, n_backends);
     fuzz_filter_scene(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_search(&s, &cs, &ks, backends, n_backends);
     fuzz_frozen(&s, backends, n_backends);
