@@ -3,12 +3,13 @@
  * at a time. It knows nothing of scenes: its owner gives it the allocator hooks.
  *
  * The index: slots (one per frozen ball: its copy and its id) with a free list; a hash map from
- * id to slot (frozen_ids.h: memory for the balls held, whatever their ids); a hashed hierarchical
- * grid (levels of power-of-two cells, level 0's side chosen from the centres' spacing, each ball on
- * the first level whose cell side is at least its radius: pick_cell, place), each cell's slots in a
- * doubly linked list through the slots (so a removal is O(1)); and a list of "special" slots tested
- * against every awake ball (values beyond C2D_TAME_LIMIT, or a radius beyond every level). Slots
- * with a NaN centre or a radius that is not >= 0 are held but listed nowhere: they touch nothing.
+ * id to slot (frozen_ids.h: memory for the balls held, whatever their ids); a hierarchical grid
+ * (levels of power-of-two cells, level 0's side chosen from the centres' spacing, each ball on
+ * the first level whose cell side is at least its radius: pick_cell, place), each level a torus
+ * of buckets whose balls sit packed in blocks of four lanes (frozen_layout.h), so a removal is
+ * O(1): the bucket's last ball fills the hole; and a list of "special" slots tested against
+ * every awake ball (values beyond C2D_TAME_LIMIT, or a radius beyond every level). Slots with a
+ * NaN centre or a radius that is not >= 0 are held but listed nowhere: they touch nothing.
  * The grid only chooses which pairs get the exact test (frozen_query.c). */
 #include <math.h>
 #include <string.h>
@@ -18,59 +19,183 @@
 #include "balls/frozen_layout.h"
 #include "core/filter_words.h"
 
-static void list_push(c2d_frozen *f, uint32_t *head, uint32_t s) {
-    f->slots[s].prev = FROZEN_NIL;
-    f->slots[s].next = *head;
-    if (*head != FROZEN_NIL) f->slots[*head].prev = s;
-    *head = s;
+/* ---- a level's buckets and blocks --------------------------------------------------------- */
+
+static void bit_set(uint64_t *map, size_t b) {
+    map[b / 64] |= (uint64_t)1 << (b % 64);
 }
 
-static void list_unlink(c2d_frozen *f, uint32_t *head, uint32_t s) {
-    const frozen_slot *p = &f->slots[s];
-    if (p->prev != FROZEN_NIL)
-        f->slots[p->prev].next = p->next;
-    else
-        *head = p->next;
-    if (p->next != FROZEN_NIL) f->slots[p->next].prev = p->prev;
+static void bit_clear(uint64_t *map, size_t b) {
+    map[b / 64] &= ~((uint64_t)1 << (b % 64));
 }
 
-/* Lists slot s where its values say (the slot's values are set). */
+/* Marks the lanes of block k unused: a NaN centre and radius fail every test. */
+static void block_clear(frozen_level *lv, uint32_t k) {
+    for (unsigned j = 0; j < FROZEN_LANES; j++) {
+        lv->block[k].x[j] = lv->block[k].y[j] = lv->block[k].r[j] = NAN;
+        lv->block[k].id[j] = FROZEN_NIL;
+    }
+    lv->next[k] = FROZEN_NIL;
+}
+
+/* The bitmap words of a level of `buckets` buckets, one spare (frozen_bits_at). */
+static size_t bitmap_words(size_t buckets) {
+    return buckets / 64 + 2;
+}
+
+static void level_free(const c2d_allocator *a, frozen_level *lv) {
+    c2d_free(a, lv->block);
+    c2d_free(a, lv->lane_slot);
+    c2d_free(a, lv->next);
+    c2d_free(a, lv->fill);
+    c2d_free(a, lv->occupied);
+    c2d_free(a, lv->chained);
+    memset(lv, 0, sizeof *lv);
+}
+
+/* An empty level of cells of side 1 / inv_cell with room for `balls` balls: a power of two of
+ * buckets, at least `balls` (nx >= ny), and as many chained blocks as they can need (a bucket
+ * of n > 0 balls chains ceil(n / 4) - 1 < n / 4 blocks: a quarter of the balls in all). */
+static bool level_make(const c2d_allocator *a, frozen_level *lv, size_t balls, double inv_cell) {
+    memset(lv, 0, sizeof *lv);
+    unsigned log = 4;
+    while (((size_t)1 << log) < balls)
+        log++;
+    lv->buckets = (size_t)1 << log;
+    lv->capacity = lv->buckets + lv->buckets / 4 + 1;
+    lv->block = c2d_alloc_array(a, lv->capacity, sizeof *lv->block);
+    lv->lane_slot = c2d_alloc_array(a, lv->capacity, FROZEN_LANES * sizeof *lv->lane_slot);
+    lv->next = c2d_alloc_array(a, lv->capacity, sizeof *lv->next);
+    lv->fill = c2d_alloc_array(a, lv->buckets, sizeof *lv->fill);
+    lv->occupied = c2d_alloc_array(a, bitmap_words(lv->buckets), sizeof *lv->occupied);
+    lv->chained = c2d_alloc_array(a, bitmap_words(lv->buckets), sizeof *lv->chained);
+    if (!lv->block || !lv->lane_slot || !lv->next || !lv->fill || !lv->occupied || !lv->chained) {
+        level_free(a, lv);
+        return false;
+    }
+    lv->shift = (log + 1) / 2;
+    lv->mask_x = ((uint64_t)1 << lv->shift) - 1;
+    lv->mask_y = ((uint64_t)1 << (log - lv->shift)) - 1;
+    lv->inv_cell = inv_cell;
+    lv->coarse = inv_cell <= 0x1p19;
+    lv->used = lv->buckets;
+    lv->free_block = FROZEN_NIL;
+    for (size_t k = 0; k < lv->buckets; k++)
+        block_clear(lv, (uint32_t)k);
+    memset(lv->fill, 0, lv->buckets * sizeof *lv->fill);
+    memset(lv->occupied, 0, bitmap_words(lv->buckets) * sizeof *lv->occupied);
+    memset(lv->chained, 0, bitmap_words(lv->buckets) * sizeof *lv->chained);
+    return true;
+}
+
+/* Lists slot s in level lv, after the balls of its bucket. */
+static void level_place(frozen_level *lv, frozen_slot *slots, uint32_t s) {
+    frozen_slot *p = &slots[s];
+    const uint32_t b = frozen_bucket_at(lv, p->x, p->y);
+    const uint32_t n = lv->fill[b]++;
+    uint32_t k = b;
+    for (uint32_t i = FROZEN_LANES; i <= n; i += FROZEN_LANES) {
+        if (lv->next[k] == FROZEN_NIL) { /* n is a multiple of four: a new block */
+            uint32_t fresh = lv->free_block;
+            if (fresh != FROZEN_NIL)
+                lv->free_block = lv->next[fresh];
+            else
+                fresh = (uint32_t)lv->used++; /* within capacity: see level_make */
+            block_clear(lv, fresh);
+            lv->next[k] = fresh;
+        }
+        k = lv->next[k];
+    }
+    const unsigned j = n % FROZEN_LANES;
+    lv->block[k].x[j] = p->x;
+    lv->block[k].y[j] = p->y;
+    lv->block[k].r[j] = p->r;
+    lv->block[k].id[j] = p->id;
+    lv->lane_slot[(size_t)k * FROZEN_LANES + j] = s;
+    p->where = k * FROZEN_LANES + j;
+    bit_set(lv->occupied, b);
+    if (n == FROZEN_LANES) bit_set(lv->chained, b);
+    lv->r_max = p->r > lv->r_max ? p->r : lv->r_max;
+    lv->count++;
+}
+
+/* Takes slot s out of level lv: the bucket's last ball moves into its lane. */
+static void level_unplace(frozen_level *lv, frozen_slot *slots, uint32_t s) {
+    const frozen_slot *p = &slots[s];
+    const uint32_t b = frozen_bucket_at(lv, p->x, p->y);
+    const uint32_t n = --lv->fill[b]; /* the last ball's place in the bucket */
+    uint32_t k = b, prev = FROZEN_NIL;
+    for (uint32_t i = FROZEN_LANES; i <= n; i += FROZEN_LANES) {
+        prev = k;
+        k = lv->next[k];
+    }
+    const uint32_t last = k * FROZEN_LANES + n % FROZEN_LANES, hole = p->where;
+    frozen_block *from = &lv->block[last / FROZEN_LANES];
+    const unsigned jl = last % FROZEN_LANES;
+    if (last != hole) {
+        frozen_block *to = &lv->block[hole / FROZEN_LANES];
+        const unsigned jh = hole % FROZEN_LANES;
+        to->x[jh] = from->x[jl];
+        to->y[jh] = from->y[jl];
+        to->r[jh] = from->r[jl];
+        to->id[jh] = from->id[jl];
+        const uint32_t moved = lv->lane_slot[last];
+        lv->lane_slot[hole] = moved;
+        slots[moved].where = hole;
+    }
+    from->x[jl] = from->y[jl] = from->r[jl] = NAN;
+    from->id[jl] = FROZEN_NIL;
+    if (jl == 0 && n > 0) { /* a chained block emptied */
+        lv->next[prev] = FROZEN_NIL;
+        lv->next[k] = lv->free_block;
+        lv->free_block = k;
+    }
+    if (n == 0) bit_clear(lv->occupied, b);
+    if (n == FROZEN_LANES) bit_clear(lv->chained, b);
+    lv->count--;
+}
+
+/* The level of a ball for level 0's cell side `cell`: the first whose side is at least its
+ * radius; FROZEN_LEVELS: beyond every level, or values beyond C2D_TAME_LIMIT (special);
+ * FROZEN_LEVELS + 1: a NaN centre or a radius that is not >= 0 (touches nothing). */
+static unsigned level_of(double cell, float x, float y, float r) {
+    if (x != x || y != y || !(r >= 0.0f)) return FROZEN_LEVELS + 1;
+    if (!frozen_tame(x) || !frozen_tame(y) || !frozen_tame(r)) return FROZEN_LEVELS;
+    unsigned L = 0;
+    for (double side = cell; (double)r > side && L < FROZEN_LEVELS; side *= 2.0)
+        L++;
+    return L;
+}
+
+/* Lists slot s where its values say (the slot's values are set, its level laid out). */
 static void place(c2d_frozen *f, uint32_t s) {
     frozen_slot *p = &f->slots[s];
-    if (p->x != p->x || p->y != p->y || !(p->r >= 0.0f)) {
+    const unsigned L = level_of(f->cell, p->x, p->y, p->r);
+    if (L > FROZEN_LEVELS) {
         p->home = FROZEN_HOME_DEAD;
-        return;
-    }
-    unsigned L = 0;
-    if (frozen_tame(p->x) && frozen_tame(p->y) && frozen_tame(p->r))
-        for (double side = f->cell; (double)p->r > side && L < FROZEN_LEVELS; side *= 2.0)
-            L++;
-    else
-        L = FROZEN_LEVELS;
-    if (L == FROZEN_LEVELS) { /* beyond every level: tested against every awake ball */
+    } else if (L == FROZEN_LEVELS) {
         p->home = FROZEN_HOME_SPECIAL;
-        list_push(f, &f->special_head, s);
-        return;
+        p->where = (uint32_t)f->special_count;
+        f->special[f->special_count++] = s;
+    } else {
+        p->home = L;
+        level_place(&f->level[L], f->slots, s);
+        f->levels |= 1u << L;
     }
-    const int64_t cx = frozen_cell_coord(f->inv_cell[L], p->x);
-    const int64_t cy = frozen_cell_coord(f->inv_cell[L], p->y);
-    p->home = frozen_bucket_of(f, cx, cy, L);
-    p->key = frozen_cell_key(cx, cy, L);
-    list_push(f, &f->bucket[p->home], s);
-    f->r_max[L] = p->r > f->r_max[L] ? p->r : f->r_max[L];
-    f->level_count[L]++;
-    f->levels |= 1u << L;
 }
 
 static void unplace(c2d_frozen *f, uint32_t s) {
-    const uint32_t home = f->slots[s].home;
-    if (home == FROZEN_HOME_SPECIAL) {
-        list_unlink(f, &f->special_head, s);
-    } else if (home != FROZEN_HOME_DEAD) {
-        list_unlink(f, &f->bucket[home], s);
-        const unsigned L = f->slots[s].key >> 24;
-        if (--f->level_count[L] == 0) f->levels &= ~(1u << L);
+    frozen_slot *p = &f->slots[s];
+    if (p->home == FROZEN_HOME_SPECIAL) {
+        const uint32_t last = f->special[--f->special_count];
+        f->special[p->where] = last;
+        f->slots[last].where = p->where;
+    } else if (p->home != FROZEN_HOME_DEAD) {
+        frozen_level *lv = &f->level[p->home];
+        level_unplace(lv, f->slots, s);
+        if (lv->count == 0) f->levels &= ~(1u << p->home);
     }
+    p->home = FROZEN_HOME_DEAD;
 }
 
 /* ---- the cell side ----------------------------------------------------------------------- */
@@ -145,32 +270,7 @@ static double pick_cell(const c2d_frozen *f, const c2d_circle_soa *extra, uint64
         else
             lo = mid;
     }
-    return ldexp(1.0, hi - 1); /* half: see above */
-}
-
-/* Relists every slot in `buckets` buckets of side `cell` (bucket memory given). */
-static void rebuild(c2d_frozen *f, uint32_t *bucket, size_t buckets, double cell) {
-    f->bucket = bucket;
-    f->buckets = buckets;
-    unsigned log = 0;
-    while (((size_t)1 << log) < buckets)
-        log++;
-    f->shift = (log + 1) / 2; /* nx >= ny */
-    f->mask_x = ((uint64_t)1 << f->shift) - 1;
-    f->mask_y = ((uint64_t)1 << (log - f->shift)) - 1;
-    f->cell = cell;
-    for (unsigned L = 0; L < FROZEN_LEVELS; L++) {
-        f->inv_cell[L] = ldexp(1.0 / cell, -(int)L);
-        f->r_max[L] = 0.0f;
-        f->level_count[L] = 0;
-    }
-    f->levels = 0;
-    f->changes = 0;
-    f->special_head = FROZEN_NIL;
-    for (size_t b = 0; b < buckets; b++)
-        bucket[b] = FROZEN_NIL;
-    for (size_t s = 0; s < f->used; s++)
-        if (f->slots[s].id != FROZEN_NIL) place(f, (uint32_t)s);
+    return ldexp(0.70710678118654752, hi); /* 2^(hi - 1/2): see above */
 }
 
 /* ---- memory ------------------------------------------------------------------------------ */
@@ -187,46 +287,43 @@ c2d_frozen *c2d_frozen_new(const c2d_allocator *a) {
     if (!f) return NULL;
     memset(f, 0, sizeof *f);
     f->free_head = FROZEN_NIL;
-    f->special_head = FROZEN_NIL;
     return f;
 }
 
 void c2d_frozen_free(const c2d_allocator *a, c2d_frozen *f) {
     if (!f) return;
+    for (unsigned L = 0; L < FROZEN_LEVELS; L++)
+        level_free(a, &f->level[L]);
     c2d_free(a, f->slots);
     c2d_free(a, f->slot_of.entries);
-    c2d_free(a, f->bucket);
+    c2d_free(a, f->special);
     c2d_free(a, f->hits);
     c2d_free(a, f->words);
     c2d_free(a, f);
 }
 
-/* Makes room for `more` balls, all or nothing. Rebuilds the grid, its cell chosen again, when
- * the buckets would hold more than one ball each, or when the balls frozen and thawed since the
- * last rebuild outnumber four times the balls it chose the cell for (they may lie elsewhere now, or
- * be spaced otherwise): both amortised O(1) a ball. */
-static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
-                          size_t more) {
-    const size_t slots_need = f->count + more; /* free slots are reused first */
+/* Grows the slots and what is sized by them (the special list, the candidates, the filter
+ * words, the id map) for `slots_need` balls, all or nothing. */
+static c2d_status reserve_slots(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
+                                size_t slots_need) {
     const size_t slot_cap =
         f->capacity >= slots_need ? f->capacity : c2d_grown(f->capacity, slots_need);
     /* at most slots_need ids afterwards (a repeated id or one held already takes no entry) */
     const size_t id_cap = f->slot_of.capacity / 2 >= slots_need
                               ? f->slot_of.capacity
                               : frozen_ids_capacity_for(slots_need);
-    if (id_cap == 0) return C2D_ERROR_ALLOC; /* the table's bytes would not fit in size_t */
-    const size_t bucket_cap =
-        f->buckets >= slots_need ? f->buckets : c2d_grown(f->buckets, slots_need);
+    if (id_cap == 0 || slot_cap > SIZE_MAX - FROZEN_LANES) return C2D_ERROR_ALLOC;
     frozen_slot *slots = f->slots;
     frozen_id_entry *slot_of = f->slot_of.entries;
-    uint32_t *bucket = f->bucket;
-    uint64_t *hits = f->hits;
+    uint32_t *special = f->special;
+    frozen_hit *hits = f->hits;
     if (slot_cap != f->capacity) {
         slots = grow_array(a, f->slots, f->used * sizeof *slots, slot_cap, sizeof *slots);
-        hits = c2d_alloc_array(a, slot_cap, sizeof *hits);
+        special = grow_array(a, f->special, f->special_count * sizeof *special, slot_cap,
+                             sizeof *special);
+        hits = c2d_alloc_array(a, slot_cap + FROZEN_LANES, sizeof *hits);
     }
     if (id_cap != f->slot_of.capacity) slot_of = frozen_ids_alloc(a, id_cap);
-    if (bucket_cap != f->buckets) bucket = c2d_alloc_array(a, bucket_cap, sizeof *bucket);
     /* filter words: from the first freeze that brings a filter on (the balls held before it
      * get every layer), growing with the slots */
     const bool want_words = f->words || c2d_circle_soa_filtered(c);
@@ -236,12 +333,12 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
         for (size_t k = 0; words && k < 2 * f->used; k++)
             words[k] = f->words ? f->words[k] : C2D_FILTER_ALL;
     }
-    if (!slots || !slot_of || !bucket || !hits || (want_words && !words)) {
+    if (!slots || !special || !hits || !slot_of || (want_words && !words)) {
         if (words != f->words) c2d_free(a, words);
         if (slots != f->slots) c2d_free(a, slots);
+        if (special != f->special) c2d_free(a, special);
         if (hits != f->hits) c2d_free(a, hits);
         if (slot_of != f->slot_of.entries) c2d_free(a, slot_of);
-        if (bucket != f->bucket) c2d_free(a, bucket);
         return C2D_ERROR_ALLOC;
     }
     if (words != f->words) {
@@ -250,22 +347,77 @@ static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circl
     }
     if (slots != f->slots) {
         c2d_free(a, f->slots);
+        c2d_free(a, f->special);
         c2d_free(a, f->hits);
         f->slots = slots;
+        f->special = special;
         f->hits = hits;
         f->capacity = slot_cap;
     }
     if (slot_of != f->slot_of.entries) frozen_ids_adopt(&f->slot_of, a, slot_of, id_cap);
-    const bool grown = bucket != f->bucket;
-    if (grown || f->changes + more > 4 * f->rebuilt_for + 64) {
-        if (grown) c2d_free(a, f->bucket);
-        /* the scratch: f->hits, capacity entries >= slots_need (a power of two's share) */
+    return C2D_OK;
+}
+
+/* Makes room for `more` balls, all or nothing. Chooses the cell again at the first freeze, when
+ * the balls held would outgrow twice those it was chosen for, or when the balls frozen and
+ * thawed since outnumber four times those (they may lie elsewhere now, or be spaced otherwise):
+ * amortised O(1) a ball. A new cell lays every level out again; otherwise a level that would
+ * hold more balls than buckets is laid out again twice as large. */
+static c2d_status reserve(const c2d_allocator *a, c2d_frozen *f, const c2d_circle_soa *c,
+                          size_t more) {
+    const size_t slots_need = f->count + more; /* free slots are reused first */
+    const c2d_status rs = reserve_slots(a, f, c, slots_need);
+    if (rs != C2D_OK) return rs;
+    const bool again = f->cell == 0.0 || slots_need > 2 * f->rebuilt_for ||
+                       f->changes + more > 4 * f->rebuilt_for + 64;
+    double cell = f->cell;
+    if (again) { /* the scratch: f->hits, 2 (capacity + 4) words, a power of two's share */
         size_t words = 1;
         while (words * 2 <= f->capacity)
             words *= 2;
-        const double cell = pick_cell(f, c, f->hits, words);
-        if (grown || cell != f->cell) /* (the same cell and buckets: the grid is kept) */
-            rebuild(f, bucket, bucket_cap, cell);
+        cell = pick_cell(f, c, (uint64_t *)(void *)f->hits, words);
+    }
+    const bool relayout = cell != f->cell;
+    size_t need[FROZEN_LEVELS + 2] = {0}; /* the balls of each level afterwards, at most */
+    for (unsigned L = 0; L < FROZEN_LEVELS && !relayout; L++)
+        need[L] = f->level[L].count;
+    for (size_t s = 0; s < f->used && relayout; s++)
+        if (f->slots[s].id != FROZEN_NIL)
+            need[level_of(cell, f->slots[s].x, f->slots[s].y, f->slots[s].r)]++;
+    for (size_t k = 0; k < c->count; k++)
+        need[level_of(cell, c->x[k], c->y[k], c->radius[k])]++;
+    frozen_level fresh[FROZEN_LEVELS];
+    bool made[FROZEN_LEVELS] = {false};
+    for (unsigned L = 0; L < FROZEN_LEVELS; L++) {
+        if (need[L] == 0 || (!relayout && need[L] <= f->level[L].buckets)) continue;
+        if (!level_make(a, &fresh[L], need[L], ldexp(1.0 / cell, -(int)L))) {
+            for (unsigned M = 0; M < L; M++)
+                if (made[M]) level_free(a, &fresh[M]);
+            return C2D_ERROR_ALLOC;
+        }
+        made[L] = true;
+    }
+    if (relayout) { /* every level anew, every slot listed again */
+        for (unsigned L = 0; L < FROZEN_LEVELS; L++) {
+            level_free(a, &f->level[L]);
+            if (made[L]) f->level[L] = fresh[L];
+        }
+        f->cell = cell;
+        f->levels = 0;
+        f->special_count = 0;
+        for (size_t s = 0; s < f->used; s++)
+            if (f->slots[s].id != FROZEN_NIL) place(f, (uint32_t)s);
+    } else { /* the grown levels: their slots listed again */
+        for (unsigned L = 0; L < FROZEN_LEVELS; L++)
+            if (made[L]) {
+                for (size_t s = 0; s < f->used; s++)
+                    if (f->slots[s].id != FROZEN_NIL && f->slots[s].home == L)
+                        level_place(&fresh[L], f->slots, (uint32_t)s);
+                level_free(a, &f->level[L]);
+                f->level[L] = fresh[L];
+            }
+    }
+    if (again) {
         f->changes = 0;
         f->rebuilt_for = slots_need;
     }
@@ -288,7 +440,7 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
         } else {
             if (f->free_head != FROZEN_NIL) {
                 s = f->free_head;
-                f->free_head = f->slots[s].next;
+                f->free_head = f->slots[s].where;
             } else {
                 s = (uint32_t)f->used++;
             }
@@ -300,7 +452,6 @@ c2d_status c2d_frozen_insert(c2d_frozen *f, const c2d_allocator *a, const c2d_ci
         p->y = circles->y[k];
         p->r = circles->radius[k];
         p->id = id;
-        p->key = 0;
         place(f, s);
     }
     f->changes += n;
@@ -319,8 +470,7 @@ void c2d_frozen_remove(c2d_frozen *f, const uint32_t *ids, size_t count) {
         if (s == FROZEN_NIL) continue; /* not held */
         unplace(f, s);
         f->slots[s].id = FROZEN_NIL;
-        f->slots[s].home = FROZEN_HOME_DEAD;
-        f->slots[s].next = f->free_head;
+        f->slots[s].where = f->free_head;
         f->free_head = s;
         f->count--;
         f->changes++;

@@ -1,10 +1,22 @@
 /* The layout of the frozen index, shared by its maintenance (frozen_index.c) and its queries
- * (frozen_query.c): the slots, the hashed grid, and the visits of a query box (inline, so a
- * query's visitor is called directly). */
+ * (frozen_query.c).
+ *
+ * Slots hold each frozen ball's copy and id (stable while it is held: the id map points at
+ * them). The grid is hierarchical: level L has cells of side cell * 2^L and lists the balls
+ * whose radius is at most that side but not the side below. Each level is a torus of nx by ny
+ * buckets (powers of two, at least as many as the level's balls), cell (cx, cy) in bucket
+ * (cx mod nx, cy mod ny), so a row of a query's cells is a run of consecutive buckets. A
+ * bucket's balls sit in blocks of four lanes (x, y, r, id as four small arrays: a query tests a
+ * block's lanes at once; an unused lane has a NaN centre, which fails every test): the first
+ * block is the bucket's own, further ones (rare: more than four balls in a cell) are chained
+ * from it and kept packed (a removal moves the bucket's last ball into the hole). Two bitmaps
+ * say which buckets hold a ball and which hold more than four, so a query skips an empty row
+ * of cells with one load and walks a chain only where there is one. */
 #ifndef C2D_BALLS_FROZEN_LAYOUT_H
 #define C2D_BALLS_FROZEN_LAYOUT_H
 
 #include <math.h>
+#include <string.h>
 
 #include "balls/frozen_ids.h"
 #include "balls/frozen_index.h"
@@ -15,43 +27,71 @@
 #define FROZEN_HOME_DEAD UINT32_MAX          /* listed nowhere */
 
 /* A query visits every listed slot instead of its cells when they outnumber both this and the
- * slots; a query box side stays below FROZEN_KEY_SIDE cells (the cell key tells them apart). */
+ * balls held. */
 #define FROZEN_SPAN_LIMIT 256
-#define FROZEN_KEY_SIDE 4096
 
-/* The grid's levels: level L has cells of side cell * 2^L and lists the balls whose radius is
- * at most that side but not the side below (level 0: every radius up to cell). */
 #define FROZEN_LEVELS 24
+#define FROZEN_LANES 4
+
+typedef struct frozen_block {
+    float x[FROZEN_LANES], y[FROZEN_LANES], r[FROZEN_LANES];
+    uint32_t id[FROZEN_LANES];
+} frozen_block;
+
+/* One level's torus of buckets and its blocks. */
+typedef struct frozen_level {
+    frozen_block *block;     /* the buckets' own blocks [0, buckets), then chained ones */
+    uint32_t *lane_slot;     /* FROZEN_LANES per block: the slot in each used lane */
+    uint32_t *next;          /* per block: the next block of its bucket, or FROZEN_NIL */
+    uint32_t *fill;          /* per bucket: the balls it holds */
+    uint64_t *occupied;      /* bit per bucket: fill > 0 (one spare word past the end) */
+    uint64_t *chained;       /* bit per bucket: fill > FROZEN_LANES (one spare word too) */
+    size_t buckets;          /* nx * ny, a power of two */
+    size_t capacity;         /* blocks allocated: buckets + buckets / 4 + 1 (enough: see place) */
+    size_t used;             /* blocks ever used (the buckets' own, then chained ones) */
+    uint32_t free_block;     /* chained blocks freed, through next */
+    unsigned shift;          /* log2(nx) */
+    uint64_t mask_x, mask_y; /* nx - 1, ny - 1 */
+    double inv_cell;         /* 1 / (cell * 2^L) */
+    bool coarse;             /* inv_cell <= 2^19: cell coordinates need no clamp */
+    size_t count;            /* balls listed */
+    float r_max;             /* the largest radius listed since the level was laid out */
+} frozen_level;
 
 typedef struct frozen_slot {
     float x, y, r;
-    uint32_t id;         /* FROZEN_NIL when the slot is free */
-    uint32_t next, prev; /* the cell's (or special) list; next: free list when free */
-    uint32_t home;       /* bucket, HOME_SPECIAL or HOME_DEAD */
-    uint32_t key;        /* frozen_cell_key of its cell (grid slots) */
+    uint32_t id;    /* FROZEN_NIL when the slot is free */
+    uint32_t home;  /* its level, FROZEN_HOME_SPECIAL or FROZEN_HOME_DEAD */
+    uint32_t where; /* grid: block * FROZEN_LANES + lane; special: its place in the list;
+                     * free: the next free slot */
 } frozen_slot;
+
+/* A collide query's candidate: a frozen ball's values, as a block lane transposed. */
+typedef struct frozen_hit {
+    float x, y, r;
+    uint32_t id;
+} frozen_hit;
+
+/* The contacts of one query call go to the contact kernel this many pairs at a time. */
+#define FROZEN_CONTACT_CHUNK 64
 
 struct c2d_frozen {
     frozen_slot *slots;
     size_t used, capacity; /* slots ever used (high water), allocated */
     uint32_t free_head;
-    size_t count;            /* frozen balls */
-    frozen_ids slot_of;      /* id -> slot (balls/frozen_ids.h) */
-    uint32_t *bucket;        /* head slot of each bucket, FROZEN_NIL */
-    size_t buckets;          /* a power of two, or 0 before the first freeze */
-    unsigned shift;          /* log2(nx): buckets are nx by ny */
-    uint64_t mask_x, mask_y; /* nx - 1, ny - 1 */
-    double cell;             /* level 0's cell side (a power of two: cell coordinates exact) */
-    double inv_cell[FROZEN_LEVELS]; /* 1 / (cell * 2^L) */
-    float r_max[FROZEN_LEVELS];     /* each level's largest radius (stays until a rebuild) */
-    size_t level_count[FROZEN_LEVELS];
+    size_t count;       /* frozen balls */
+    frozen_ids slot_of; /* id -> slot (balls/frozen_ids.h) */
+    frozen_level level[FROZEN_LEVELS];
     uint32_t levels;    /* bit L: level L lists a ball */
-    size_t changes;     /* balls frozen and thawed since the last rebuild */
-    size_t rebuilt_for; /* balls the last rebuild chose the cell for */
-    uint32_t special_head;
-    uint64_t *hits;  /* collide: one awake ball's frozen partners (capacity entries) */
-    uint32_t *words; /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
-                      * brings a filter, and then kept (capacity pairs) */
+    double cell;        /* level 0's cell side (a power of two: cell coordinates exact), 0 before
+                         * the first freeze */
+    size_t changes;     /* balls frozen and thawed since the cell was chosen */
+    size_t rebuilt_for; /* balls the cell was chosen for */
+    uint32_t *special;  /* slots tested against every awake ball (capacity entries) */
+    size_t special_count;
+    frozen_hit *hits; /* collide: one awake ball's candidates (capacity + FROZEN_LANES) */
+    uint32_t *words;  /* per slot its category and mask (2 s, 2 s + 1); NULL until a freeze
+                       * brings a filter, and then kept (capacity pairs) */
 };
 
 static inline bool frozen_tame(float v) {
@@ -69,21 +109,15 @@ static inline int64_t frozen_cell_coord(double inv, double v) {
     return i - ((double)i > u);
 }
 
-/* The bucket of cell (cx, cy) of level L: each level's cells tile a torus of nx by ny buckets
- * (shifted by the level, so that the levels' busy cells spread), so neighbouring cells are
- * neighbouring buckets (a row of a query is contiguous memory); cells a multiple of nx (or ny)
- * apart share a bucket, and a query tells them apart by the slot's cell key. */
-static inline uint32_t frozen_bucket_of(const c2d_frozen *f, int64_t cx, int64_t cy, unsigned L) {
-    const uint64_t ox = (uint64_t)L * 0x9E3779B9u, oy = (uint64_t)L * 0x7F4A7C15u;
-    return (uint32_t)((((uint64_t)cx + ox) & f->mask_x) |
-                      ((((uint64_t)cy + oy) & f->mask_y) << f->shift));
+/* The bucket of cell (cx, cy) of a level. */
+static inline uint32_t frozen_bucket_of(const frozen_level *lv, int64_t cx, int64_t cy) {
+    return (uint32_t)(((uint64_t)cx & lv->mask_x) | (((uint64_t)cy & lv->mask_y) << lv->shift));
 }
 
-/* A slot's cell and level, told apart from every other cell of a query window (fewer than
- * FROZEN_KEY_SIDE cells a side). */
-static inline uint32_t frozen_cell_key(int64_t cx, int64_t cy, unsigned L) {
-    return (uint32_t)((uint64_t)cx & 0xfffu) | (uint32_t)(((uint64_t)cy & 0xfffu) << 12) |
-           (uint32_t)L << 24;
+/* The bucket of a level where a ball centred at (x, y) is listed. */
+static inline uint32_t frozen_bucket_at(const frozen_level *lv, float x, float y) {
+    return frozen_bucket_of(lv, frozen_cell_coord(lv->inv_cell, x),
+                            frozen_cell_coord(lv->inv_cell, y));
 }
 
 /* The lowest level of a nonzero level mask. */
@@ -98,80 +132,89 @@ static inline unsigned frozen_lowest_level(uint32_t levels) {
 #endif
 }
 
-/* Calls visit(ctx, slot) for every slot that may lie within the query box (by centre) or is
- * special; `all`: every listed slot. Each slot at most once. */
-typedef void (*frozen_visit_fn)(void *ctx, const frozen_slot *p);
-
-static inline void c2d_frozen_visit_all(const c2d_frozen *f, frozen_visit_fn visit, void *ctx) {
-    for (size_t s = 0; s < f->used; s++)
-        if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
-            visit(ctx, &f->slots[s]);
+/* Bits [p, p + w) of a bitmap (w <= 57) as the low bits of the answer: the word of bit p and
+ * the next one (the bitmaps have a spare word past their end). */
+static inline uint64_t frozen_bits_at(const uint64_t *map, size_t p, unsigned w) {
+    const unsigned s = (unsigned)(p % 64);
+    const uint64_t v = map[p / 64] >> s | (map[p / 64 + 1] << 1) << (63 - s);
+    return v & (((uint64_t)1 << w) - 1);
 }
 
-/* The query box of level L: [lo_x - grow[L], hi_x + grow[L]] x [lo_y - grow[L], ...] (grow:
- * the awake ball's reach plus the level's largest radius; set for the levels of f->levels). */
-/* c2d_frozen_visit_box's walk; `one_test` (a constant at each call): the cell and box tests of
- * a slot as one branch (for a cheap visit: about half the slots pass, in no pattern a
- * predictor learns, and five branches cost more mispredictions than one). */
-static inline void frozen_visit_box_with(const c2d_frozen *f, double lo_x, double hi_x, double lo_y,
-                                         double hi_y, const double *grow, frozen_visit_fn visit,
-                                         void *ctx, bool one_test) {
-    int64_t span[FROZEN_LEVELS][4];
-    double cells = 0.0;
-    bool wide = false;
-    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-        const unsigned L = frozen_lowest_level(rest);
-        const double inv = f->inv_cell[L], g = grow[L];
-        int64_t *b = span[L];
-        b[0] = frozen_cell_coord(inv, lo_x - g);
-        b[1] = frozen_cell_coord(inv, hi_x + g);
-        b[2] = frozen_cell_coord(inv, lo_y - g);
-        b[3] = frozen_cell_coord(inv, hi_y + g);
-        const double w = (double)(b[1] - b[0] + 1), h = (double)(b[3] - b[2] + 1);
-        wide = wide || w >= FROZEN_KEY_SIDE || h >= FROZEN_KEY_SIDE;
-        cells += w * h;
+/* A query window of one level: its cells [cx0, cx0 + w) x [cy0, cy0 + h), w <= nx, h <= ny
+ * (a wider window covers every column or row of the torus: each bucket once). */
+typedef struct frozen_window {
+    int64_t cx0, cy0;
+    uint64_t w, h;
+} frozen_window;
+
+/* floor(v * inv) for |v| < 2^43 and inv <= 2^19 (frozen_level.coarse): far inside int64, so
+ * no clamp. */
+static inline int64_t frozen_coarse_coord(double inv, double v) {
+    const double u = v * inv;
+    const int64_t i = (int64_t)u;
+    return i - ((double)i > u);
+}
+
+/* The window of level lv for the box [x0, x1] x [y0, y1] (tame bounds); its cells. */
+static inline double frozen_window_of(const frozen_level *lv, double x0, double x1, double y0,
+                                      double y1, frozen_window *win) {
+    int64_t cx1, cy1;
+    if (lv->coarse) { /* the bounds are within 2^43 (tame values and reaches) */
+        win->cx0 = frozen_coarse_coord(lv->inv_cell, x0);
+        win->cy0 = frozen_coarse_coord(lv->inv_cell, y0);
+        cx1 = frozen_coarse_coord(lv->inv_cell, x1);
+        cy1 = frozen_coarse_coord(lv->inv_cell, y1);
+    } else {
+        win->cx0 = frozen_cell_coord(lv->inv_cell, x0);
+        win->cy0 = frozen_cell_coord(lv->inv_cell, y0);
+        cx1 = frozen_cell_coord(lv->inv_cell, x1);
+        cy1 = frozen_cell_coord(lv->inv_cell, y1);
     }
-    if (wide || (cells > FROZEN_SPAN_LIMIT && cells > (double)f->used)) {
-        c2d_frozen_visit_all(f, visit, ctx);
+    const uint64_t w = (uint64_t)(cx1 - win->cx0) + 1, h = (uint64_t)(cy1 - win->cy0) + 1;
+    win->w = w <= lv->mask_x ? w : lv->mask_x + 1;
+    win->h = h <= lv->mask_y ? h : lv->mask_y + 1;
+    return (double)win->w * (double)win->h;
+}
+
+/* Calls block_fn(ctx, lv, b) for every block of the buckets of window `win` that hold a
+ * ball: each row of the window is one or two runs of consecutive buckets (two where it wraps
+ * around the torus); a run whose buckets are all empty costs one bitmap read. Inline, so the
+ * caller's block_fn is called directly. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FROZEN_WALK static inline __attribute__((always_inline))
+#else
+#define FROZEN_WALK static inline
+#endif
+typedef void (*frozen_block_fn)(void *ctx, const frozen_level *lv, uint32_t b);
+
+FROZEN_WALK void frozen_walk_run(const frozen_level *lv, size_t p, uint64_t w,
+                                 frozen_block_fn block_fn, void *ctx) {
+    if (w <= 57) {
+        if (!frozen_bits_at(lv->occupied, p, (unsigned)w)) return;
+        for (uint64_t i = 0; i < w; i++)
+            block_fn(ctx, lv, (uint32_t)(p + i));
+        for (uint64_t m = frozen_bits_at(lv->chained, p, (unsigned)w); m; m &= m - 1) {
+            const uint32_t b = (uint32_t)(p + (size_t)__builtin_ctzll(m));
+            for (uint32_t k = lv->next[b]; k != FROZEN_NIL; k = lv->next[k])
+                block_fn(ctx, lv, k);
+        }
         return;
     }
-    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-        const unsigned L = frozen_lowest_level(rest);
-        const double g = grow[L];
-        const double bx0 = lo_x - g, bx1 = hi_x + g, by0 = lo_y - g, by1 = hi_y + g;
-        const int64_t *b = span[L];
-        for (int64_t cy = b[2]; cy <= b[3]; cy++)
-            for (int64_t cx = b[0]; cx <= b[1]; cx++) {
-                const uint32_t key = frozen_cell_key(cx, cy, L);
-                for (uint32_t s = f->bucket[frozen_bucket_of(f, cx, cy, L)]; s != FROZEN_NIL;
-                     s = f->slots[s].next) {
-                    const frozen_slot *p = &f->slots[s];
-                    if (one_test) {
-                        if ((p->key == key) & (p->x >= bx0) & (p->x <= bx1) & (p->y >= by0) &
-                            (p->y <= by1))
-                            visit(ctx, p);
-                        continue;
-                    }
-                    if (p->key != key) continue; /* another cell (or level) of the bucket */
-                    if (p->x >= bx0 && p->x <= bx1 && p->y >= by0 && p->y <= by1) visit(ctx, p);
-                }
-            }
+    for (uint64_t i = 0; i < w; i++)
+        for (uint32_t k = (uint32_t)(p + i); k != FROZEN_NIL && lv->fill[p + i]; k = lv->next[k])
+            block_fn(ctx, lv, k);
+}
+
+FROZEN_WALK void frozen_walk_window(const frozen_level *lv, const frozen_window *win,
+                                    frozen_block_fn block_fn, void *ctx) {
+    const uint64_t nx = lv->mask_x + 1;
+    const uint64_t c0 = (uint64_t)win->cx0 & lv->mask_x;
+    const uint64_t first = nx - c0 < win->w ? nx - c0 : win->w; /* before the wrap */
+    for (uint64_t i = 0; i < win->h; i++) {
+        const size_t row = (size_t)(((uint64_t)win->cy0 + i) & lv->mask_y) << lv->shift;
+        frozen_walk_run(lv, row + (size_t)c0, first, block_fn, ctx);
+        if (first < win->w) frozen_walk_run(lv, row, win->w - first, block_fn, ctx);
     }
-    for (uint32_t s = f->special_head; s != FROZEN_NIL; s = f->slots[s].next)
-        visit(ctx, &f->slots[s]);
-}
-
-static inline void c2d_frozen_visit_box(const c2d_frozen *f, double lo_x, double hi_x, double lo_y,
-                                        double hi_y, const double *grow, frozen_visit_fn visit,
-                                        void *ctx) {
-    frozen_visit_box_with(f, lo_x, hi_x, lo_y, hi_y, grow, visit, ctx, false);
-}
-
-/* c2d_frozen_visit_box for a visit without branches (one_test above). */
-static inline void c2d_frozen_visit_box_one_test(const c2d_frozen *f, double lo_x, double hi_x,
-                                                 double lo_y, double hi_y, const double *grow,
-                                                 frozen_visit_fn visit, void *ctx) {
-    frozen_visit_box_with(f, lo_x, hi_x, lo_y, hi_y, grow, visit, ctx, true);
 }
 
 #endif

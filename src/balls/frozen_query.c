@@ -1,11 +1,17 @@
 /* The queries of the frozen index: awake balls' contacts with the held balls and their
- * earliest hits on them. Each query box's slots get the exact test the all-pairs kernels run
- * (c2d_capsule_contact on a zero-length capsule, c2d_sweep_circles), so the answers are theirs
- * by construction; contacts keep the kernels' two-step accept (their overlap prefilter, then
- * the exact contact), which is symmetric in the two balls. */
+ * earliest hits on them. The walks test a block's four lanes at once (SIMDe's SSE2 names:
+ * native on x86-64, NEON on AArch64, SIMD128 or plain C on wasm; correctly rounded float
+ * operations, so the same bytes everywhere). The balls found get the exact step the all-pairs
+ * kernels run (the contact kernel ball_pair_contacts, c2d_sweep_circles), so the answers are
+ * theirs by construction; contacts keep the kernels' two-step accept (their overlap prefilter,
+ * then the exact contact), which is symmetric in the two balls. */
 #include <math.h>
 
+#include <simde/x86/sse2.h>
+
 #include "balls/frozen_layout.h"
+#include "batch/dispatch.h"
+#include "batch/kernels.h"
 #include "batch/kernels_balls.h"
 #include "core/filter_words.h"
 #include "core/lane_scalar.h"
@@ -16,91 +22,225 @@
 typedef struct filter_ctx {
     uint32_t category, mask;
     const uint32_t *words; /* per slot (c2d_frozen.words), or NULL: every layer */
-    const frozen_slot *slots;
 } filter_ctx;
 
 /* Filter words for awake ball k of `circles`. */
 static filter_ctx filter_of(const c2d_frozen *f, const c2d_circle_soa *circles, size_t k) {
     const filter_ctx w = {c2d_filter_word(circles->category, k), c2d_filter_word(circles->mask, k),
-                          f->words, f->slots};
+                          f->words};
     return w;
 }
 
-/* Whether the awake ball meets frozen slot p. */
-static inline bool meets_frozen(const filter_ctx *w, const frozen_slot *p) {
-    const size_t s = (size_t)(p - w->slots);
+/* Whether the awake ball meets frozen slot s. */
+static inline bool meets_frozen(const filter_ctx *w, size_t s) {
     return c2d_filter_allows(w->category, w->mask, w->words ? w->words[2 * s] : C2D_FILTER_ALL,
                              w->words ? w->words[2 * s + 1] : C2D_FILTER_ALL);
 }
 
-/* contacts of one awake ball */
+/* ---- contacts ----------------------------------------------------------------------------- */
+
+/* One awake ball's walk: the candidates (frozen balls that pass the kernels' overlap
+ * prefilter) collected in hits. */
 typedef struct collide_ctx {
-    float x, y, r;
-    uint32_t id;
-    uint64_t *hits;
+    simde__m128 x, y, r; /* the awake ball in every lane */
+    simde__m128i id;
+    frozen_hit *hits;
     size_t count;
-    const frozen_slot *slots;
+    const filter_ctx *filter; /* NULL: every pair meets */
 } collide_ctx;
 
-/* The same with the awake ball's filter words (collide_visit_filtered). */
-typedef struct filtered_collide_ctx {
-    collide_ctx c;
-    filter_ctx filter;
-} filtered_collide_ctx;
-
-static void collide_visit(void *vctx, const frozen_slot *p) {
+/* The four lanes of block b: radii_overlap(q.q, r_awake, r_frozen), q = awake - frozen, in the
+ * same float operations as the kernels' prefilter (an unused lane's NaN fails it; a listed
+ * ball's radius is >= 0 and the awake one's was checked), the awake ball's own id left out.
+ * Each lane is written to the hits as it is (the block's 4 x 4 values transposed) and counted
+ * when it passed: no branch on the lanes. */
+C2D_FORMULA void collide_block(void *vctx, const frozen_level *lv, uint32_t b) {
     collide_ctx *c = vctx;
-    const float qx = c->x - p->x, qy = c->y - p->y;
-    /* no branch (c2d_frozen_visit_box_one_test): the entry is always written, and counted when
-     * it meets; it is within the hits, as each slot is visited at most once */
-    c->hits[c->count] = (uint64_t)p->id << 32 | (uint64_t)(p - c->slots);
-    c->count += (size_t)((p->id != c->id) & radii_overlap(qx * qx + qy * qy, c->r, p->r));
+    const frozen_block *blk = &lv->block[b];
+    simde__m128 bx = simde_mm_loadu_ps(blk->x), by = simde_mm_loadu_ps(blk->y);
+    simde__m128 br = simde_mm_loadu_ps(blk->r);
+    const simde__m128i bid = simde_mm_loadu_si128((const simde__m128i *)(const void *)blk->id);
+    const simde__m128 qx = simde_mm_sub_ps(c->x, bx), qy = simde_mm_sub_ps(c->y, by);
+    const simde__m128 d2 = simde_mm_add_ps(simde_mm_mul_ps(qx, qx), simde_mm_mul_ps(qy, qy));
+    const simde__m128 rs = simde_mm_add_ps(c->r, br);
+    const simde__m128 near = simde_mm_cmple_ps(d2, simde_mm_mul_ps(rs, rs));
+    const simde__m128 self = simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(bid, c->id));
+    unsigned m = (unsigned)simde_mm_movemask_ps(simde_mm_andnot_ps(self, near));
+    if (c->filter) /* (the lanes that passed are used ones) */
+        for (unsigned rest = m; rest; rest &= rest - 1) {
+            const unsigned j = (unsigned)__builtin_ctz(rest);
+            if (!meets_frozen(c->filter, lv->lane_slot[(size_t)b * FROZEN_LANES + j]))
+                m &= ~(1u << j);
+        }
+    simde__m128 bi = simde_mm_castsi128_ps(bid);
+    SIMDE_MM_TRANSPOSE4_PS(bx, by, br, bi);
+    frozen_hit *h = c->hits;
+    size_t n = c->count;
+    simde_mm_storeu_ps((float *)(void *)(h + n), bx);
+    n += m & 1u;
+    simde_mm_storeu_ps((float *)(void *)(h + n), by);
+    n += (m >> 1) & 1u;
+    simde_mm_storeu_ps((float *)(void *)(h + n), br);
+    n += (m >> 2) & 1u;
+    simde_mm_storeu_ps((float *)(void *)(h + n), bi);
+    c->count = n + ((m >> 3) & 1u);
 }
 
-static void collide_visit_filtered(void *vctx, const frozen_slot *p) {
-    filtered_collide_ctx *c = vctx;
-    if (meets_frozen(&c->filter, p)) collide_visit(&c->c, p);
+/* The same test for one listed slot (special slots, and the walk over every slot). */
+static void collide_slot(collide_ctx *c, const c2d_frozen *f, uint32_t s) {
+    const frozen_slot *p = &f->slots[s];
+    const float x = simde_mm_cvtss_f32(c->x), y = simde_mm_cvtss_f32(c->y);
+    const float r = simde_mm_cvtss_f32(c->r);
+    const float qx = x - p->x, qy = y - p->y;
+    const uint32_t id = (uint32_t)simde_mm_cvtsi128_si32(c->id);
+    if (p->id != id && radii_overlap(qx * qx + qy * qy, r, p->r) &&
+        (!c->filter || meets_frozen(c->filter, s))) {
+        const frozen_hit hit = {p->x, p->y, p->r, p->id};
+        c->hits[c->count++] = hit;
+    }
 }
 
-static void sort_u64(uint64_t *v, size_t n) {
+/* Candidates by increasing id (few: insertion sort; heapsort past 32). */
+static inline bool hit_before(const frozen_hit *a, const frozen_hit *b) {
+    return a->id < b->id;
+}
+
+static void sift_down(frozen_hit *v, size_t root, size_t end) {
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= end) return;
+        if (child + 1 < end && hit_before(&v[child], &v[child + 1])) child++;
+        if (!hit_before(&v[root], &v[child])) return;
+        const frozen_hit t = v[root];
+        v[root] = v[child];
+        v[child] = t;
+        root = child;
+    }
+}
+
+static void sort_hits(frozen_hit *v, size_t n) {
     if (n <= 32) {
         for (size_t i = 1; i < n; i++) {
-            const uint64_t x = v[i];
+            const frozen_hit x = v[i];
             size_t j = i;
-            for (; j > 0 && v[j - 1] > x; j--)
+            for (; j > 0 && hit_before(&x, &v[j - 1]); j--)
                 v[j] = v[j - 1];
             v[j] = x;
         }
         return;
     }
-    /* heapsort */
-    for (size_t start = n / 2; start-- > 0;) {
-        for (size_t root = start;;) {
-            size_t child = 2 * root + 1;
-            if (child >= n) break;
-            if (child + 1 < n && v[child + 1] > v[child]) child++;
-            if (v[root] >= v[child]) break;
-            const uint64_t t = v[root];
-            v[root] = v[child];
-            v[child] = t;
-            root = child;
-        }
-    }
+    for (size_t start = n / 2; start-- > 0;)
+        sift_down(v, start, n);
     for (size_t end = n; end-- > 1;) {
-        uint64_t t = v[0];
+        const frozen_hit t = v[0];
         v[0] = v[end];
         v[end] = t;
-        for (size_t root = 0;;) {
-            size_t child = 2 * root + 1;
-            if (child >= end) break;
-            if (child + 1 < end && v[child + 1] > v[child]) child++;
-            if (v[root] >= v[child]) break;
-            t = v[root];
-            v[root] = v[child];
-            v[child] = t;
-            root = child;
-        }
+        sift_down(v, 0, end);
     }
+}
+
+/* Pairs for the contact kernel (ball_pair_contacts, the all-pairs kernels' own contact step):
+ * pair i is balls 2i (the lower id) and 2i + 1 of a small circle SoA; the kernel appends the
+ * contacts of the pairs that overlap, in order, naming them 2i and 2i + 1, which are then
+ * replaced by the global ids. */
+typedef struct pair_queue {
+    const c2d_kernels *kernels;
+    size_t n;
+    float x[2 * FROZEN_CONTACT_CHUNK], y[2 * FROZEN_CONTACT_CHUNK], r[2 * FROZEN_CONTACT_CHUNK];
+    uint32_t id[2 * FROZEN_CONTACT_CHUNK];
+    c2d_ball_pair pairs[FROZEN_CONTACT_CHUNK];
+} pair_queue;
+
+static size_t pairs_flush(pair_queue *q, c2d_circle_pair_contact *out, size_t capacity,
+                          size_t total) {
+    if (q->n == 0) return total;
+    const c2d_circle_soa balls = {q->x, q->y, q->r, 2 * q->n, NULL, NULL};
+    const size_t first = total;
+    total = q->kernels->ball_pair_contacts(&balls, q->pairs, q->n, out, capacity, total);
+    for (size_t t = first; t < total && t < capacity; t++) {
+        const uint32_t i = out[t].a;
+        out[t].a = q->id[i];
+        out[t].b = q->id[i + 1];
+    }
+    q->n = 0;
+    return total;
+}
+
+static void pairs_push(pair_queue *q, float xa, float ya, float ra, uint32_t ia, float xb, float yb,
+                       float rb, uint32_t ib) {
+    const size_t i = 2 * q->n;
+    q->x[i] = xa;
+    q->y[i] = ya;
+    q->r[i] = ra;
+    q->id[i] = ia;
+    q->x[i + 1] = xb;
+    q->y[i + 1] = yb;
+    q->r[i + 1] = rb;
+    q->id[i + 1] = ib;
+    q->pairs[q->n].a = (uint32_t)i;
+    q->pairs[q->n].b = (uint32_t)i + 1;
+    q->n++;
+}
+
+/* How one awake ball's query goes: nothing to test, the windows, or every slot. */
+typedef struct ball_plan {
+    enum { PLAN_NONE, PLAN_WINDOWS, PLAN_ALL } how;
+    frozen_window win[FROZEN_LEVELS];
+} ball_plan;
+
+/* The plan of a collide query of ball (x, y, r) (its centre not NaN, r >= 0). */
+static inline void collide_plan(const c2d_frozen *f, float x, float y, float r, ball_plan *p) {
+    p->how = PLAN_ALL; /* untamed, or a window wider than the balls held: every slot */
+    if (!frozen_tame(x) || !frozen_tame(y) || !frozen_tame(r)) return;
+    double cells = 0.0;
+    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+        const unsigned L = frozen_lowest_level(rest);
+        const frozen_level *lv = &f->level[L];
+        const double reach = ((double)r + lv->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+        cells += frozen_window_of(lv, x - reach, x + reach, y - reach, y + reach, &p->win[L]);
+    }
+    if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count) p->how = PLAN_WINDOWS;
+}
+
+/* Ball k's walk by its plan p (not PLAN_NONE) and its pairs to the queue; returns the total. */
+C2D_FORMULA size_t collide_ball(const c2d_frozen *f, const c2d_circle_soa *circles,
+                                const uint32_t *ids, size_t k, const ball_plan *p, pair_queue *q,
+                                c2d_circle_pair_contact *out, size_t capacity, size_t total,
+                                bool filtered) {
+    const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
+    const uint32_t id = ids ? ids[k] : (uint32_t)k;
+    filter_ctx filter;
+    if (filtered) filter = filter_of(f, circles, k);
+    collide_ctx c = {simde_mm_set1_ps(x),
+                     simde_mm_set1_ps(y),
+                     simde_mm_set1_ps(r),
+                     simde_mm_set1_epi32((int32_t)id),
+                     f->hits,
+                     0,
+                     filtered ? &filter : NULL};
+    if (p->how == PLAN_WINDOWS) {
+        for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+            const unsigned L = frozen_lowest_level(rest);
+            frozen_walk_window(&f->level[L], &p->win[L], collide_block, &c);
+        }
+        for (size_t i = 0; i < f->special_count; i++)
+            collide_slot(&c, f, f->special[i]);
+    } else {
+        for (size_t s = 0; s < f->used; s++)
+            if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
+                collide_slot(&c, f, (uint32_t)s);
+    }
+    if (c.count == 0) return total;
+    sort_hits(c.hits, c.count);
+    for (size_t h = 0; h < c.count; h++) {
+        const frozen_hit *o = &c.hits[h];
+        if (id < o->id)
+            pairs_push(q, x, y, r, id, o->x, o->y, o->r, o->id);
+        else
+            pairs_push(q, o->x, o->y, o->r, o->id, x, y, r, id);
+        if (q->n == FROZEN_CONTACT_CHUNK) total = pairs_flush(q, out, capacity, total);
+    }
+    return total;
 }
 
 /* The awake-vs-frozen pairs of c2d_frozen_collide; returns their total.
@@ -110,48 +250,18 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
                                   const uint32_t *ids, c2d_circle_pair_contact *out,
                                   size_t capacity, bool filtered) {
     size_t total = 0;
+    pair_queue q;
+    q.kernels = c2d_active_kernels();
+    q.n = 0;
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         if (x != x || y != y || !(r >= 0.0f)) continue;
-        collide_ctx c = {x, y, r, ids ? ids[k] : (uint32_t)k, f->hits, 0, f->slots};
-        filtered_collide_ctx fc;
-        void *ctx = &c;
-        frozen_visit_fn visit = collide_visit;
-        if (filtered) {
-            fc.c = c;
-            fc.filter = filter_of(f, circles, k);
-            ctx = &fc;
-            visit = collide_visit_filtered;
-        }
-        if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
-            double reach[FROZEN_LEVELS];
-            for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-                const unsigned L = frozen_lowest_level(rest);
-                reach[L] = ((double)r + f->r_max[L]) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-            }
-            c2d_frozen_visit_box_one_test(f, x, x, y, y, reach, visit, ctx);
-        } else {
-            c2d_frozen_visit_all(f, visit, ctx);
-        }
-        if (filtered) c.count = fc.c.count;
-        if (c.count == 0) continue;
-        sort_u64(c.hits, c.count);
-        for (size_t h = 0; h < c.count; h++) {
-            const frozen_slot *p = &f->slots[(uint32_t)c.hits[h]];
-            const bool awake_first = c.id < p->id;
-            const float xa = awake_first ? x : p->x, ya = awake_first ? y : p->y;
-            const float ra = awake_first ? r : p->r;
-            const float xb = awake_first ? p->x : x, yb = awake_first ? p->y : y;
-            const float rb = awake_first ? p->r : r;
-            c2d_contact contact;
-            if (c2d_capsule_contact(xa, ya, ra, xb, yb, xb, yb, rb, &contact))
-                c2d_emit_ball_pair(out, capacity, &total, awake_first ? c.id : p->id,
-                                   awake_first ? p->id : c.id, &contact);
-        }
+        ball_plan p;
+        collide_plan(f, x, y, r, &p);
+        total = collide_ball(f, circles, ids, k, &p, &q, out, capacity, total, filtered);
     }
-    return total;
+    return pairs_flush(&q, out, capacity, total);
 }
-
 size_t c2d_frozen_collide(const c2d_frozen *f, const c2d_circle_soa *circles, const uint32_t *ids,
                           c2d_circle_pair_contact *out, size_t capacity) {
     return f->words || c2d_circle_soa_filtered(circles)
@@ -159,33 +269,61 @@ size_t c2d_frozen_collide(const c2d_frozen *f, const c2d_circle_soa *circles, co
                : collide_frozen(f, circles, ids, out, capacity, false);
 }
 
-/* the sweep of one awake ball */
+/* ---- sweeps ------------------------------------------------------------------------------- */
+
+/* The sweep of one awake ball. */
 typedef struct sweep_ctx {
     c2d_circle ball;
     c2d_vec2 move;
     uint32_t id;
     c2d_circle_hit best;
+    const filter_ctx *filter;   /* NULL: every pair meets */
+    simde__m128 x0, x1, y0, y1; /* the level's query box, its bounds rounded outward to floats */
 } sweep_ctx;
 
-/* The same with the awake ball's filter words (sweep_visit_filtered). */
-typedef struct filtered_sweep_ctx {
-    sweep_ctx c;
-    filter_ctx filter;
-} filtered_sweep_ctx;
-
-static void sweep_visit(void *vctx, const frozen_slot *p) {
-    sweep_ctx *c = vctx;
-    if (p->id == c->id) return;
-    const c2d_circle other = {{p->x, p->y}, p->r};
+/* One frozen ball against the awake ball's path (its own id left out). */
+static inline void sweep_candidate(sweep_ctx *c, float x, float y, float r, uint32_t id) {
+    if (id == c->id) return;
+    const c2d_circle other = {{x, y}, r};
     const c2d_vec2 still = {0.0f, 0.0f};
     c2d_toi toi;
     if (c2d_sweep_circles(c->ball, c->move, other, still, &toi))
-        c2d_keep_earliest_ball(&c->best, p->id, &toi);
+        c2d_keep_earliest_ball(&c->best, id, &toi);
 }
 
-static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
-    filtered_sweep_ctx *c = vctx;
-    if (meets_frozen(&c->filter, p)) sweep_visit(&c->c, p);
+/* The lanes of block b whose centre lies in the box, one at a time. */
+C2D_FORMULA void sweep_block(void *vctx, const frozen_level *lv, uint32_t b) {
+    sweep_ctx *c = vctx;
+    const frozen_block *blk = &lv->block[b];
+    const simde__m128 bx = simde_mm_loadu_ps(blk->x), by = simde_mm_loadu_ps(blk->y);
+    const simde__m128 in = simde_mm_and_ps(
+        simde_mm_and_ps(simde_mm_cmpge_ps(bx, c->x0), simde_mm_cmple_ps(bx, c->x1)),
+        simde_mm_and_ps(simde_mm_cmpge_ps(by, c->y0), simde_mm_cmple_ps(by, c->y1)));
+    for (unsigned m = (unsigned)simde_mm_movemask_ps(in); m; m &= m - 1) {
+        const unsigned j = (unsigned)__builtin_ctz(m);
+        if (c->filter && !meets_frozen(c->filter, lv->lane_slot[(size_t)b * FROZEN_LANES + j]))
+            continue;
+        sweep_candidate(c, blk->x[j], blk->y[j], blk->r[j], blk->id[j]);
+    }
+}
+
+/* The same for one listed slot (special slots, and the walk over every slot). */
+static void sweep_slot(sweep_ctx *c, const c2d_frozen *f, uint32_t s) {
+    const frozen_slot *p = &f->slots[s];
+    if (!c->filter || meets_frozen(c->filter, s)) sweep_candidate(c, p->x, p->y, p->r, p->id);
+}
+
+/* A double bound as a float no further in (below for a low bound, above for a high one): the
+ * conversion is within 2^-24 of |v| (tame v: no overflow), and 2^-22 of it more is taken
+ * outward (plus the smallest normal, for v near 0), so no call to nextafterf. */
+static simde__m128 bound_below(double v) {
+    const float g = (float)v;
+    return simde_mm_set1_ps(g - (fabsf(g) * 0x1p-22f + 0x1p-126f));
+}
+
+static simde__m128 bound_above(double v) {
+    const float g = (float)v;
+    return simde_mm_set1_ps(g + (fabsf(g) * 0x1p-22f + 0x1p-126f));
 }
 
 /* The hits of c2d_frozen_sweep into out; `filtered` as in collide_frozen. */
@@ -195,37 +333,57 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         const float mx = move_x[k], my = move_y[k];
-        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
+        filter_ctx filter;
+        if (filtered) filter = filter_of(f, circles, k);
+        sweep_ctx c = {{{x, y}, r},
+                       {mx, my},
+                       ids ? ids[k] : (uint32_t)k,
+                       c2d_no_ball_hit(),
+                       filtered ? &filter : NULL,
+                       simde_mm_setzero_ps(),
+                       simde_mm_setzero_ps(),
+                       simde_mm_setzero_ps(),
+                       simde_mm_setzero_ps()};
         if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
-            filtered_sweep_ctx fc;
-            void *ctx = &c;
-            frozen_visit_fn visit = sweep_visit;
-            if (filtered) {
-                fc.c = c;
-                fc.filter = filter_of(f, circles, k);
-                ctx = &fc;
-                visit = sweep_visit_filtered;
-            }
+            bool walked = false;
             if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
                 frozen_tame(my)) {
                 /* everything within r + r_max (the level's) of the path, with the kernels'
                  * sweep slack (sizes 2^-8, positions 2^-16) taken four times over */
                 const double ex = (double)x + mx, ey = (double)y + my;
-                double grow[FROZEN_LEVELS];
+                const double lo_x = x < ex ? x : ex, hi_x = x > ex ? x : ex;
+                const double lo_y = y < ey ? y : ey, hi_y = y > ey ? y : ey;
+                frozen_window win[FROZEN_LEVELS];
+                double grow[FROZEN_LEVELS], cells = 0.0;
                 for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
                     const unsigned L = frozen_lowest_level(rest);
-                    const double size = fabs((double)mx) + fabs((double)my) + r + f->r_max[L];
-                    grow[L] = (double)r + f->r_max[L] + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-                              4.0 * C2D_SWEEP_POSITION_SLACK *
-                                  (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-                              C2D_ABSOLUTE_SLACK;
+                    const frozen_level *lv = &f->level[L];
+                    const double size = fabs((double)mx) + fabs((double)my) + r + lv->r_max;
+                    const double g = (double)r + lv->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+                                     4.0 * C2D_SWEEP_POSITION_SLACK *
+                                         (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+                                     C2D_ABSOLUTE_SLACK;
+                    grow[L] = g;
+                    cells += frozen_window_of(lv, lo_x - g, hi_x + g, lo_y - g, hi_y + g, &win[L]);
                 }
-                c2d_frozen_visit_box(f, x < ex ? x : ex, x > ex ? x : ex, y < ey ? y : ey,
-                                     y > ey ? y : ey, grow, visit, ctx);
-            } else {
-                c2d_frozen_visit_all(f, visit, ctx);
+                if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count) {
+                    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                        const unsigned L = frozen_lowest_level(rest);
+                        c.x0 = bound_below(lo_x - grow[L]);
+                        c.x1 = bound_above(hi_x + grow[L]);
+                        c.y0 = bound_below(lo_y - grow[L]);
+                        c.y1 = bound_above(hi_y + grow[L]);
+                        frozen_walk_window(&f->level[L], &win[L], sweep_block, &c);
+                    }
+                    for (size_t i = 0; i < f->special_count; i++)
+                        sweep_slot(&c, f, f->special[i]);
+                    walked = true;
+                }
             }
-            if (filtered) c.best = fc.c.best;
+            if (!walked) /* untamed, or a window wider than the balls held: every slot */
+                for (size_t s = 0; s < f->used; s++)
+                    if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
+                        sweep_slot(&c, f, (uint32_t)s);
         }
         out[k] = c.best;
     }

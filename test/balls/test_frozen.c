@@ -523,6 +523,54 @@ static void churn_cells(void **state) {
     balls_free(&s);
 }
 
+/* Crowded cells: clumps of 1 to 23 balls about a few points (a cell's balls then fill chained
+ * blocks of four), frozen and thawed a ball at a time in random order for many frames, so that
+ * removals move a cell's last ball from one block into another and blocks are freed and
+ * reused; the identity after each frame, on every backend. */
+static void crowded_churn(void **state) {
+    (void)state;
+    c2d_rng rng = {0xc10d};
+    ball_set s;
+    balls_init(&s, 360);
+    balls_random(&s, &rng, 4.0f, 0.05f, 0.6f, 1.5f);
+    for (size_t i = 0; i < s.n; i++) { /* clump k: balls [k (k + 1) / 2 ...), about point k */
+        size_t k = 0;
+        while ((k + 1) * (k + 2) / 2 <= i)
+            k++;
+        s.x[i] = (float)(k % 6) * 3.0f + c2d_rng_range(&rng, -0.05f, 0.05f);
+        s.y[i] = (float)(k / 6) * 3.0f + c2d_rng_range(&rng, -0.05f, 0.05f);
+    }
+    bool *frozen = calloc(s.n, sizeof *frozen);
+    assert_non_null(frozen);
+    c2d_backend list[C2D_BACKEND_COUNT];
+    const size_t backends = available_backends(list);
+    for (size_t b = 0; b < backends; b++) {
+        use_backend(list[b]);
+        memset(frozen, 0, s.n * sizeof *frozen);
+        c2d_scene *scene = empty_scene();
+        for (int frame = 0; frame < 16; frame++) {
+            for (size_t step = 0; step < s.n / 2; step++) {
+                const size_t i = (size_t)(c2d_rng_next(&rng) % s.n);
+                const uint32_t id = (uint32_t)i;
+                if (frozen[i]) {
+                    assert_int_equal(c2d_scene_thaw_balls(scene, &id, 1), C2D_OK);
+                } else {
+                    const c2d_circle_soa one = {&s.x[i], &s.y[i], &s.r[i], 1, NULL, NULL};
+                    assert_int_equal(c2d_scene_freeze_balls(scene, &one, &id), C2D_OK);
+                }
+                frozen[i] = !frozen[i];
+            }
+            char label[64];
+            snprintf(label, sizeof label, "crowded frame %d, %s", frame,
+                     c2d_backend_name(list[b]));
+            check_identity(scene, &s, frozen, label);
+        }
+        c2d_scene_destroy(scene);
+    }
+    free(frozen);
+    balls_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_piles),        cmocka_unit_test(packed),
@@ -531,6 +579,7 @@ int main(void) {
         cmocka_unit_test(bad_arguments),       cmocka_unit_test(huge_ids),
         cmocka_unit_test(id_map_churn),        cmocka_unit_test(small_radii),
         cmocka_unit_test(boulders_and_levels), cmocka_unit_test(churn_cells),
+        cmocka_unit_test(crowded_churn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
