@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "balls/frozen_layout.h"
+#include "balls/frozen_sweep_test.h"
 #include "batch/kernels_balls.h"
 #include "core/filter_words.h"
 #include "core/lane_scalar.h"
@@ -159,13 +160,8 @@ size_t c2d_frozen_collide(const c2d_frozen *f, const c2d_circle_soa *circles, co
                : collide_frozen(f, circles, ids, out, capacity, false);
 }
 
-/* the sweep of one awake ball */
-typedef struct sweep_ctx {
-    c2d_circle ball;
-    c2d_vec2 move;
-    uint32_t id;
-    c2d_circle_hit best;
-} sweep_ctx;
+/* the sweep of one awake ball (balls/frozen_sweep_test.h) */
+typedef frozen_sweep sweep_ctx;
 
 /* The same with the awake ball's filter words (sweep_visit_filtered). */
 typedef struct filtered_sweep_ctx {
@@ -174,13 +170,7 @@ typedef struct filtered_sweep_ctx {
 } filtered_sweep_ctx;
 
 static void sweep_visit(void *vctx, const frozen_slot *p) {
-    sweep_ctx *c = vctx;
-    if (p->id == c->id) return;
-    const c2d_circle other = {{p->x, p->y}, p->r};
-    const c2d_vec2 still = {0.0f, 0.0f};
-    c2d_toi toi;
-    if (c2d_sweep_circles(c->ball, c->move, other, still, &toi))
-        c2d_keep_earliest_ball(&c->best, p->id, &toi);
+    frozen_sweep_one(vctx, p->x, p->y, p->r, p->id);
 }
 
 static void sweep_visit_filtered(void *vctx, const frozen_slot *p) {
@@ -195,8 +185,11 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
     for (size_t k = 0; k < circles->count; k++) {
         const float x = circles->x[k], y = circles->y[k], r = circles->radius[k];
         const float mx = move_x[k], my = move_y[k];
-        sweep_ctx c = {{{x, y}, r}, {mx, my}, ids ? ids[k] : (uint32_t)k, c2d_no_ball_hit()};
-        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
+        sweep_ctx c;
+        frozen_sweep_begin(&c, x, y, r, mx, my, ids ? ids[k] : (uint32_t)k);
+        /* no move, no hit (frozen_sweep_test.h) */
+        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f &&
+            frozen_sweep_moves(mx, my)) {
             filtered_sweep_ctx fc;
             void *ctx = &c;
             frozen_visit_fn visit = sweep_visit;
@@ -225,9 +218,9 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
             } else {
                 c2d_frozen_visit_all(f, visit, ctx);
             }
-            if (filtered) c.best = fc.c.best;
+            if (filtered) c = fc.c;
         }
-        out[k] = c.best;
+        out[k] = frozen_sweep_finish(&c);
     }
 }
 
