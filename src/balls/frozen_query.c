@@ -10,6 +10,7 @@
 #include <simde/x86/sse2.h>
 
 #include "balls/frozen_layout.h"
+#include "balls/frozen_sweep_test.h"
 #include "batch/dispatch.h"
 #include "batch/kernels.h"
 #include "batch/kernels_balls.h"
@@ -271,25 +272,13 @@ size_t c2d_frozen_collide(const c2d_frozen *f, const c2d_circle_soa *circles, co
 
 /* ---- sweeps ------------------------------------------------------------------------------- */
 
-/* The sweep of one awake ball. */
+/* The sweep of one awake ball (balls/frozen_sweep_test.h: the candidates' cull), its filter
+ * words and the box of the level being walked. */
 typedef struct sweep_ctx {
-    c2d_circle ball;
-    c2d_vec2 move;
-    uint32_t id;
-    c2d_circle_hit best;
+    frozen_sweep s;
     const filter_ctx *filter;   /* NULL: every pair meets */
     simde__m128 x0, x1, y0, y1; /* the level's query box, its bounds rounded outward to floats */
 } sweep_ctx;
-
-/* One frozen ball against the awake ball's path (its own id left out). */
-static inline void sweep_candidate(sweep_ctx *c, float x, float y, float r, uint32_t id) {
-    if (id == c->id) return;
-    const c2d_circle other = {{x, y}, r};
-    const c2d_vec2 still = {0.0f, 0.0f};
-    c2d_toi toi;
-    if (c2d_sweep_circles(c->ball, c->move, other, still, &toi))
-        c2d_keep_earliest_ball(&c->best, id, &toi);
-}
 
 /* The lanes of block b whose centre lies in the box, one at a time. */
 C2D_FORMULA void sweep_block(void *vctx, const frozen_level *lv, uint32_t b) {
@@ -303,14 +292,14 @@ C2D_FORMULA void sweep_block(void *vctx, const frozen_level *lv, uint32_t b) {
         const unsigned j = (unsigned)__builtin_ctz(m);
         if (c->filter && !meets_frozen(c->filter, lv->lane_slot[(size_t)b * FROZEN_LANES + j]))
             continue;
-        sweep_candidate(c, blk->x[j], blk->y[j], blk->r[j], blk->id[j]);
+        frozen_sweep_one(&c->s, blk->x[j], blk->y[j], blk->r[j], blk->id[j]);
     }
 }
 
 /* The same for one listed slot (special slots, and the walk over every slot). */
 static void sweep_slot(sweep_ctx *c, const c2d_frozen *f, uint32_t s) {
     const frozen_slot *p = &f->slots[s];
-    if (!c->filter || meets_frozen(c->filter, s)) sweep_candidate(c, p->x, p->y, p->r, p->id);
+    if (!c->filter || meets_frozen(c->filter, s)) frozen_sweep_one(&c->s, p->x, p->y, p->r, p->id);
 }
 
 /* A double bound as a float no further in (below for a low bound, above for a high one): the
@@ -335,16 +324,13 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
         const float mx = move_x[k], my = move_y[k];
         filter_ctx filter;
         if (filtered) filter = filter_of(f, circles, k);
-        sweep_ctx c = {{{x, y}, r},
-                       {mx, my},
-                       ids ? ids[k] : (uint32_t)k,
-                       c2d_no_ball_hit(),
-                       filtered ? &filter : NULL,
-                       simde_mm_setzero_ps(),
-                       simde_mm_setzero_ps(),
-                       simde_mm_setzero_ps(),
-                       simde_mm_setzero_ps()};
-        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f) {
+        sweep_ctx c;
+        frozen_sweep_begin(&c.s, x, y, r, mx, my, ids ? ids[k] : (uint32_t)k);
+        c.filter = filtered ? &filter : NULL;
+        c.x0 = c.x1 = c.y0 = c.y1 = simde_mm_setzero_ps();
+        /* no move, no hit (frozen_sweep_test.h) */
+        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f &&
+            frozen_sweep_moves(mx, my)) {
             bool walked = false;
             if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
                 frozen_tame(my)) {
@@ -385,7 +371,7 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
                     if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
                         sweep_slot(&c, f, (uint32_t)s);
         }
-        out[k] = c.best;
+        out[k] = frozen_sweep_finish(&c.s);
     }
 }
 
