@@ -80,7 +80,7 @@ static bool level_make(const c2d_allocator *a, frozen_level *lv, size_t balls, d
     lv->coarse = inv_cell <= 0x1p19;
     lv->used = lv->buckets;
     lv->free_block = FROZEN_NIL;
-    for (size_t k = 0; k < lv->buckets; k++)
+    for (size_t k = 0; k < lv->capacity; k++) /* the spare blocks too: a walk reads them */
         block_clear(lv, (uint32_t)k);
     memset(lv->fill, 0, lv->buckets * sizeof *lv->fill);
     memset(lv->occupied, 0, bitmap_words(lv->buckets) * sizeof *lv->occupied);

@@ -132,11 +132,18 @@ static inline unsigned frozen_lowest_level(uint32_t levels) {
 #endif
 }
 
-/* Bits [p, p + w) of a bitmap (w <= 57) as the low bits of the answer: the word of bit p and
- * the next one (the bitmaps have a spare word past their end). */
+/* Bits [p, p + w) of a bitmap (w <= 57) as the low bits of the answer (the bitmaps have a
+ * spare word past their end): on a little-endian machine one unaligned 8-byte read, else the
+ * word of bit p and the next one. */
 static inline uint64_t frozen_bits_at(const uint64_t *map, size_t p, unsigned w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)map + p / 8, sizeof v);
+    v >>= p % 8;
+#else
     const unsigned s = (unsigned)(p % 64);
     const uint64_t v = map[p / 64] >> s | (map[p / 64 + 1] << 1) << (63 - s);
+#endif
     return v & (((uint64_t)1 << w) - 1);
 }
 
@@ -176,33 +183,51 @@ static inline double frozen_window_of(const frozen_level *lv, double x0, double 
     return (double)win->w * (double)win->h;
 }
 
-/* Calls block_fn(ctx, lv, b) for every block of the buckets of window `win` that hold a
- * ball: each row of the window is one or two runs of consecutive buckets (two where it wraps
- * around the torus); a run whose buckets are all empty costs one bitmap read. Inline, so the
- * caller's block_fn is called directly. */
+/* Calls block_fn(ctx, lv, b, lanes) for every block of the buckets of window `win` that hold a
+ * ball, lanes = 0xf: each row of the window is one or two runs of consecutive buckets (two
+ * where it wraps around the torus); a run whose buckets are all empty costs one bitmap read.
+ * Runs of up to 3 buckets in rows 0-2 of a window (a query's usual shape: about the cell
+ * side) go without a loop: 3 blocks from the run's first, those past its end with lanes = 0
+ * (they exist: a level has spare blocks past its buckets), and 3 rows, those past the
+ * window's end as runs of no bucket; so the branches do not follow the window's shape.
+ * Inline, so the caller's block_fn is called directly. */
 #if defined(__GNUC__) || defined(__clang__)
 #define FROZEN_WALK static inline __attribute__((always_inline))
 #else
 #define FROZEN_WALK static inline
 #endif
-typedef void (*frozen_block_fn)(void *ctx, const frozen_level *lv, uint32_t b);
+typedef void (*frozen_block_fn)(void *ctx, const frozen_level *lv, uint32_t b, unsigned lanes);
+
+FROZEN_WALK void frozen_walk_chains(const frozen_level *lv, size_t p, uint64_t chained,
+                                    frozen_block_fn block_fn, void *ctx) {
+    for (uint64_t m = chained; m; m &= m - 1) {
+        const uint32_t b = (uint32_t)(p + (size_t)__builtin_ctzll(m));
+        for (uint32_t k = lv->next[b]; k != FROZEN_NIL; k = lv->next[k])
+            block_fn(ctx, lv, k, 0xfu);
+    }
+}
 
 FROZEN_WALK void frozen_walk_run(const frozen_level *lv, size_t p, uint64_t w,
                                  frozen_block_fn block_fn, void *ctx) {
+    if (w <= 3) {
+        const uint64_t in = ((uint64_t)1 << w) - 1;
+        if (!(frozen_bits_at(lv->occupied, p, 3) & in)) return;
+        block_fn(ctx, lv, (uint32_t)p, 0xfu);
+        block_fn(ctx, lv, (uint32_t)p + 1, 0xfu & (0u - (unsigned)(w > 1)));
+        block_fn(ctx, lv, (uint32_t)p + 2, 0xfu & (0u - (unsigned)(w > 2)));
+        frozen_walk_chains(lv, p, frozen_bits_at(lv->chained, p, 3) & in, block_fn, ctx);
+        return;
+    }
     if (w <= 57) {
         if (!frozen_bits_at(lv->occupied, p, (unsigned)w)) return;
         for (uint64_t i = 0; i < w; i++)
-            block_fn(ctx, lv, (uint32_t)(p + i));
-        for (uint64_t m = frozen_bits_at(lv->chained, p, (unsigned)w); m; m &= m - 1) {
-            const uint32_t b = (uint32_t)(p + (size_t)__builtin_ctzll(m));
-            for (uint32_t k = lv->next[b]; k != FROZEN_NIL; k = lv->next[k])
-                block_fn(ctx, lv, k);
-        }
+            block_fn(ctx, lv, (uint32_t)(p + i), 0xfu);
+        frozen_walk_chains(lv, p, frozen_bits_at(lv->chained, p, (unsigned)w), block_fn, ctx);
         return;
     }
     for (uint64_t i = 0; i < w; i++)
         for (uint32_t k = (uint32_t)(p + i); k != FROZEN_NIL && lv->fill[p + i]; k = lv->next[k])
-            block_fn(ctx, lv, k);
+            block_fn(ctx, lv, k, 0xfu);
 }
 
 FROZEN_WALK void frozen_walk_window(const frozen_level *lv, const frozen_window *win,
@@ -210,10 +235,11 @@ FROZEN_WALK void frozen_walk_window(const frozen_level *lv, const frozen_window 
     const uint64_t nx = lv->mask_x + 1;
     const uint64_t c0 = (uint64_t)win->cx0 & lv->mask_x;
     const uint64_t first = nx - c0 < win->w ? nx - c0 : win->w; /* before the wrap */
-    for (uint64_t i = 0; i < win->h; i++) {
+    const uint64_t rows = win->h > 3 ? win->h : 3;              /* rows past h: no bucket */
+    for (uint64_t i = 0; i < rows; i++) {
         const size_t row = (size_t)(((uint64_t)win->cy0 + i) & lv->mask_y) << lv->shift;
-        frozen_walk_run(lv, row + (size_t)c0, first, block_fn, ctx);
-        if (first < win->w) frozen_walk_run(lv, row, win->w - first, block_fn, ctx);
+        frozen_walk_run(lv, row + (size_t)c0, i < win->h ? first : 0, block_fn, ctx);
+        if (first < win->w && i < win->h) frozen_walk_run(lv, row, win->w - first, block_fn, ctx);
     }
 }
 

@@ -6,6 +6,7 @@
  * theirs by construction; contacts keep the kernels' two-step accept (their overlap prefilter,
  * then the exact contact), which is symmetric in the two balls. */
 #include <math.h>
+#include <string.h>
 
 #include <simde/x86/sse2.h>
 
@@ -55,7 +56,7 @@ typedef struct collide_ctx {
  * ball's radius is >= 0 and the awake one's was checked), the awake ball's own id left out.
  * Each lane is written to the hits as it is (the block's 4 x 4 values transposed) and counted
  * when it passed: no branch on the lanes. */
-C2D_FORMULA void collide_block(void *vctx, const frozen_level *lv, uint32_t b) {
+C2D_FORMULA void collide_block(void *vctx, const frozen_level *lv, uint32_t b, unsigned lanes) {
     collide_ctx *c = vctx;
     const frozen_block *blk = &lv->block[b];
     simde__m128 bx = simde_mm_loadu_ps(blk->x), by = simde_mm_loadu_ps(blk->y);
@@ -66,7 +67,7 @@ C2D_FORMULA void collide_block(void *vctx, const frozen_level *lv, uint32_t b) {
     const simde__m128 rs = simde_mm_add_ps(c->r, br);
     const simde__m128 near = simde_mm_cmple_ps(d2, simde_mm_mul_ps(rs, rs));
     const simde__m128 self = simde_mm_castsi128_ps(simde_mm_cmpeq_epi32(bid, c->id));
-    unsigned m = (unsigned)simde_mm_movemask_ps(simde_mm_andnot_ps(self, near));
+    unsigned m = (unsigned)simde_mm_movemask_ps(simde_mm_andnot_ps(self, near)) & lanes;
     if (c->filter) /* (the lanes that passed are used ones) */
         for (unsigned rest = m; rest; rest &= rest - 1) {
             const unsigned j = (unsigned)__builtin_ctz(rest);
@@ -119,7 +120,29 @@ static void sift_down(frozen_hit *v, size_t root, size_t end) {
     }
 }
 
+/* Orders keys a and b (branch-free: a compare and two selects). */
+static inline void order_keys(uint64_t *a, uint64_t *b) {
+    const uint64_t lo = *a < *b ? *a : *b, hi = *a < *b ? *b : *a;
+    *a = lo;
+    *b = hi;
+}
+
 static void sort_hits(frozen_hit *v, size_t n) {
+    if (n <= 4) { /* the usual count: a sorting network on (id, place) keys, no branch */
+        uint64_t k[4];
+        for (size_t i = 0; i < 4; i++)
+            k[i] = i < n ? (uint64_t)v[i].id << 32 | i : UINT64_MAX;
+        order_keys(&k[0], &k[1]);
+        order_keys(&k[2], &k[3]);
+        order_keys(&k[0], &k[2]);
+        order_keys(&k[1], &k[3]);
+        order_keys(&k[1], &k[2]);
+        frozen_hit t[4];
+        memcpy(t, v, n * sizeof *v);
+        for (size_t i = 0; i < n; i++)
+            v[i] = t[(uint32_t)k[i]];
+        return;
+    }
     if (n <= 32) {
         for (size_t i = 1; i < n; i++) {
             const frozen_hit x = v[i];
@@ -233,12 +256,11 @@ C2D_FORMULA size_t collide_ball(const c2d_frozen *f, const c2d_circle_soa *circl
     }
     if (c.count == 0) return total;
     sort_hits(c.hits, c.count);
+    const frozen_hit me = {x, y, r, id};
     for (size_t h = 0; h < c.count; h++) {
-        const frozen_hit *o = &c.hits[h];
-        if (id < o->id)
-            pairs_push(q, x, y, r, id, o->x, o->y, o->r, o->id);
-        else
-            pairs_push(q, o->x, o->y, o->r, o->id, x, y, r, id);
+        const frozen_hit two[2] = {me, c.hits[h]}; /* the lower id first, no branch */
+        const frozen_hit *lo = &two[c.hits[h].id < id], *hi = &two[c.hits[h].id > id];
+        pairs_push(q, lo->x, lo->y, lo->r, lo->id, hi->x, hi->y, hi->r, hi->id);
         if (q->n == FROZEN_CONTACT_CHUNK) total = pairs_flush(q, out, capacity, total);
     }
     return total;
@@ -281,14 +303,14 @@ typedef struct sweep_ctx {
 } sweep_ctx;
 
 /* The lanes of block b whose centre lies in the box, one at a time. */
-C2D_FORMULA void sweep_block(void *vctx, const frozen_level *lv, uint32_t b) {
+C2D_FORMULA void sweep_block(void *vctx, const frozen_level *lv, uint32_t b, unsigned lanes) {
     sweep_ctx *c = vctx;
     const frozen_block *blk = &lv->block[b];
     const simde__m128 bx = simde_mm_loadu_ps(blk->x), by = simde_mm_loadu_ps(blk->y);
     const simde__m128 in = simde_mm_and_ps(
         simde_mm_and_ps(simde_mm_cmpge_ps(bx, c->x0), simde_mm_cmple_ps(bx, c->x1)),
         simde_mm_and_ps(simde_mm_cmpge_ps(by, c->y0), simde_mm_cmple_ps(by, c->y1)));
-    for (unsigned m = (unsigned)simde_mm_movemask_ps(in); m; m &= m - 1) {
+    for (unsigned m = (unsigned)simde_mm_movemask_ps(in) & lanes; m; m &= m - 1) {
         const unsigned j = (unsigned)__builtin_ctz(m);
         if (c->filter && !meets_frozen(c->filter, lv->lane_slot[(size_t)b * FROZEN_LANES + j]))
             continue;
