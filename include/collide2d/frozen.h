@@ -29,13 +29,14 @@
 /// balls where the frozen ones do not move.
 ///
 /// Cost: freezing and thawing k balls costs O(k) (amortised: the index grows geometrically,
-/// and only freezing allocates). The index is a hashed hierarchical grid: level 0's cells are
-/// sized from the spacing of the frozen centres (not their radii, so zero, tiny or huge radii
-/// do not change it), each ball on the level whose cells fit its radius, each cell a list of
-/// slots; the cell is chosen again when the index grows or four times the balls held have
-/// been frozen or thawed since (amortised O(1) a ball). A query costs O(its cells + the frozen balls
-/// near it) on each level that holds a ball (a boulder costs its own coarse level, not every
-/// query), so awake-vs-frozen costs O(awake balls + their neighbours).
+/// and only freezing allocates). The index is a hierarchical grid: level 0's cells are sized
+/// from the spacing of the frozen centres (not their radii, so zero, tiny or huge radii do not
+/// change it), each ball on the level whose cells fit its radius, each cell's balls packed in
+/// blocks of four that a query tests at once; the cell is chosen again when the balls held
+/// double or four times them have been frozen or thawed since (amortised O(1) a ball). A query
+/// costs O(its cells + the frozen balls near it) on each level that holds a ball (a boulder
+/// costs its own coarse level, not every query), so awake-vs-frozen costs O(awake balls +
+/// their neighbours).
 /// The index also keeps a hash map from id to slot, sized by the frozen balls (not by the
 /// largest id: any id but C2D_NONE costs the same).
 ///
