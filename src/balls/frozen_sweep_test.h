@@ -43,6 +43,13 @@
 #include "core/dlane_scalar.h"
 #include "core/ball_sweep_formula.h"
 
+/* Out of line, and no warning in a file that includes this one without calling it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FROZEN_SWEEP_COLD static __attribute__((noinline, unused))
+#else
+#define FROZEN_SWEEP_COLD static
+#endif
+
 /* Maybes kept for the last step; more go to the formula at once. */
 #define FROZEN_SWEEP_MAYBES 8
 
@@ -98,8 +105,7 @@ static inline void frozen_sweep_begin(frozen_sweep *s, float x, float y, float r
  * (with a lower bound of its time: -inf where none, see the top). */
 enum { FROZEN_SKIP, FROZEN_SURE, FROZEN_MAYBE };
 
-__attribute__((always_inline)) static inline int
-frozen_sweep_class(frozen_sweep *s, float xj, float yj, float rj, double *bound) {
+C2D_FORMULA int frozen_sweep_class(frozen_sweep *s, float xj, float yj, float rj, double *bound) {
     const float sx = s->x - xj, sy = s->y - yj;
     const float vx = s->mx, vy = s->my, v1 = s->v1;
     const float d2 = sx * sx + sy * sy;
@@ -128,7 +134,7 @@ frozen_sweep_class(frozen_sweep *s, float xj, float yj, float rj, double *bound)
     const double c = dd - rsd * rsd;
     if (!(c > 0.0)) return FROZEN_MAYBE; /* in contact in double: t = 0 may follow */
     const double b = mx * dx + my * dy, w = mx * dy - my * dx;
-    if (s->speed < 0.0) s->speed = sqrt(mx * mx + my * my);
+    if (s->speed < 0.0) s->speed = sqrt(mx * mx + my * my);             /* lim's |v| */
     if (!(b < 0.0) || !(fabs(w) <= rsd * s->speed)) return FROZEN_SKIP; /* not toward */
     const double d = sqrt(dd);
     *bound = ((d - rsd) - 0x1p-30 * (d + rsd)) / s->speed * (1.0 - 0x1p-30);
@@ -150,8 +156,7 @@ static inline void frozen_sweep_exact(frozen_sweep *s, float x, float y, float r
 }
 
 /* The awake ball against frozen ball id at (x, y), radius r (its own id is skipped). */
-__attribute__((always_inline)) static inline void frozen_sweep_one(frozen_sweep *s, float x,
-                                                                   float y, float r, uint32_t id) {
+C2D_FORMULA void frozen_sweep_one(frozen_sweep *s, float x, float y, float r, uint32_t id) {
     if (id == s->id || id > s->sure) return;
     if (s->cull && frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
         double bound;
@@ -175,7 +180,7 @@ __attribute__((always_inline)) static inline void frozen_sweep_one(frozen_sweep 
 
 /* frozen_sweep_finish where a sure partner or a maybe is left (out of line: in a gas or a
  * crater most balls have neither). */
-__attribute__((noinline)) static void frozen_sweep_settle(frozen_sweep *s) {
+FROZEN_SWEEP_COLD void frozen_sweep_settle(frozen_sweep *s) {
     if (s->sure != C2D_NONE && c2d_ball_hit_beats(&s->best, s->sure, 0.0f)) {
         toi_lanes k;
         ball_start_hit_lanes(s->x, s->y, s->sx, s->sy, s->sr, &k);
