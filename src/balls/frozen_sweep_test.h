@@ -43,6 +43,13 @@
 #include "core/dlane_scalar.h"
 #include "core/ball_sweep_formula.h"
 
+/* Out of line, and no warning in a file that includes this one without calling it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FROZEN_SWEEP_COLD static __attribute__((noinline, unused))
+#else
+#define FROZEN_SWEEP_COLD static
+#endif
+
 /* Maybes kept for the last step; more go to the formula at once. */
 #define FROZEN_SWEEP_MAYBES 8
 
@@ -59,7 +66,7 @@ typedef struct frozen_sweep {
     float x, y, r, mx, my;
     float v1;     /* |mx| + |my| */
     float size;   /* |x| + |y| */
-    double speed; /* |m|, in double */
+    double speed; /* |m|, in double (-1 until a test needs it) */
     uint32_t id;
     bool cull;           /* the ball is tame and moves: the float tests apply */
     uint32_t sure;       /* the lowest sure partner's id, or C2D_NONE */
@@ -84,7 +91,7 @@ static inline void frozen_sweep_begin(frozen_sweep *s, float x, float y, float r
     s->my = my;
     s->v1 = fabsf(mx) + fabsf(my);
     s->size = fabsf(x) + fabsf(y);
-    s->speed = sqrt((double)mx * mx + (double)my * my);
+    s->speed = -1.0;
     s->id = id;
     s->cull = frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
               frozen_tame(my) && frozen_sweep_moves(mx, my);
@@ -98,8 +105,7 @@ static inline void frozen_sweep_begin(frozen_sweep *s, float x, float y, float r
  * (with a lower bound of its time: -inf where none, see the top). */
 enum { FROZEN_SKIP, FROZEN_SURE, FROZEN_MAYBE };
 
-__attribute__((always_inline)) static inline int
-frozen_sweep_class(const frozen_sweep *s, float xj, float yj, float rj, double *bound) {
+C2D_FORMULA int frozen_sweep_class(frozen_sweep *s, float xj, float yj, float rj, double *bound) {
     const float sx = s->x - xj, sy = s->y - yj;
     const float vx = s->mx, vy = s->my, v1 = s->v1;
     const float d2 = sx * sx + sy * sy;
@@ -128,6 +134,7 @@ frozen_sweep_class(const frozen_sweep *s, float xj, float yj, float rj, double *
     const double c = dd - rsd * rsd;
     if (!(c > 0.0)) return FROZEN_MAYBE; /* in contact in double: t = 0 may follow */
     const double b = mx * dx + my * dy, w = mx * dy - my * dx;
+    if (s->speed < 0.0) s->speed = sqrt(mx * mx + my * my);             /* lim's |v| */
     if (!(b < 0.0) || !(fabs(w) <= rsd * s->speed)) return FROZEN_SKIP; /* not toward */
     const double d = sqrt(dd);
     *bound = ((d - rsd) - 0x1p-30 * (d + rsd)) / s->speed * (1.0 - 0x1p-30);
@@ -149,8 +156,7 @@ static inline void frozen_sweep_exact(frozen_sweep *s, float x, float y, float r
 }
 
 /* The awake ball against frozen ball id at (x, y), radius r (its own id is skipped). */
-__attribute__((always_inline)) static inline void frozen_sweep_one(frozen_sweep *s, float x,
-                                                                   float y, float r, uint32_t id) {
+C2D_FORMULA void frozen_sweep_one(frozen_sweep *s, float x, float y, float r, uint32_t id) {
     if (id == s->id || id > s->sure) return;
     if (s->cull && frozen_tame(x) && frozen_tame(y) && frozen_tame(r)) {
         double bound;
@@ -172,10 +178,9 @@ __attribute__((always_inline)) static inline void frozen_sweep_one(frozen_sweep 
     frozen_sweep_exact(s, x, y, r, id);
 }
 
-/* The awake ball's hit after every candidate: the lowest sure partner's hit at t = 0 where it
- * beats the formulas run, then the maybes kept, earliest bound first, while they can beat
- * the best. */
-static inline c2d_circle_hit frozen_sweep_finish(frozen_sweep *s) {
+/* frozen_sweep_finish where a sure partner or a maybe is left (out of line: in a gas or a
+ * crater most balls have neither). */
+FROZEN_SWEEP_COLD void frozen_sweep_settle(frozen_sweep *s) {
     if (s->sure != C2D_NONE && c2d_ball_hit_beats(&s->best, s->sure, 0.0f)) {
         toi_lanes k;
         ball_start_hit_lanes(s->x, s->y, s->sx, s->sy, s->sr, &k);
@@ -199,6 +204,13 @@ static inline c2d_circle_hit frozen_sweep_finish(frozen_sweep *s) {
         if (frozen_sweep_later(&s->best, m[i].bound)) break; /* and the rest: bounds increase */
         if (m[i].id < s->sure) frozen_sweep_exact(s, m[i].x, m[i].y, m[i].r, m[i].id);
     }
+}
+
+/* The awake ball's hit after every candidate: the lowest sure partner's hit at t = 0 where it
+ * beats the formulas run, then the maybes kept, earliest bound first, while they can beat
+ * the best. */
+static inline c2d_circle_hit frozen_sweep_finish(frozen_sweep *s) {
+    if (s->sure != C2D_NONE || s->maybes > 0) frozen_sweep_settle(s);
     return s->best;
 }
 
