@@ -50,6 +50,7 @@ static void level_free(const c2d_allocator *a, frozen_level *lv) {
     c2d_free(a, lv->fill);
     c2d_free(a, lv->occupied);
     c2d_free(a, lv->chained);
+    c2d_free(a, lv->near);
     memset(lv, 0, sizeof *lv);
 }
 
@@ -69,7 +70,9 @@ static bool level_make(const c2d_allocator *a, frozen_level *lv, size_t balls, d
     lv->fill = c2d_alloc_array(a, lv->buckets, sizeof *lv->fill);
     lv->occupied = c2d_alloc_array(a, bitmap_words(lv->buckets), sizeof *lv->occupied);
     lv->chained = c2d_alloc_array(a, bitmap_words(lv->buckets), sizeof *lv->chained);
-    if (!lv->block || !lv->lane_slot || !lv->next || !lv->fill || !lv->occupied || !lv->chained) {
+    lv->near = c2d_alloc_array(a, lv->buckets >> 2 * FROZEN_TILE_LOG, sizeof *lv->near);
+    if (!lv->block || !lv->lane_slot || !lv->next || !lv->fill || !lv->occupied || !lv->chained ||
+        !lv->near) {
         level_free(a, lv);
         return false;
     }
@@ -85,7 +88,25 @@ static bool level_make(const c2d_allocator *a, frozen_level *lv, size_t balls, d
     memset(lv->fill, 0, lv->buckets * sizeof *lv->fill);
     memset(lv->occupied, 0, bitmap_words(lv->buckets) * sizeof *lv->occupied);
     memset(lv->chained, 0, bitmap_words(lv->buckets) * sizeof *lv->chained);
+    memset(lv->near, 0, (lv->buckets >> 2 * FROZEN_TILE_LOG) * sizeof *lv->near);
     return true;
+}
+
+/* Adds delta to the near counts of the 3 x 3 tiles about bucket b's tile (tiles wrap around
+ * the torus; with fewer than three a side, a tile is counted more than once, alike when added
+ * and when taken away). */
+static void near_add(frozen_level *lv, uint32_t b, uint32_t delta) {
+    const uint64_t mx = ((lv->mask_x + 1) >> FROZEN_TILE_LOG) - 1;
+    const uint64_t my = ((lv->mask_y + 1) >> FROZEN_TILE_LOG) - 1;
+    const uint64_t tx = (b & lv->mask_x) >> FROZEN_TILE_LOG,
+                   ty = (b >> lv->shift) >> FROZEN_TILE_LOG;
+    const unsigned row = lv->shift - FROZEN_TILE_LOG;
+    for (uint64_t dy = 0; dy < 3; dy++) {
+        uint32_t *r = lv->near + (((ty + dy - 1) & my) << row);
+        r[(tx - 1) & mx] += delta;
+        r[tx] += delta;
+        r[(tx + 1) & mx] += delta;
+    }
 }
 
 /* Lists slot s in level lv, after the balls of its bucket. */
@@ -115,6 +136,7 @@ static void level_place(frozen_level *lv, frozen_slot *slots, uint32_t s) {
     p->where = k * FROZEN_LANES + j;
     bit_set(lv->occupied, b);
     if (n == FROZEN_LANES) bit_set(lv->chained, b);
+    near_add(lv, b, 1);
     lv->r_max = p->r > lv->r_max ? p->r : lv->r_max;
     lv->count++;
 }
@@ -150,6 +172,7 @@ static void level_unplace(frozen_level *lv, frozen_slot *slots, uint32_t s) {
         lv->next[k] = lv->free_block;
         lv->free_block = k;
     }
+    near_add(lv, b, UINT32_MAX); /* - 1 */
     if (n == 0) bit_clear(lv->occupied, b);
     if (n == FROZEN_LANES) bit_clear(lv->chained, b);
     lv->count--;

@@ -46,6 +46,7 @@ typedef struct frozen_level {
     uint32_t *fill;          /* per bucket: the balls it holds */
     uint64_t *occupied;      /* bit per bucket: fill > 0 (one spare word past the end) */
     uint64_t *chained;       /* bit per bucket: fill > FROZEN_LANES (one spare word too) */
+    uint32_t *near;          /* per tile of 4 x 4 buckets: the balls of the 3 x 3 tiles about it */
     size_t buckets;          /* nx * ny, a power of two */
     size_t capacity;         /* blocks allocated: buckets + buckets / 4 + 1 (enough: see place) */
     size_t used;             /* blocks ever used (the buckets' own, then chained ones) */
@@ -118,6 +119,37 @@ static inline uint32_t frozen_bucket_of(const frozen_level *lv, int64_t cx, int6
 static inline uint32_t frozen_bucket_at(const frozen_level *lv, float x, float y) {
     return frozen_bucket_of(lv, frozen_cell_coord(lv->inv_cell, x),
                             frozen_cell_coord(lv->inv_cell, y));
+}
+
+/* Tiles of 4 x 4 buckets: near[t] counts the balls listed in the 3 x 3 tiles about tile t (on
+ * the torus), so a query whose window lies within FROZEN_NEAR_REACH cells of its centre's cell
+ * learns from one read that the level holds nothing near it (a stream's crater in a sleeping
+ * pile: most awake balls). */
+#define FROZEN_TILE_LOG 2
+#define FROZEN_NEAR_REACH                                                                          \
+    2.0 /* cells: the window then stays within the tiles about the centre's                        \
+         */
+
+static inline size_t frozen_tile_of(const frozen_level *lv, uint64_t bx, uint64_t by) {
+    return (size_t)((by >> FROZEN_TILE_LOG) << (lv->shift - FROZEN_TILE_LOG) |
+                    bx >> FROZEN_TILE_LOG);
+}
+
+/* Whether level lv holds no ball near a query of the ball centred at (x, y) reaching `reach`
+ * on every side (tame values): true only when the reach is at most FROZEN_NEAR_REACH cells and
+ * the centre's tile counts no ball about it. Then the window's cells, [floor((x - reach) / side),
+ * floor((x + reach) / side)] and likewise in y, lie within 3 cells of the centre's cell (the
+ * rounding of a coordinate below 2^40 cells is far below a cell), so within the 3 x 3 tiles
+ * about the centre's tile. */
+static inline bool frozen_near_none(const frozen_level *lv, double x, double y, double reach) {
+    const double u = x * lv->inv_cell, v = y * lv->inv_cell;
+    if (!(reach * lv->inv_cell <= FROZEN_NEAR_REACH) || !(fabs(u) <= 0x1p40) ||
+        !(fabs(v) <= 0x1p40))
+        return false;
+    int64_t cx = (int64_t)u, cy = (int64_t)v;
+    cx -= (double)cx > u;
+    cy -= (double)cy > v;
+    return lv->near[frozen_tile_of(lv, (uint64_t)cx & lv->mask_x, (uint64_t)cy & lv->mask_y)] == 0;
 }
 
 /* The lowest level of a nonzero level mask. */

@@ -206,9 +206,11 @@ static void pairs_push(pair_queue *q, float xa, float ya, float ra, uint32_t ia,
     q->n++;
 }
 
-/* How one awake ball's query goes: nothing to test, the windows, or every slot. */
+/* How one awake ball's query goes: nothing to test, the windows of `levels` (and the special
+ * slots), or every slot. */
 typedef struct ball_plan {
     enum { PLAN_NONE, PLAN_WINDOWS, PLAN_ALL } how;
+    uint32_t levels; /* the levels that hold a ball near it (frozen_near_none) */
     frozen_window win[FROZEN_LEVELS];
 } ball_plan;
 
@@ -217,13 +219,17 @@ static inline void collide_plan(const c2d_frozen *f, float x, float y, float r, 
     p->how = PLAN_ALL; /* untamed, or a window wider than the balls held: every slot */
     if (!frozen_tame(x) || !frozen_tame(y) || !frozen_tame(r)) return;
     double cells = 0.0;
+    p->levels = 0;
     for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
         const unsigned L = frozen_lowest_level(rest);
         const frozen_level *lv = &f->level[L];
         const double reach = ((double)r + lv->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+        if (frozen_near_none(lv, x, y, reach)) continue;
+        p->levels |= 1u << L;
         cells += frozen_window_of(lv, x - reach, x + reach, y - reach, y + reach, &p->win[L]);
     }
-    if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count) p->how = PLAN_WINDOWS;
+    if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count)
+        p->how = p->levels || f->special_count ? PLAN_WINDOWS : PLAN_NONE;
 }
 
 /* Ball k's walk by its plan p (not PLAN_NONE) and its pairs to the queue; returns the total. */
@@ -243,7 +249,7 @@ C2D_FORMULA size_t collide_ball(const c2d_frozen *f, const c2d_circle_soa *circl
                      0,
                      filtered ? &filter : NULL};
     if (p->how == PLAN_WINDOWS) {
-        for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+        for (uint32_t rest = p->levels; rest; rest &= rest - 1) {
             const unsigned L = frozen_lowest_level(rest);
             frozen_walk_window(&f->level[L], &p->win[L], collide_block, &c);
         }
@@ -281,7 +287,8 @@ C2D_FORMULA size_t collide_frozen(const c2d_frozen *f, const c2d_circle_soa *cir
         if (x != x || y != y || !(r >= 0.0f)) continue;
         ball_plan p;
         collide_plan(f, x, y, r, &p);
-        total = collide_ball(f, circles, ids, k, &p, &q, out, capacity, total, filtered);
+        if (p.how != PLAN_NONE)
+            total = collide_ball(f, circles, ids, k, &p, &q, out, capacity, total, filtered);
     }
     return pairs_flush(&q, out, capacity, total);
 }
@@ -363,6 +370,7 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
                 const double lo_y = y < ey ? y : ey, hi_y = y > ey ? y : ey;
                 frozen_window win[FROZEN_LEVELS];
                 double grow[FROZEN_LEVELS], cells = 0.0;
+                uint32_t levels = 0; /* those that hold a ball near the path */
                 for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
                     const unsigned L = frozen_lowest_level(rest);
                     const frozen_level *lv = &f->level[L];
@@ -371,11 +379,15 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
                                      4.0 * C2D_SWEEP_POSITION_SLACK *
                                          (fabs((double)x) + fabs((double)y) + 2.0 * size) +
                                      C2D_ABSOLUTE_SLACK;
+                    /* the box lies within |m|_1 + g of the start on every side */
+                    if (frozen_near_none(lv, x, y, fabs((double)mx) + fabs((double)my) + g))
+                        continue;
+                    levels |= 1u << L;
                     grow[L] = g;
                     cells += frozen_window_of(lv, lo_x - g, hi_x + g, lo_y - g, hi_y + g, &win[L]);
                 }
                 if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count) {
-                    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+                    for (uint32_t rest = levels; rest; rest &= rest - 1) {
                         const unsigned L = frozen_lowest_level(rest);
                         c.x0 = bound_below(lo_x - grow[L]);
                         c.x1 = bound_above(hi_x + grow[L]);
