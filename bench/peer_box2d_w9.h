@@ -29,8 +29,7 @@ void peer_box2d_w9_step(peer_box2d_w9 *p);
 size_t peer_box2d_w9_awake(const peer_box2d_w9 *p);
 
 /* The balls' state in layout order: centres, velocities, angular velocities (rad/s). */
-void peer_box2d_w9_read(const peer_box2d_w9 *p, float *x, float *y, float *vx, float *vy,
-                        float *w);
+void peer_box2d_w9_read(const peer_box2d_w9 *p, float *x, float *y, float *vx, float *vy, float *w);
 
 void peer_box2d_w9_destroy(peer_box2d_w9 *p);
 

@@ -78,8 +78,8 @@ static double percentile(double *v, size_t n, double p) {
 }
 
 static uint32_t hash_cell(int64_t cx, int64_t cy, size_t buckets) {
-    const uint64_t h = (uint64_t)cx * UINT64_C(0x9E3779B97F4A7C15) ^
-                       (uint64_t)cy * UINT64_C(0xC2B2AE3D27D4EB4F);
+    const uint64_t h =
+        (uint64_t)cx * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)cy * UINT64_C(0xC2B2AE3D27D4EB4F);
     return (uint32_t)((h ^ (h >> 29)) & (buckets - 1));
 }
 
@@ -152,8 +152,7 @@ static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, 
                     const double ri = b->radius[i], rj = b->radius[j];
                     const double smaller = ri < rj ? ri : rj;
                     const double gap = sqrt(ex * ex + ey * ey) - ri - rj;
-                    if (gap <= (double)W9_TOUCH * smaller &&
-                        visit(f, i, j, gap, smaller, ctx) != 0)
+                    if (gap <= (double)W9_TOUCH * smaller && visit(f, i, j, gap, smaller, ctx) != 0)
                         return -1;
                 }
             }
@@ -192,8 +191,7 @@ size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *cap
     return count;
 }
 
-static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller,
-                        void *ctx) {
+static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx) {
     (void)i, (void)j, (void)ctx;
     return push_value(f, gap < 0.0 ? -gap / smaller : 0.0);
 }

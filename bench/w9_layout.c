@@ -82,10 +82,10 @@ int w9_layout_board(w9_layout *l, size_t n) {
     const float w = 100.0f * scale;
     const float h = 112.0f + 0.7f * (float)((n + per_row - 1) / per_row) + 2.0f;
     size_t m = 0;
-    l->capsules[m++] = capsule(-1, -1, w + 1, -1, 1);         /* floor */
-    l->capsules[m++] = capsule(-1, h + 1, w + 1, h + 1, 1);   /* ceiling */
-    l->capsules[m++] = capsule(-1, -1, -1, h + 1, 1);         /* left */
-    l->capsules[m++] = capsule(w + 1, -1, w + 1, h + 1, 1);   /* right */
+    l->capsules[m++] = capsule(-1, -1, w + 1, -1, 1);       /* floor */
+    l->capsules[m++] = capsule(-1, h + 1, w + 1, h + 1, 1); /* ceiling */
+    l->capsules[m++] = capsule(-1, -1, -1, h + 1, 1);       /* left */
+    l->capsules[m++] = capsule(w + 1, -1, w + 1, h + 1, 1); /* right */
     for (size_t row = 0; row < rows; row++) {
         const float y = 40.0f + 5.0f * (float)row;
         for (size_t col = 0; col < columns; col++) {

@@ -25,16 +25,16 @@ enum { W9A_FALL_FIRST = 30, W9A_FALL_END = 90, W9A_SETTLE_FIRST = 600, W9A_SETTL
 
 /* One layout: balls at rest (every velocity 0), capsules (all static), and the materials. */
 typedef struct w9_layout {
-    size_t n;                /* balls */
-    float *x, *y, *radius;   /* ball i's centre and radius */
-    size_t m;                /* capsules */
-    c2d_capsule *capsules;   /* world coordinates */
-    float width;             /* the inner width: balls between x = 0 and x = width */
-    float floor_y;           /* the floor's top: energy's y and packing's heights from it */
-    float density;           /* every ball */
-    float friction;          /* every ball */
-    float restitution;       /* every ball */
-    float capsule_friction;  /* every capsule: section 14's capsule defaults (1, 1); a pair */
+    size_t n;                  /* balls */
+    float *x, *y, *radius;     /* ball i's centre and radius */
+    size_t m;                  /* capsules */
+    c2d_capsule *capsules;     /* world coordinates */
+    float width;               /* the inner width: balls between x = 0 and x = width */
+    float floor_y;             /* the floor's top: energy's y and packing's heights from it */
+    float density;             /* every ball */
+    float friction;            /* every ball */
+    float restitution;         /* every ball */
+    float capsule_friction;    /* every capsule: section 14's capsule defaults (1, 1); a pair */
     float capsule_restitution; /* mixes sqrt(a * b), so a ball of friction 0.6 gets 0.775 */
 } w9_layout;
 

@@ -146,18 +146,17 @@ static int run_board(size_t n, double cap) {
         k++;
     }
     /* a window the cap cut short: its mean so far, or else the last step's time ("> t") */
-    const double fall_ms = k > W9A_FALL_FIRST
-                               ? 1e3 * fall / (double)((k < W9A_FALL_END ? k : W9A_FALL_END) -
-                                                       W9A_FALL_FIRST)
-                               : 1e3 * last;
+    const double fall_ms =
+        k > W9A_FALL_FIRST
+            ? 1e3 * fall / (double)((k < W9A_FALL_END ? k : W9A_FALL_END) - W9A_FALL_FIRST)
+            : 1e3 * last;
     const double settle_ms =
         k > W9A_SETTLE_FIRST ? 1e3 * settle / (double)(k - W9A_SETTLE_FIRST) : 1e3 * last;
     printf("case=board n=%zu width=%g capsules=%zu\n", n, (double)l.width, l.m);
     printf("steps=%zu cpu_s=%.2f cap_s=%g\n", k, cpu, cap);
     printf("fall_ms=%.3f fall_capped=%d\n", fall_ms, k < W9A_FALL_END);
     printf("settle_ms=%.3f settle_capped=%d\n", settle_ms, k < W9A_SETTLE_END);
-    printf("settle_start_mean_speed=%.3f settle_start_top=%.2f\n", (double)mean_speed,
-           (double)top);
+    printf("settle_start_mean_speed=%.3f settle_start_top=%.2f\n", (double)mean_speed, (double)top);
     state_free(&s);
     peer_box2d_w9_destroy(p);
     w9_layout_free(&l);
