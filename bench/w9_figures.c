@@ -83,6 +83,12 @@ static uint32_t hash_cell(int64_t cx, int64_t cy, size_t buckets) {
     return (uint32_t)((h ^ (h >> 29)) & (buckets - 1));
 }
 
+/* The cell of coordinate v; a coordinate too large or NaN goes to cell 0 (still compared). */
+static int64_t cell_of(float v, double side) {
+    const double c = floor((double)v / side);
+    return c > -1e15 && c < 1e15 ? (int64_t)c : 0;
+}
+
 /* Fills the grid with the balls; returns the cell side, or -1 when out of memory. */
 static double grid_build(w9_figures *f, const w9_balls *b) {
     const size_t n = b->count;
@@ -111,8 +117,7 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     for (size_t k = 0; k <= buckets; k++)
         f->start[k] = 0;
     for (size_t i = 0; i < n; i++) {
-        const int64_t cx = (int64_t)floor((double)b->x[i] / side);
-        const int64_t cy = (int64_t)floor((double)b->y[i] / side);
+        const int64_t cx = cell_of(b->x[i], side), cy = cell_of(b->y[i], side);
         f->bucket[i] = hash_cell(cx, cy, buckets);
         f->start[f->bucket[i]]++;
     }
@@ -125,15 +130,15 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     return side;
 }
 
-/* Calls visit(f, b, i, j, gap, smaller radius, ctx) for every touching pair i < j. */
+/* Calls visit(f, i, j, gap, smaller radius, ctx) for every touching pair i < j; stops at the
+ * first non-zero return (out of memory). */
 typedef int pair_fn(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx);
 
 static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, void *ctx) {
     const double side = grid_build(f, b);
     if (side < 0.0) return -1;
     for (size_t i = 0; i < b->count; i++) {
-        const int64_t cx = (int64_t)floor((double)b->x[i] / side);
-        const int64_t cy = (int64_t)floor((double)b->y[i] / side);
+        const int64_t cx = cell_of(b->x[i], side), cy = cell_of(b->y[i], side);
         uint32_t seen[9];
         size_t n_seen = 0;
         for (int64_t dy = -1; dy <= 1; dy++)
