@@ -56,10 +56,11 @@ struct peer_box2d_w9 {
 
 extern "C" {
 
-peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep) {
+peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep, bool ccd) {
     try {
         std::unique_ptr<peer_box2d_w9> p(new peer_box2d_w9);
         p->world.SetAllowSleeping(allow_sleep);
+        p->world.SetContinuousPhysics(ccd);
         p->world.SetContactListener(&p->mix);
         for (size_t k = 0; k < l->m; k++)
             add_capsule(p->world, l->capsules[k], l->capsule_friction, l->capsule_restitution);

@@ -16,11 +16,12 @@ extern "C" {
 typedef struct peer_box2d_w9 peer_box2d_w9;
 
 /* One dynamic body holding a b2CircleShape per ball (the layout's density, friction and
- * restitution), one static body per capsule (see peer_box2d_w9.cc for the shapes); sleep as
- * `allow_sleep` says, Box2D's other settings its defaults (continuous physics on). A pair's
+ * restitution), one static body per capsule (see peer_box2d_w9.cc for the shapes); sleep and
+ * continuous physics as `allow_sleep` and `ccd` say (Box2D's defaults: both on), its other
+ * settings its defaults. A pair's
  * restitution is sqrt(a * b) (section 14's rule; Box2D's own is max(a, b)), its friction
  * Box2D's sqrt(a * b). NULL when out of memory. */
-peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep);
+peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep, bool ccd);
 
 /* One b2World::Step(W9_DT, 8, 3). */
 void peer_box2d_w9_step(peer_box2d_w9 *p);

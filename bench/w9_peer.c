@@ -2,10 +2,17 @@
  * key=value lines for scripts/w9_peer. Time is the thread's CPU clock around b2World::Step
  * alone (the figures are computed outside it); a case stops when that reaches the cap.
  *
- *   c2d_w9_peer pile N [--pitch P] [--cap S]   W9b: lands, asleep, overlaps, energy, packing
- *   c2d_w9_peer board N [--cap S]              W9a: ms a step falling and settling, no sleep */
+ *   c2d_w9_peer pile N [--pitch P]     W9b: lands, asleep, overlaps, energy, packing
+ *   c2d_w9_peer board N                W9a: ms a step falling and settling, sleep disabled
+ *     --cap S            CPU seconds of Step a case may take (120)
+ *     --no-ccd           Box2D's continuous physics off (b2World::SetContinuousPhysics)
+ *     --settle-from K    board: the settling window from step K, not from the first step whose
+ *                        mean speed is low (bench/w9_layout.h)
+ *     --trace K          board: the balls' mean speed, highest top and share below the pins
+ *                        every K steps */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,10 +58,10 @@ static int fail(const char *what) {
     return 1;
 }
 
-static int run_pile(size_t n, float pitch, double cap) {
+static int run_pile(size_t n, float pitch, double cap, bool ccd) {
     w9_layout l;
     if (w9_layout_pile(&l, n, pitch) != 0) return fail("out of memory");
-    peer_box2d_w9 *p = peer_box2d_w9_create(&l, true);
+    peer_box2d_w9 *p = peer_box2d_w9_create(&l, true, ccd);
     w9_figures *f = w9_figures_create();
     unsigned char *touched = calloc(n, 1);
     state s;
@@ -95,8 +102,8 @@ static int run_pile(size_t n, float pitch, double cap) {
     const size_t last_n = k < 60 ? k : 60;
     for (size_t j = 0; j < last_n; j++)
         last += last_cpu[j];
-    printf("case=pile n=%zu pitch=%g width=%g capsules=%zu\n", n, (double)pitch, (double)l.width,
-           l.m);
+    printf("case=pile n=%zu pitch=%g width=%g capsules=%zu ccd=%d\n", n, (double)pitch,
+           (double)l.width, l.m, ccd);
     printf("steps=%zu cpu_s=%.2f capped=%d cap_s=%g\n", k, cpu, measured ? 0 : 1, cap);
     printf("lands_step=%zu\n", lands);
     printf("asleep_step=%zu asleep_s=%.3f asleep_after_landing_s=%.3f\n", asleep,
@@ -118,45 +125,73 @@ static int run_pile(size_t n, float pitch, double cap) {
     return 0;
 }
 
-static int run_board(size_t n, double cap) {
+/* The balls' mean speed, the highest top, and the fraction of centres below the pins (y < 38:
+ * W7's lowest pins are at y = 40 - 0.6). */
+typedef struct motion {
+    double mean_speed, top, below;
+} motion;
+
+static motion motion_of(peer_box2d_w9 *p, const w9_layout *l, state *s) {
+    peer_box2d_w9_read(p, s->x, s->y, s->vx, s->vy, s->w);
+    motion m = {0.0, -1e30, 0.0};
+    for (size_t i = 0; i < l->n; i++) {
+        m.mean_speed += sqrt((double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]);
+        if ((double)s->y[i] + l->radius[i] > m.top) m.top = (double)s->y[i] + l->radius[i];
+        m.below += s->y[i] < 38.0f;
+    }
+    m.mean_speed /= (double)l->n;
+    m.below /= (double)l->n;
+    return m;
+}
+
+static int run_board(size_t n, double cap, size_t settle_from, size_t trace, bool ccd) {
     w9_layout l;
     if (w9_layout_board(&l, n) != 0) return fail("out of memory");
-    peer_box2d_w9 *p = peer_box2d_w9_create(&l, false);
+    peer_box2d_w9 *p = peer_box2d_w9_create(&l, false, ccd);
     state s;
     if (!p || state_alloc(&s, n) != 0) return fail("out of memory");
-    double cpu = 0.0, fall = 0.0, settle = 0.0, last = 0.0;
-    size_t k = 0;
-    float mean_speed = -1.0f, top = -1.0f;
-    while (k < W9A_SETTLE_END && cpu < cap) {
-        if (k == W9A_SETTLE_FIRST) { /* where the settling window starts */
-            peer_box2d_w9_read(p, s.x, s.y, s.vx, s.vy, s.w);
-            double sum = 0.0;
-            for (size_t i = 0; i < n; i++) {
-                sum += sqrt((double)s.vx[i] * s.vx[i] + (double)s.vy[i] * s.vy[i]);
-                if (s.y[i] + l.radius[i] > top) top = s.y[i] + l.radius[i];
-            }
-            mean_speed = (float)(sum / (double)n);
+    double cpu = 0.0, fall = 0.0, settle = 0.0, ring[W9A_SETTLE_STEPS] = {0};
+    size_t k = 0, first = settle_from; /* 0: not found yet */
+    motion at = {-1.0, -1.0, -1.0};
+    while (cpu < cap && !(first && k == first + W9A_SETTLE_STEPS)) {
+        const bool look = !first && k >= W9A_FALL_END && k % W9A_SETTLE_EVERY == 0;
+        if (look || (trace && k % trace == 0) || (first && k == first)) {
+            const motion m = motion_of(p, &l, &s);
+            if (trace && k % trace == 0)
+                printf("trace step=%zu mean_speed=%.3f top=%.2f below_pins=%.4f cpu_s=%.2f\n", k,
+                       m.mean_speed, m.top, m.below, cpu);
+            if (look && (m.mean_speed < (double)W9A_SETTLE_SPEED || k >= W9A_SETTLE_LIMIT))
+                first = k;
+            if (first == k) at = m; /* where the settling window starts */
         }
         const double t0 = cpu_seconds();
         peer_box2d_w9_step(p);
-        last = cpu_seconds() - t0;
-        cpu += last;
-        if (k >= W9A_FALL_FIRST && k < W9A_FALL_END) fall += last;
-        if (k >= W9A_SETTLE_FIRST) settle += last;
+        const double t = cpu_seconds() - t0;
+        cpu += t;
+        ring[k % W9A_SETTLE_STEPS] = t;
+        if (k >= W9A_FALL_FIRST && k < W9A_FALL_END) fall += t;
+        if (first && k >= first) settle += t;
         k++;
     }
-    /* a window the cap cut short: its mean so far, or else the last step's time ("> t") */
-    const double fall_ms =
-        k > W9A_FALL_FIRST
-            ? 1e3 * fall / (double)((k < W9A_FALL_END ? k : W9A_FALL_END) - W9A_FALL_FIRST)
-            : 1e3 * last;
-    const double settle_ms =
-        k > W9A_SETTLE_FIRST ? 1e3 * settle / (double)(k - W9A_SETTLE_FIRST) : 1e3 * last;
-    printf("case=board n=%zu width=%g capsules=%zu\n", n, (double)l.width, l.m);
+    /* A window the cap cut short reads "> t": the mean of its steps so far, or, when the cap
+     * came before it, of the last 60 steps run (the pile was still forming). */
+    double recent = 0.0;
+    const size_t recent_n = k < W9A_SETTLE_STEPS ? k : W9A_SETTLE_STEPS;
+    for (size_t j = 0; j < recent_n; j++)
+        recent += ring[j];
+    recent = recent_n ? 1e3 * recent / (double)recent_n : 0.0;
+    const size_t fall_n = k < W9A_FALL_END ? (k > W9A_FALL_FIRST ? k - W9A_FALL_FIRST : 0)
+                                           : W9A_FALL_END - W9A_FALL_FIRST;
+    const double fall_ms = fall_n ? 1e3 * fall / (double)fall_n : recent;
+    const double settle_ms = first && k > first ? 1e3 * settle / (double)(k - first) : recent;
+    printf("case=board n=%zu width=%g capsules=%zu ccd=%d\n", n, (double)l.width, l.m, ccd);
     printf("steps=%zu cpu_s=%.2f cap_s=%g\n", k, cpu, cap);
     printf("fall_ms=%.3f fall_capped=%d\n", fall_ms, k < W9A_FALL_END);
-    printf("settle_ms=%.3f settle_capped=%d\n", settle_ms, k < W9A_SETTLE_END);
-    printf("settle_start_mean_speed=%.3f settle_start_top=%.2f\n", (double)mean_speed, (double)top);
+    printf("settle_from=%zu settle_ms=%.3f settle_capped=%d settle_reached=%d\n", first, settle_ms,
+           !(first && k == first + W9A_SETTLE_STEPS), first != 0 && k > first);
+    printf("settle_start_mean_speed=%.3f settle_start_top=%.2f settle_start_below_pins=%.4f\n",
+           at.mean_speed, at.top, at.below);
+    printf("last60_ms=%.3f\n", recent);
     state_free(&s);
     peer_box2d_w9_destroy(p);
     w9_layout_free(&l);
@@ -165,20 +200,33 @@ static int run_board(size_t n, double cap) {
 
 int main(int argc, char **argv) {
     if (argc < 3 || (strcmp(argv[1], "pile") != 0 && strcmp(argv[1], "board") != 0)) {
-        fprintf(stderr, "usage: c2d_w9_peer pile|board N [--pitch P] [--cap SECONDS]\n");
+        fprintf(stderr, "usage: c2d_w9_peer pile|board N [--pitch P] [--cap S] [--no-ccd] "
+                        "[--settle-from K] [--trace K]\n");
         return 2;
     }
     const size_t n = (size_t)strtoul(argv[2], NULL, 10);
     float pitch = W9B_PITCH;
     double cap = 120.0;
-    for (int a = 3; a + 1 < argc; a += 2) {
-        if (strcmp(argv[a], "--pitch") == 0)
+    size_t settle_from = 0, trace = 0;
+    bool ccd = true;
+    for (int a = 3; a < argc; a += 2) {
+        if (strcmp(argv[a], "--no-ccd") == 0) {
+            ccd = false;
+            a--;
+        } else if (a + 1 >= argc)
+            return fail("an option needs a value");
+        else if (strcmp(argv[a], "--pitch") == 0)
             pitch = strtof(argv[a + 1], NULL);
         else if (strcmp(argv[a], "--cap") == 0)
             cap = strtod(argv[a + 1], NULL);
+        else if (strcmp(argv[a], "--settle-from") == 0)
+            settle_from = (size_t)strtoul(argv[a + 1], NULL, 10);
+        else if (strcmp(argv[a], "--trace") == 0)
+            trace = (size_t)strtoul(argv[a + 1], NULL, 10);
         else
             return fail("unknown option");
     }
     if (n == 0) return fail("N must be positive");
-    return argv[1][0] == 'p' ? run_pile(n, pitch, cap) : run_board(n, cap);
+    return argv[1][0] == 'p' ? run_pile(n, pitch, cap, ccd)
+                             : run_board(n, cap, settle_from, trace, ccd);
 }
