@@ -1,0 +1,72 @@
+/* The W9 layouts of DESIGN.md section 15 (the world workload), as plain arrays and c2d_capsule
+ * values, so the Box2D peer (bench/peer_box2d_w9.cc) and the world's benchmark and tests build
+ * the same bodies. No Box2D, no world: positions, radii, capsules and materials only. */
+#ifndef C2D_BENCH_W9_LAYOUT_H
+#define C2D_BENCH_W9_LAYOUT_H
+
+#include <stddef.h>
+
+#include "collide2d.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* W9's time step and gravity (section 15: dt 1/60, gravity (0, -10)). */
+#define W9_DT (1.0f / 60.0f)
+#define W9_GRAVITY (-10.0f)
+/* W9b's grid pitch (section 15). The Box2D row was measured at 1.25. */
+#define W9B_PITCH 1.3f
+/* W9a's windows: falling is steps 30-89 (section 15: frames 30-90). Settling (sleep disabled)
+ * is ours: the 60 steps from the first step k >= 90, k a multiple of 10, at which the balls'
+ * mean speed is below W9A_SETTLE_SPEED (the board has drained into the pile; on W7's board
+ * with the world's frictions that takes about 1,200 steps at 2,000 balls), or from step
+ * W9A_SETTLE_LIMIT if that comes first. */
+enum {
+    W9A_FALL_FIRST = 30,
+    W9A_FALL_END = 90,
+    W9A_SETTLE_STEPS = 60,
+    W9A_SETTLE_EVERY = 10,
+    W9A_SETTLE_LIMIT = 3600
+};
+#define W9A_SETTLE_SPEED 1.0f
+
+/* One layout: balls at rest (every velocity 0), capsules (all static), and the materials. */
+typedef struct w9_layout {
+    size_t n;                  /* balls */
+    float *x, *y, *radius;     /* ball i's centre and radius */
+    size_t m;                  /* capsules */
+    c2d_capsule *capsules;     /* world coordinates */
+    float width;               /* the inner width: balls between x = 0 and x = width */
+    float floor_y;             /* the floor's top: energy's y and packing's heights from it */
+    float density;             /* every ball */
+    float friction;            /* every ball */
+    float restitution;         /* every ball */
+    float capsule_friction;    /* every capsule: section 14's capsule defaults (1, 1); a pair */
+    float capsule_restitution; /* mixes sqrt(a * b), so a ball of friction 0.6 gets 0.775 */
+} w9_layout;
+
+/* W9b, the pile: n balls, radii uniform in [0.4, 0.6] (c2d_rng from C2D_WORKLOAD_SEED; per
+ * ball the radius is drawn first, then the x jitter in [-0.05, 0.05]) on a grid of `pitch`
+ * (W9B_PITCH): W = sqrt(n) * 1.1, cols = floor(W / pitch), ball i at (pitch / 2 + pitch
+ * (i mod cols) + jitter, 0.7 + pitch (i div cols)). Density 1, friction 0.6, restitution 0.
+ * Three capsules of radius 1: the floor from (-1, -1) to (W + 1, -1) (top at y = 0) and the
+ * walls from (-1, -1) and (W + 1, -1) up to 20 above the top row's centres (inner faces at
+ * x = 0 and x = W). Returns 0, or -1 when out of memory or n is 0 (nothing left allocated). */
+int w9_layout_pile(w9_layout *l, size_t n, float pitch);
+
+/* W9a, the pachinko board: W7's board (examples/pachinko.c's board_make, seed 2463534242):
+ * walls and ceiling (capsules of radius 1 outside a box of W7's width and height, floor's top
+ * at y = 0), 14 rows of staggered pins (circles of radius 0.6, short capsules of radius 0.25,
+ * segments of radius 0), W7's balls (a grid 0.7 apart above the pins, radii in [0.15, 0.3],
+ * the same generator draws) but at rest, with the world's ball defaults: density 1, friction
+ * 0.6, restitution 0. W7's board has no bins. Returns 0, or -1 when out of memory. */
+int w9_layout_board(w9_layout *l, size_t n);
+
+void w9_layout_free(w9_layout *l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
