@@ -214,22 +214,44 @@ typedef struct ball_plan {
     frozen_window win[FROZEN_LEVELS];
 } ball_plan;
 
+/* Adds level L's window of the box [x0, x1] x [y0, y1] to plan p (and its cells to *cells),
+ * unless the level holds no ball within `reach` of (x, y), which the box lies within. */
+static inline void plan_level(const c2d_frozen *f, unsigned L, double x, double y, double reach,
+                              double x0, double x1, double y0, double y1, ball_plan *p,
+                              double *cells) {
+    const frozen_level *lv = &f->level[L];
+    if (frozen_near_none(lv, x, y, reach)) return;
+    p->levels |= 1u << L;
+    *cells += frozen_window_of(lv, x0, x1, y0, y1, &p->win[L]);
+}
+
+/* The plan's verdict once its levels are in: the windows, or every slot when they hold more
+ * cells than both FROZEN_SPAN_LIMIT and the balls held; nothing when no level and no special
+ * slot is left. */
+static inline void plan_finish(const c2d_frozen *f, double cells, ball_plan *p) {
+    p->how = cells > FROZEN_SPAN_LIMIT && cells > (double)f->count ? PLAN_ALL
+             : p->levels || f->special_count                       ? PLAN_WINDOWS
+                                                                   : PLAN_NONE;
+}
+
+/* Whether slot s is listed (held, and not dead): the walk over every slot. */
+static inline bool slot_listed(const c2d_frozen *f, size_t s) {
+    return f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD;
+}
+
 /* The plan of a collide query of ball (x, y, r) (its centre not NaN, r >= 0). */
 static inline void collide_plan(const c2d_frozen *f, float x, float y, float r, ball_plan *p) {
-    p->how = PLAN_ALL; /* untamed, or a window wider than the balls held: every slot */
+    p->how = PLAN_ALL; /* untamed: every slot */
+    p->levels = 0;
     if (!frozen_tame(x) || !frozen_tame(y) || !frozen_tame(r)) return;
     double cells = 0.0;
-    p->levels = 0;
     for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
         const unsigned L = frozen_lowest_level(rest);
-        const frozen_level *lv = &f->level[L];
-        const double reach = ((double)r + lv->r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
-        if (frozen_near_none(lv, x, y, reach)) continue;
-        p->levels |= 1u << L;
-        cells += frozen_window_of(lv, x - reach, x + reach, y - reach, y + reach, &p->win[L]);
+        const double reach =
+            ((double)r + f->level[L].r_max) * (1.0 + 1.0 / 512.0) + C2D_ABSOLUTE_SLACK;
+        plan_level(f, L, x, y, reach, x - reach, x + reach, y - reach, y + reach, p, &cells);
     }
-    if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count)
-        p->how = p->levels || f->special_count ? PLAN_WINDOWS : PLAN_NONE;
+    plan_finish(f, cells, p);
 }
 
 /* Ball k's walk by its plan p (not PLAN_NONE) and its pairs to the queue; returns the total. */
@@ -257,8 +279,7 @@ C2D_FORMULA size_t collide_ball(const c2d_frozen *f, const c2d_circle_soa *circl
             collide_slot(&c, f, f->special[i]);
     } else {
         for (size_t s = 0; s < f->used; s++)
-            if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
-                collide_slot(&c, f, (uint32_t)s);
+            if (slot_listed(f, s)) collide_slot(&c, f, (uint32_t)s);
     }
     if (c.count == 0) return total;
     sort_hits(c.hits, c.count);
@@ -344,7 +365,36 @@ static simde__m128 bound_above(double v) {
     return simde_mm_set1_ps(g + (fabsf(g) * 0x1p-22f + 0x1p-126f));
 }
 
-/* The hits of c2d_frozen_sweep into out; `filtered` as in collide_frozen. */
+/* The plan of a sweep query of ball (x, y, r) moving by (mx, my) (none NaN, r >= 0), with each
+ * planned level's growth of the path's box in grow[]: everything within r + r_max (the
+ * level's) of the path, with the kernels' sweep slack (sizes 2^-8, positions 2^-16) taken four
+ * times over. */
+static inline void sweep_plan(const c2d_frozen *f, float x, float y, float r, float mx, float my,
+                              ball_plan *p, double *grow) {
+    p->how = PLAN_ALL; /* untamed: every slot */
+    p->levels = 0;
+    if (!frozen_tame(x) || !frozen_tame(y) || !frozen_tame(r) || !frozen_tame(mx) ||
+        !frozen_tame(my))
+        return;
+    const double ex = (double)x + mx, ey = (double)y + my;
+    const double lo_x = x < ex ? x : ex, hi_x = x > ex ? x : ex;
+    const double lo_y = y < ey ? y : ey, hi_y = y > ey ? y : ey;
+    double cells = 0.0;
+    for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
+        const unsigned L = frozen_lowest_level(rest);
+        const double size = fabs((double)mx) + fabs((double)my) + r + f->level[L].r_max;
+        const double g =
+            (double)r + f->level[L].r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
+            4.0 * C2D_SWEEP_POSITION_SLACK * (fabs((double)x) + fabs((double)y) + 2.0 * size) +
+            C2D_ABSOLUTE_SLACK;
+        grow[L] = g; /* the box lies within |m|_1 + g of the start on every side */
+        plan_level(f, L, x, y, fabs((double)mx) + fabs((double)my) + g, lo_x - g, hi_x + g,
+                   lo_y - g, hi_y + g, p, &cells);
+    }
+    plan_finish(f, cells, p);
+}
+
+/* The hits of c2d_frozen_sweep into out (f holds a ball); `filtered` as in collide_frozen. */
 C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles,
                               const uint32_t *ids, const float *move_x, const float *move_y,
                               c2d_circle_hit *out, bool filtered) {
@@ -357,53 +407,28 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
         frozen_sweep_begin(&c.s, x, y, r, mx, my, ids ? ids[k] : (uint32_t)k);
         c.filter = filtered ? &filter : NULL;
         c.x0 = c.x1 = c.y0 = c.y1 = simde_mm_setzero_ps();
-        /* no move, no hit (frozen_sweep_test.h) */
-        if (f && f->count > 0 && x == x && y == y && mx == mx && my == my && r >= 0.0f &&
-            frozen_sweep_moves(mx, my)) {
-            bool walked = false;
-            if (frozen_tame(x) && frozen_tame(y) && frozen_tame(r) && frozen_tame(mx) &&
-                frozen_tame(my)) {
-                /* everything within r + r_max (the level's) of the path, with the kernels'
-                 * sweep slack (sizes 2^-8, positions 2^-16) taken four times over */
-                const double ex = (double)x + mx, ey = (double)y + my;
-                const double lo_x = x < ex ? x : ex, hi_x = x > ex ? x : ex;
-                const double lo_y = y < ey ? y : ey, hi_y = y > ey ? y : ey;
-                frozen_window win[FROZEN_LEVELS];
-                double grow[FROZEN_LEVELS], cells = 0.0;
-                uint32_t levels = 0; /* those that hold a ball near the path */
-                for (uint32_t rest = f->levels; rest; rest &= rest - 1) {
-                    const unsigned L = frozen_lowest_level(rest);
-                    const frozen_level *lv = &f->level[L];
-                    const double size = fabs((double)mx) + fabs((double)my) + r + lv->r_max;
-                    const double g = (double)r + lv->r_max + 4.0 * C2D_SWEEP_SIZE_SLACK * size +
-                                     4.0 * C2D_SWEEP_POSITION_SLACK *
-                                         (fabs((double)x) + fabs((double)y) + 2.0 * size) +
-                                     C2D_ABSOLUTE_SLACK;
-                    /* the box lies within |m|_1 + g of the start on every side */
-                    if (frozen_near_none(lv, x, y, fabs((double)mx) + fabs((double)my) + g))
-                        continue;
-                    levels |= 1u << L;
-                    grow[L] = g;
-                    cells += frozen_window_of(lv, lo_x - g, hi_x + g, lo_y - g, hi_y + g, &win[L]);
-                }
-                if (cells <= FROZEN_SPAN_LIMIT || cells <= (double)f->count) {
-                    for (uint32_t rest = levels; rest; rest &= rest - 1) {
-                        const unsigned L = frozen_lowest_level(rest);
-                        c.x0 = bound_below(lo_x - grow[L]);
-                        c.x1 = bound_above(hi_x + grow[L]);
-                        c.y0 = bound_below(lo_y - grow[L]);
-                        c.y1 = bound_above(hi_y + grow[L]);
-                        frozen_walk_window(&f->level[L], &win[L], sweep_block, &c);
-                    }
-                    for (size_t i = 0; i < f->special_count; i++)
-                        sweep_slot(&c, f, f->special[i]);
-                    walked = true;
-                }
+        ball_plan p;
+        double grow[FROZEN_LEVELS];
+        p.how = PLAN_NONE; /* no move, no hit (frozen_sweep_test.h) */
+        if (x == x && y == y && mx == mx && my == my && r >= 0.0f && frozen_sweep_moves(mx, my))
+            sweep_plan(f, x, y, r, mx, my, &p, grow);
+        if (p.how == PLAN_WINDOWS) {
+            const double ex = (double)x + mx, ey = (double)y + my;
+            const double lo_x = x < ex ? x : ex, hi_x = x > ex ? x : ex;
+            const double lo_y = y < ey ? y : ey, hi_y = y > ey ? y : ey;
+            for (uint32_t rest = p.levels; rest; rest &= rest - 1) {
+                const unsigned L = frozen_lowest_level(rest);
+                c.x0 = bound_below(lo_x - grow[L]);
+                c.x1 = bound_above(hi_x + grow[L]);
+                c.y0 = bound_below(lo_y - grow[L]);
+                c.y1 = bound_above(hi_y + grow[L]);
+                frozen_walk_window(&f->level[L], &p.win[L], sweep_block, &c);
             }
-            if (!walked) /* untamed, or a window wider than the balls held: every slot */
-                for (size_t s = 0; s < f->used; s++)
-                    if (f->slots[s].id != FROZEN_NIL && f->slots[s].home != FROZEN_HOME_DEAD)
-                        sweep_slot(&c, f, (uint32_t)s);
+            for (size_t i = 0; i < f->special_count; i++)
+                sweep_slot(&c, f, f->special[i]);
+        } else if (p.how == PLAN_ALL) {
+            for (size_t s = 0; s < f->used; s++)
+                if (slot_listed(f, s)) sweep_slot(&c, f, (uint32_t)s);
         }
         out[k] = frozen_sweep_finish(&c.s);
     }
@@ -411,7 +436,13 @@ C2D_FORMULA void sweep_frozen(const c2d_frozen *f, const c2d_circle_soa *circles
 
 void c2d_frozen_sweep(const c2d_frozen *f, const c2d_circle_soa *circles, const uint32_t *ids,
                       const float *move_x, const float *move_y, c2d_circle_hit *out) {
-    if (f && (f->words || c2d_circle_soa_filtered(circles)))
+    if (!f || f->count == 0) { /* nothing held: no hit, and no per-ball set-up to pay */
+        const c2d_circle_hit none = c2d_no_ball_hit();
+        for (size_t k = 0; k < circles->count; k++)
+            out[k] = none;
+        return;
+    }
+    if (f->words || c2d_circle_soa_filtered(circles))
         sweep_frozen(f, circles, ids, move_x, move_y, out, true);
     else
         sweep_frozen(f, circles, ids, move_x, move_y, out, false);
