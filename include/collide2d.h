@@ -43,6 +43,7 @@
 #include "collide2d/response.h"
 #include "collide2d/search.h"
 #include "collide2d/filter.h"
+#include "collide2d/world.h"
 #include "collide2d/compat.h"
 
 #endif

@@ -82,9 +82,12 @@ typedef enum c2d_status {
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
     C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
     C2D_ERROR_ALLOC,       ///< Memory allocation failed; nothing changed (scenes), *count = 0.
-    C2D_ERROR_STATE        ///< Scenes: a call out of order, or a stale frame (capsules moved,
+    C2D_ERROR_STATE,       ///< Scenes: a call out of order, or a stale frame (capsules moved,
                            ///< another circle set, or its circles changed since binned): bin
                            ///< the circles again. Nothing was written, *count = 0.
+                           ///< The world (collide2d/world.h): a call made while a step runs.
+    C2D_ERROR_VALUE        ///< World calls only: a value outside the range written beside its
+                           ///< field (NaN, infinite, radius <= 0, dt <= 0, ...). Nothing changed.
 } c2d_status;
 
 /// A short English description of `s` (never NULL; "unknown status" for other values).

@@ -20,6 +20,8 @@ const char *c2d_status_string(c2d_status s) {
         return "memory allocation failed; nothing changed";
     case C2D_ERROR_STATE:
         return "the call order is wrong or the frame is stale: bin the circles again";
+    case C2D_ERROR_VALUE:
+        return "a value is outside its field's range (NaN, infinite, or out of bounds)";
     }
     return "unknown status";
 }

@@ -183,7 +183,8 @@ static void status_strings(void **state) {
                               C2D_ERROR_UNSUPPORTED,
                               C2D_ERROR_TOO_LARGE,
                               C2D_ERROR_ALLOC,
-                              C2D_ERROR_STATE};
+                              C2D_ERROR_STATE,
+                              C2D_ERROR_VALUE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *s = c2d_status_string(all[i]);
@@ -193,7 +194,7 @@ static void status_strings(void **state) {
         for (size_t j = 0; j < i; j++)
             assert_string_not_equal(s, c2d_status_string(all[j]));
     }
-    const int others[] = {C2D_ERROR_STATE + 1, 99, -1};
+    const int others[] = {C2D_ERROR_VALUE + 1, 99, -1};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         const char *s = c2d_status_string((c2d_status)others[i]);
         assert_non_null(s);

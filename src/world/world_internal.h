@@ -1,0 +1,189 @@
+/* The world's state (collide2d/world.h), shared by the files of src/world/.
+ *
+ * Balls live in dense arrays (element k of c2d_world_get_balls()); a slot table maps an id's
+ * slot to its dense index, so ids survive the swap-removal that keeps the arrays dense. The
+ * sleeping balls are frozen into `balls_scene` (a scene of no capsules: the frozen-ball index
+ * and the ball grid) under their dense index, which is what the frozen index calls an id.
+ * Capsules likewise: dense arrays, a slot table, and three scenes built from them (static
+ * solid capsules, sensors) plus a short list of kinematic ones.
+ *
+ * One step (world_step.c): the awake balls are compacted into `awake`, contacts are found once
+ * with every radius grown by its speculative margin (world_contacts.c), the substeps integrate,
+ * solve (world_solver.c) and move the balls swept against the capsules (world_move.c), then
+ * sleep (world_sleep.c), sensors and contact events (world_events.c). */
+#ifndef C2D_WORLD_INTERNAL_H
+#define C2D_WORLD_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "alloc.h"
+#include "collide2d/world.h"
+#include "world_kinematic.h"
+
+/* Ball flags. */
+enum {
+    WORLD_BALL_AWAKE = 1,
+    WORLD_BALL_EVENTS = 2,
+    WORLD_BALL_SLEEPS = 4, /* the ball's enable_sleep */
+    WORLD_BALL_FIXED = 8,  /* density 0: never moves; held frozen from the start */
+};
+
+/* Slot tables: a slot's dense index (or C2D_NONE when free) and generation. */
+typedef struct world_slots {
+    uint32_t *dense;
+    uint8_t *generation;
+    uint32_t *free_list; /* free slots, used last-in first-out */
+    size_t count, capacity, free_count;
+} world_slots;
+
+#define WORLD_SLOT_BITS 24
+#define WORLD_SLOT_MASK 0xFFFFFFu
+
+static inline uint32_t world_id_slot(uint32_t id) { return id & WORLD_SLOT_MASK; }
+static inline uint32_t world_make_id(uint32_t slot, uint8_t generation) {
+    return slot | (uint32_t)generation << WORLD_SLOT_BITS;
+}
+
+/* One contact of a step: ball `a` (a body: its index in the awake list) against ball `b` (a
+ * body), or against something that does not move in the solve (`b` = C2D_NONE: a sleeping or
+ * fixed ball, dense index `other`, or a capsule, dense index `other` with `kind` capsule). */
+typedef struct world_contact {
+    uint32_t a, b;
+    uint32_t other;    /* dense index of the other ball, or of the capsule */
+    uint8_t kind;      /* C2D_SHAPE_CIRCLE or C2D_SHAPE_CAPSULE */
+    uint8_t kinematic; /* the capsule moves: `other_velocity` is its point's velocity */
+    uint8_t events;    /* either side asked for events */
+    uint8_t pad;
+    c2d_vec2 normal;   /* from the other toward a */
+    c2d_vec2 point;    /* on the other's surface, at the step's start */
+    float separation;  /* at the step's start: < 0 overlapping */
+    float radius_a, radius_b; /* anchors: a's radius, b's radius (0 for a capsule) */
+    float normal_mass, tangent_mass, inv_inertia_sum_roll;
+    float friction, restitution, rolling;
+    float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
+    float relative_velocity; /* normal velocity before the solve, for restitution */
+    c2d_vec2 other_velocity;  /* kinematic capsule: its velocity at the point */
+    float end_separation;     /* after the substeps */
+} world_contact;
+
+/* Warm-start memory: the impulses of last step's contacts, in rows of their owner ball. */
+typedef struct world_warm_entry {
+    uint32_t other; /* ball id or capsule id */
+    uint32_t kind;
+    float normal, tangent, rolling;
+} world_warm_entry;
+
+typedef struct world_warm {
+    uint32_t *row_start; /* rows + 1 */
+    world_warm_entry *entries;
+    size_t rows, row_capacity, count, capacity;
+} world_warm;
+
+/* A pair remembered between steps for events: (ball id, kind, other id). */
+typedef struct world_pair {
+    uint32_t ball, kind, other;
+} world_pair;
+
+/* A growable array of `size`-byte elements. */
+typedef struct world_array {
+    void *data;
+    size_t count, capacity;
+} world_array;
+
+struct c2d_world {
+    c2d_world_def def;
+    c2d_allocator allocator;
+    atomic_int stepping;
+    uint64_t step_index;
+
+    /* Balls, dense. */
+    size_t ball_count, ball_capacity;
+    float *x, *y, *vx, *vy, *angle, *angular_velocity, *radius;
+    float *inv_mass, *inv_inertia, *restitution, *friction, *rolling_resistance;
+    float *sleep_timer;
+    uint32_t *category, *mask;
+    uint8_t *flags;
+    uint64_t *user_data;
+    c2d_ball_id *ids;
+    uint32_t *warm_row;   /* the ball's row in `warm` when it owned contacts last step */
+    uint64_t *warm_step;  /* the step that row belongs to */
+    world_slots ball_slots;
+    size_t awake_count;   /* balls with WORLD_BALL_AWAKE */
+
+    /* Capsules, dense. */
+    size_t capsule_count, capsule_capacity;
+    c2d_capsule *shape;
+    uint8_t *motion, *sensor, *capsule_events;
+    float *capsule_restitution, *capsule_friction;
+    uint32_t *capsule_category, *capsule_mask;
+    uint64_t *capsule_user_data;
+    c2d_capsule_id *capsule_ids;
+    world_kin *kin;        /* per capsule; used by kinematic ones */
+    uint8_t *kin_target;   /* move_capsule_to pending: kin_goal holds the target */
+    c2d_capsule *kin_goal;
+    world_slots capsule_slots;
+
+    /* Scenes. balls_scene: no capsules, the frozen index of sleeping balls (ids = dense
+     * indices) and the ball grid. static_scene: static solid capsules; sensor_scene: sensors
+     * (held as solid so collide reports them). The maps give a scene index's dense capsule. */
+    c2d_scene *balls_scene, *static_scene, *sensor_scene;
+    uint32_t *static_map, *sensor_map, *kinematic_list;
+    size_t static_count, sensor_count, kinematic_count;
+    bool capsules_dirty; /* the scenes are rebuilt before the next step or query */
+
+    /* Step scratch (kept between steps). */
+    uint32_t *awake;    /* dense indices of the awake balls, ascending */
+    float *ax, *ay, *ar, *ar_capsule;    /* awake SoA: centres, grown radii */
+    uint32_t *acat, *amask;
+    float *start_x, *start_y; /* awake balls' centres at the step's start */
+    float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
+    float *clearance;   /* distance the ball may move before a static capsule can be near */
+    float *travelled;   /* how far it moved this step */
+    uint8_t *near_kinematic;
+    size_t awake_capacity;
+    world_contact *contacts;
+    size_t contact_count, contact_capacity;
+    void *scratch;      /* raw results of the scene calls */
+    size_t scratch_bytes;
+    world_warm warm[2];
+    int warm_current;
+
+    /* Events of the last step, and the pairs they track. */
+    world_array begins, ends, hits, enters, exits;
+    world_array touching, touching_next; /* world_pair, sorted */
+    world_array inside, inside_next;     /* world_pair (ball, -, sensor id), sorted */
+    world_array pending_exits;           /* sensor exits of removed balls, for the next step */
+
+    /* Lazily built grid of the awake balls for world queries (world_query.c). */
+    uint64_t query_grid_step;
+    void *query_grid;
+};
+
+/* Memory helpers (world_api.c). */
+bool world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size);
+bool world_array_push(c2d_world *w, world_array *a, const void *element, size_t size);
+
+/* Slot tables (world_api.c). */
+bool world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
+bool world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
+
+/* Rebuilds the capsule scenes when capsules were added or removed (world_api.c). */
+c2d_status world_refresh_scenes(c2d_world *w);
+
+/* Sleep and waking (world_sleep.c). */
+c2d_status world_wake_ball(c2d_world *w, uint32_t dense);
+c2d_status world_sleep_ball(c2d_world *w, uint32_t dense);
+c2d_status world_wake_touching(c2d_world *w, c2d_circle region, bool lost_support_only);
+c2d_status world_update_sleep(c2d_world *w, float dt);
+
+/* The step's stages (world_step.c and the files it calls). */
+c2d_status world_find_contacts(c2d_world *w, float dt);
+void world_solve_prepare(c2d_world *w, float h);
+void world_warm_start(c2d_world *w);
+void world_solve(c2d_world *w, float h, bool use_bias, float elapsed);
+void world_restitution(c2d_world *w);
+c2d_status world_store_impulses(c2d_world *w);
+c2d_status world_move_balls(c2d_world *w, float h);
+c2d_status world_update_events(c2d_world *w, float dt);
+
+#endif
