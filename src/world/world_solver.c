@@ -17,8 +17,10 @@
 
 #include "world_internal.h"
 
-/* 2D cross products. */
-static float cross(c2d_vec2 a, c2d_vec2 b) { return a.x * b.y - a.y * b.x; }
+/* max and min without libm calls (the operands are never NaN here: impulses and speeds of
+ * finite bodies). */
+static inline float max_f(float a, float b) { return a > b ? a : b; }
+static inline float min_f(float a, float b) { return a < b ? a : b; }
 
 /* Soft constraint coefficients for a spring of `hertz` and damping ratio `zeta` over a substep
  * of h (Box2D v3's soft step): bias rate, mass scale and impulse scale. */
@@ -93,37 +95,51 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
     (void)h;
 }
 
-/* Applies impulse p at the contact (normal n, anchors -ra n on a and +rb n on b) and a rolling
- * impulse `roll` to the two bodies. */
-static void apply(c2d_world *w, const world_contact *c, c2d_vec2 p, float roll) {
-    c2d_vec2 ra = {-c->radius_a * c->normal.x, -c->radius_a * c->normal.y};
+/* Applies the normal impulse `j` (along n; it passes through both centres, so it turns
+ * neither ball). */
+static inline void apply_normal(c2d_world *w, const world_contact *c, float j) {
+    float px = j * c->normal.x, py = j * c->normal.y;
+    uint32_t a = c->a;
+    float ma = w->binv_mass[a];
+    w->bvx[a] += ma * px;
+    w->bvy[a] += ma * py;
+    if (c->b != C2D_NONE) {
+        uint32_t b = c->b;
+        float mb = w->binv_mass[b];
+        w->bvx[b] -= mb * px;
+        w->bvy[b] -= mb * py;
+    }
+}
+
+/* Applies the tangent impulse `j` (along t = (n.y, -n.x), at the surface points -ra n of a and
+ * +rb n of b: torque ra j on a and rb j on b, with the sign of ra x t = ra) and the rolling
+ * impulse `roll`. */
+static inline void apply_tangent(c2d_world *w, const world_contact *c, float j, float roll) {
+    float px = j * c->normal.y, py = -j * c->normal.x;
     uint32_t a = c->a;
     float ma = w->binv_mass[a], ia = w->binv_inertia[a];
-    w->bvx[a] += ma * p.x;
-    w->bvy[a] += ma * p.y;
-    w->bw[a] += ia * (cross(ra, p) + roll);
+    w->bvx[a] += ma * px;
+    w->bvy[a] += ma * py;
+    w->bw[a] += ia * (c->radius_a * j + roll);
     if (c->b != C2D_NONE) {
-        c2d_vec2 rb = {c->radius_b * c->normal.x, c->radius_b * c->normal.y};
         uint32_t b = c->b;
         float mb = w->binv_mass[b], ib = w->binv_inertia[b];
-        w->bvx[b] -= mb * p.x;
-        w->bvy[b] -= mb * p.y;
-        w->bw[b] -= ib * (cross(rb, p) + roll);
+        w->bvx[b] -= mb * px;
+        w->bvy[b] -= mb * py;
+        w->bw[b] -= ib * (-c->radius_b * j + roll);
     }
 }
 
 void c2d_world_warm_start(c2d_world *w) {
     for (size_t i = 0; i < w->contact_count; i++) {
         const world_contact *c = &w->contacts[i];
-        c2d_vec2 n = c->normal, t = {n.y, -n.x};
-        c2d_vec2 p = {c->normal_impulse * n.x + c->tangent_impulse * t.x,
-                      c->normal_impulse * n.y + c->tangent_impulse * t.y};
-        apply(w, c, p, c->rolling_impulse);
+        apply_normal(w, c, c->normal_impulse);
+        apply_tangent(w, c, c->tangent_impulse, c->rolling_impulse);
     }
 }
 
 /* Relative velocity of a's contact point against b's (or the capsule's). */
-static c2d_vec2 relative_velocity(const c2d_world *w, const world_contact *c) {
+static inline c2d_vec2 relative_velocity(const c2d_world *w, const world_contact *c) {
     uint32_t a = c->a;
     c2d_vec2 n = c->normal;
     /* v + w x r, with r = -ra n for a and +rb n for b. */
@@ -159,28 +175,28 @@ void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
         if (sep > 0.0f) {
             bias = sep * inv_h; /* speculative: may close this far, no further */
         } else if (use_bias) {
-            bias = fmaxf(s.bias_rate * sep, -max_push);
+            bias = max_f(s.bias_rate * sep, -max_push);
             mass_scale = s.mass_scale;
             impulse_scale = s.impulse_scale;
         }
         c2d_vec2 dv = relative_velocity(w, c);
         float vn = dv.x * n.x + dv.y * n.y;
         float impulse = -c->normal_mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
-        float total = fmaxf(c->normal_impulse + impulse, 0.0f);
+        float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
         c->normal_impulse = total;
-        c->max_normal_impulse = fmaxf(c->max_normal_impulse, impulse);
-        apply(w, c, (c2d_vec2){impulse * n.x, impulse * n.y}, 0.0f);
+        c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
+        apply_normal(w, c, impulse);
 
         /* Friction (Coulomb, clamped by the normal impulse). */
         dv = relative_velocity(w, c);
         float vt = dv.x * t.x + dv.y * t.y;
         float ft = -c->tangent_mass * vt;
         float limit = c->friction * c->normal_impulse;
-        float tt = fminf(fmaxf(c->tangent_impulse + ft, -limit), limit);
+        float tt = min_f(max_f(c->tangent_impulse + ft, -limit), limit);
         ft = tt - c->tangent_impulse;
         c->tangent_impulse = tt;
-        apply(w, c, (c2d_vec2){ft * t.x, ft * t.y}, 0.0f);
+        apply_tangent(w, c, ft, 0.0f);
 
         /* Rolling resistance: a torque on the relative spin, clamped like friction. */
         if (c->rolling > 0.0f && c->inv_inertia_sum_roll > 0.0f) {
@@ -188,10 +204,10 @@ void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
             float rel = w->bw[c->a] - wb;
             float rj = -c->inv_inertia_sum_roll * rel;
             float rlimit = c->rolling * c->normal_impulse;
-            float rt = fminf(fmaxf(c->rolling_impulse + rj, -rlimit), rlimit);
+            float rt = min_f(max_f(c->rolling_impulse + rj, -rlimit), rlimit);
             rj = rt - c->rolling_impulse;
             c->rolling_impulse = rt;
-            apply(w, c, (c2d_vec2){0.0f, 0.0f}, rj);
+            apply_tangent(w, c, 0.0f, rj);
         }
     }
 }
@@ -207,11 +223,11 @@ void c2d_world_restitution(c2d_world *w) {
         c2d_vec2 dv = relative_velocity(w, c);
         float vn = dv.x * n.x + dv.y * n.y;
         float impulse = -c->normal_mass * (vn + c->restitution * c->relative_velocity);
-        float total = fmaxf(c->normal_impulse + impulse, 0.0f);
+        float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
         c->normal_impulse = total;
-        c->max_normal_impulse = fmaxf(c->max_normal_impulse, impulse);
-        apply(w, c, (c2d_vec2){impulse * n.x, impulse * n.y}, 0.0f);
+        c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
+        apply_normal(w, c, impulse);
     }
 }
 
