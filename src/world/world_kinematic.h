@@ -48,7 +48,10 @@ typedef struct c2d_world_kin {
     float radius;
 } c2d_world_kin;
 
-/* `shape` turning about `pivot`: q = identity, local endpoints = shape's endpoints - pivot. */
+/* `shape` turning about `pivot`: q = identity, local endpoints = shape's endpoints - pivot
+ * (float). The pose then gives `shape` back exactly when those differences are exact (each
+ * pivot coordinate equal to the endpoint's or within a factor 2 of it, say); otherwise
+ * within an ulp of the coordinates. */
 C2D_INTERNAL void c2d_world_kin_init(c2d_world_kin *k, c2d_capsule shape, c2d_vec2 pivot,
                                      c2d_vec2 velocity, float angular_velocity);
 
@@ -59,7 +62,7 @@ C2D_INTERNAL void c2d_world_kin_advance(c2d_world_kin *k, float h);
 C2D_INTERNAL c2d_capsule c2d_world_kin_shape(const c2d_world_kin *k);
 
 /* The sweep's iteration cap and tolerance (see c2d_world_sweep_circle_morphing_capsule). */
-enum { C2D_WORLD_SWEEP_MAX_ITERATIONS = 64 };
+enum { C2D_WORLD_SWEEP_EXACT_AFTER = 16, C2D_WORLD_SWEEP_MAX_ITERATIONS = 64 };
 
 /* First touch of circle `c` moving by `move` and the capsule whose axis endpoints move
  * linearly from k0's to k1's over t in [0, 1]: centre p(t) = c.center + t move, axis
@@ -100,9 +103,12 @@ C2D_INTERNAL bool c2d_world_sweep_circle_morphing_capsule(c2d_circle c, c2d_vec2
                                                           c2d_capsule k0, c2d_capsule k1,
                                                           c2d_toi *out);
 
-/* The same, also writing the number of steps taken to *iterations (0 for an answer at the
- * start; for tests and measurements). */
+/* The same, also writing the number of steps taken to *iterations (may be NULL; 0 for an
+ * answer at the start) and with the exact solve after `exact_after` steps instead of
+ * C2D_WORLD_SWEEP_EXACT_AFTER (0: always; beyond the cap: never), for tests and
+ * measurements. */
 C2D_INTERNAL bool c2d_world_sweep_morphing_counted(c2d_circle c, c2d_vec2 move, c2d_capsule k0,
-                                                   c2d_capsule k1, c2d_toi *out, int *iterations);
+                                                   c2d_capsule k1, c2d_toi *out, int *iterations,
+                                                   int exact_after);
 
 #endif
