@@ -71,9 +71,10 @@ c2d_capsule c2d_world_kin_shape(const c2d_world_kin *k) {
 
 /* ---- the sweep ---- */
 
+/* v - v is NaN for NaN and for +-inf, 0 otherwise. */
 static bool finite(float v) {
     return v - v == 0.0f;
-} /* NaN and +-inf give NaN */
+}
 
 static double dabs(double v) {
     return v < 0.0 ? -v : v;
