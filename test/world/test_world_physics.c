@@ -166,11 +166,10 @@ static void wedged_run(float off, bool push, int steps, double *below, double *d
     assert_true(gap < 2.0 * rb && gap > 0.39);
     /* The touching height above the axes, then the first float at or above it that touches
      * neither capsule (the start: depth 0). */
-    double half = 0.5 * ((double)right.a.x - left.b.x), reach = (double)rb + rc;
+    double reach = (double)rb + rc;
     double cx = 0.5 * ((double)right.a.x + left.b.x);
     float x0 = (float)cx;
     double hx = fmax(fabs((double)x0 - left.b.x), fabs((double)right.a.x - x0));
-    (void)half;
     float y0 = (float)((double)off + sqrt(reach * reach - hx * hx));
     while (axis_dist(left, x0, y0, NULL) < reach || axis_dist(right, x0, y0, NULL) < reach)
         y0 = nextafterf(y0, INFINITY);
