@@ -678,20 +678,28 @@ static void sleep_invariants(void **state) {
                   bad_remove, again);
     assert_int_equal(bad_remove, 0);
 
-    /* Put a ball in mid-air to sleep: it wakes at the next step. */
+    /* A ball in mid-air asked to sleep stays awake (world.h); one resting on the pile sleeps. */
     c2d_ball_id air = add_ball(p.w, (float)(p.width / 2), (float)p.top, 0.5f, 0.0f, 0.0f);
     step(p.w, 1.0f / 60.0f);
     assert_int_equal(c2d_world_set_ball_awake(p.w, air, false), C2D_OK);
-    assert_false(c2d_world_ball_awake(p.w, air));
+    bool awake_after_call = c2d_world_ball_awake(p.w, air);
     step(p.w, 1.0f / 60.0f);
     size_t sleeping;
     size_t bad_air = pile_unsupported(&p, &sleeping);
-    bool woke = c2d_world_ball_awake(p.w, air);
-    print_message("sleep: a ball put to sleep in mid-air is %s after the next step; %zu "
-                  "unsupported\n",
-                  woke ? "awake" : "ASLEEP", bad_air);
-    assert_true(woke);
+    bool awake_after_step = c2d_world_ball_awake(p.w, air);
+    c2d_ball_id rest = pile_supporter(&p);
+    assert_int_equal(c2d_world_set_ball_awake(p.w, rest, true), C2D_OK);
+    assert_true(c2d_world_ball_awake(p.w, rest));
+    assert_int_equal(c2d_world_set_ball_awake(p.w, rest, false), C2D_OK);
+    bool rest_sleeps = !c2d_world_ball_awake(p.w, rest);
+    print_message("sleep: a ball in mid-air asked to sleep is %s after the call and %s after the "
+                  "next step (%zu unsupported); a ball on the floor asked to sleep is %s\n",
+                  awake_after_call ? "awake" : "ASLEEP", awake_after_step ? "awake" : "ASLEEP",
+                  bad_air, rest_sleeps ? "asleep" : "AWAKE");
+    assert_true(awake_after_call);
+    assert_true(awake_after_step);
     assert_int_equal(bad_air, 0);
+    assert_true(rest_sleeps);
     c2d_world_destroy(p.w);
 }
 
