@@ -356,8 +356,9 @@ typedef struct c2d_world_profile {
 /// The last step's profile. NULL: C2D_ERROR_NULL.
 C2D_API c2d_status c2d_world_get_profile(const c2d_world *w, c2d_world_profile *out);
 
-/// A hash of the world's state in id order: every ball's position, velocity, angle, angular
-/// velocity and awake flag, and every kinematic capsule's endpoints. Equal on every backend and
+/// A hash of the world's state in id order (by the ids' slots): every ball's id, position,
+/// velocity, angle, angular velocity and awake flag, and every kinematic capsule's endpoints
+/// (FNV-1a, 64 bits, over the values' little-endian bytes). Equal on every backend and
 /// platform for the same calls. 0 for NULL.
 C2D_API uint64_t c2d_world_hash(const c2d_world *w);
 
