@@ -51,8 +51,8 @@ static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
     }
 }
 
-static c2d_status gather_awake(c2d_world *w, float dt) {
-    size_t n = w->awake_count;
+/* Room for `need` entries in every per-awake-ball array (the solver's bodies included). */
+static c2d_status reserve_awake(c2d_world *w, size_t need) {
     world_array_ref refs[] = {
         {(void **)&w->awake, sizeof(uint32_t)},  {(void **)&w->ax, sizeof(float)},
         {(void **)&w->ay, sizeof(float)},        {(void **)&w->ar, sizeof(float)},
@@ -66,8 +66,22 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         {(void **)&w->bdy, sizeof(float)},       {(void **)&w->clearance, sizeof(float)},
         {(void **)&w->travelled, sizeof(float)}, {(void **)&w->near_kinematic, sizeof(uint8_t)},
     };
-    if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, n))
-        return C2D_ERROR_ALLOC;
+    return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
+               ? C2D_OK
+               : C2D_ERROR_ALLOC;
+}
+
+/* The solver's bodies: the awake balls, one still body, one per kinematic contact. */
+static c2d_status reserve_bodies(c2d_world *w) {
+    size_t kinematic = 0;
+    for (size_t i = 0; i < w->contact_count; i++)
+        kinematic += w->contacts[i].kinematic;
+    return reserve_awake(w, w->awake_list_count + 1 + kinematic);
+}
+
+static c2d_status gather_awake(c2d_world *w, float dt) {
+    c2d_status st = reserve_awake(w, w->awake_count + 1);
+    if (st != C2D_OK) return st;
     float base = w->def.speculative_distance;
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
     bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
@@ -191,6 +205,7 @@ static c2d_status step(c2d_world *w, float dt) {
     st = plan_kinematic(w, dt);
     if (st != C2D_OK) return st;
     st = c2d_world_find_contacts(w, dt);
+    if (st == C2D_OK) st = reserve_bodies(w);
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);
     if (st != C2D_OK) return st;
