@@ -154,10 +154,22 @@ struct c2d_world {
     world_array inside, inside_next;     /* world_pair (ball, -, sensor id), sorted */
     world_array pending_exits;           /* sensor exits of removed balls, for the next step */
 
-    /* Lazily built grid of the awake balls for world queries (world_query.c). */
+    /* The grid of the awake balls for world queries (world_query.c), and the step it was
+     * built at (world_query_grid_build: a grid of another step is not used). */
     uint64_t query_grid_step;
     void *query_grid;
 };
+
+/* World queries (world_query.c). The queries read the world only; these keep their grid of
+ * awake balls true, none of them fails (out of memory, the queries test every ball instead):
+ * - world_query_grid_build: last thing in c2d_world_step (after step_index has its new value);
+ *   O(1) while no ball is awake, else O(balls / 8 + awake);
+ * - world_query_note_ball: outside a step (ignored during one), after a ball was added, moved
+ *   (teleported) or woken, once its values are in place; O(1);
+ * - world_query_free: in c2d_world_destroy. */
+void world_query_grid_build(c2d_world *w);
+void world_query_note_ball(c2d_world *w, uint32_t dense);
+void world_query_free(c2d_world *w);
 
 /* Memory helpers (world_api.c). */
 bool world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size);
