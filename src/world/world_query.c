@@ -9,8 +9,9 @@
  *   - sleeping balls: the frozen index of balls_scene (dense index = frozen id), through
  *     c2d_scene_collide_frozen (regions) and c2d_scene_sweep_frozen (rays: a circle of radius 0,
  *     which is c2d_ray_circle's definition);
- *   - awake balls: a uniform grid of ids built at the end of each step (world_query_grid_build),
- *     plus the balls noted since (world_query_note_ball: added, moved or woken between steps);
+ *   - awake balls: a uniform grid of ids built at the end of each step
+ * (c2d_world_query_grid_build), plus the balls noted since (c2d_world_query_note_ball: added, moved
+ * or woken between steps);
  *   - capsules: static_scene and sensor_scene through their indexes, the kinematic ones one by
  *     one; every capsule one by one while the scenes are stale (capsules_dirty).
  * A ball may be found twice (asleep now but awake at the grid's build, or noted after it): the
@@ -92,7 +93,7 @@ static query_grid *grid_get(c2d_world *w) {
     return w->query_grid;
 }
 
-void world_query_free(c2d_world *w) {
+void c2d_world_query_free(c2d_world *w) {
     query_grid *g = w->query_grid;
     if (!g) return;
     c2d_free(&w->allocator, g->cell_start);
@@ -105,7 +106,7 @@ void world_query_free(c2d_world *w) {
     w->query_grid = NULL;
 }
 
-void world_query_note_ball(c2d_world *w, uint32_t dense) {
+void c2d_world_query_note_ball(c2d_world *w, uint32_t dense) {
     if (atomic_load(&w->stepping)) return; /* the build at the step's end sees it */
     query_grid *g = grid_get(w);
     if (!g || !g->usable) return; /* (no grid yet: every query tests every ball) */
@@ -175,7 +176,7 @@ static double sampled_scale(const c2d_world *w) {
     return k && sum > 0.0 ? 4.0 * sum / (double)k : 1.0;
 }
 
-void world_query_grid_build(c2d_world *w) {
+void c2d_world_query_grid_build(c2d_world *w) {
     query_grid *g = grid_get(w);
     if (!g) return; /* queries test every ball */
     g->usable = false;
@@ -398,7 +399,7 @@ static void region_ball(const c2d_world *w, const region *q, uint32_t d, id_list
 
 static void region_ball_id(const c2d_world *w, const region *q, uint32_t id, id_list *out) {
     uint32_t d;
-    if (world_lookup_ball(w, id, &d)) region_ball(w, q, d, out);
+    if (c2d_world_lookup_ball(w, id, &d)) region_ball(w, q, d, out);
 }
 
 static void region_capsule(const c2d_world *w, const region *q, uint32_t d, id_list *out) {
@@ -561,7 +562,7 @@ static void scene_capsules(const c2d_world *w, const region *q, const c2d_scene 
         for (size_t i = 0; i < total; i++) {
             if (pairs[i].shape >= scene_count) continue;
             const uint32_t d = map[pairs[i].shape];
-            if (d < w->capsule_count) region_capsule(w, q, d, out);
+            if (d < w->capsule_count && w->motion[d] == C2D_STATIC) region_capsule(w, q, d, out);
         }
     else
         out->failed = true;
@@ -580,6 +581,11 @@ static void region_capsules(const c2d_world *w, const region *q, id_list *capsul
     for (size_t i = 0; i < w->kinematic_count; i++)
         if (w->kinematic_list[i] < w->capsule_count)
             region_capsule(w, q, w->kinematic_list[i], capsules);
+    /* Kinematic sensors are in sensor_scene where they were at its build (scene_capsules leaves
+     * them out): where they are now, one by one (sensors are few). */
+    for (size_t i = 0; i < w->sensor_count; i++)
+        if (w->sensor_map[i] < w->capsule_count && w->motion[w->sensor_map[i]] != C2D_STATIC)
+            region_capsule(w, q, w->sensor_map[i], capsules);
 }
 
 /* The statuses every query shares: NULL, then a step running. */
@@ -701,7 +707,7 @@ static void ray_ball(const c2d_world *w, ray_query *r, uint32_t d) {
 
 static void ray_ball_id(const c2d_world *w, ray_query *r, uint32_t id) {
     uint32_t d;
-    if (world_lookup_ball(w, id, &d)) ray_ball(w, r, d);
+    if (c2d_world_lookup_ball(w, id, &d)) ray_ball(w, r, d);
 }
 
 static void ray_capsule(const c2d_world *w, ray_query *r, uint32_t d) {
