@@ -324,14 +324,15 @@ typedef struct c2d_world_ray_hit {
 /// a step: C2D_ERROR_STATE; a NaN or infinite origin or translation: C2D_ERROR_VALUE (`out`
 /// untouched on every error).
 ///
-/// The world queries change nothing the world shows, but share scratch memory (the frozen
-/// index's): run them one at a time on a world, not at once from several threads, and not
-/// during another call on it. Each costs what lies near the query (the sleeping
-/// balls through their frozen index, the awake ones through a grid the step builds, the
-/// capsules through the world's scenes), not the world's size; after capsules are added or
-/// removed, until the next step, the capsules are tested one by one. A query allocates, through
-/// the world's allocator, only when more shapes lie near it than its stack buffers hold (a few
-/// hundred), and frees it before returning; out of memory: C2D_ERROR_ALLOC.
+/// The world queries change nothing the world shows, but write scratch memory of the world's:
+/// run them one at a time on a world, not at once from several threads, and not during
+/// another call on it. Each costs what lies near the query (the sleeping balls through their
+/// frozen index, the capsules through the world's scenes, the awake balls through a grid that
+/// the first query after a step builds, in O(balls / 8 + awake balls)), not the world's size;
+/// after capsules are added or removed, until the next step, the capsules are tested one by
+/// one. A query allocates, through the world's allocator, for that grid (kept, grown as
+/// needed) and when more shapes lie near it than its stack buffers hold (a few hundred: freed
+/// before returning); out of memory: C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 translation,
                                       uint32_t category, uint32_t mask, c2d_world_ray_hit *out);
 /// Every ball and capsule (sensors included) that overlaps `box` (c2d_overlap_box_circle(),

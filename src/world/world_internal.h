@@ -180,15 +180,15 @@ struct c2d_world {
     size_t matched_capacity;
 
     /* The grid of the awake balls for world queries (world_query.c), and the step it was
-     * built at (world_query_grid_build: a grid of another step is not used). */
+     * built at (a grid of another step is rebuilt by the next query). */
     uint64_t query_grid_step;
     void *query_grid;
 };
 
-/* World queries (world_query.c). The queries change nothing; these keep their grid of awake
- * balls true, and none fails (out of memory, the queries test every ball instead):
- * - c2d_world_query_grid_build: at the end of every step (c2d_world_step); O(1) while no ball
- *   is awake, else O(balls / 8 + awake);
+/* World queries (world_query.c): the grid of the awake balls they use, built by the first
+ * query after a step; none of these fails (out of memory, the queries test every ball):
+ * - c2d_world_query_grid_build: builds it now, O(balls / 8 + awake), O(1) with none awake (a
+ *   step may call it at its end to make the queries read only);
  * - c2d_world_query_note_ball: outside a step (ignored during one), after a ball was added,
  *   moved (teleported) or woken, once its values are in place; O(1);
  * - c2d_world_query_free: in c2d_world_destroy. */

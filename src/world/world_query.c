@@ -9,19 +9,21 @@
  *   - sleeping balls: the frozen index of balls_scene (dense index = frozen id), through
  *     c2d_scene_collide_frozen (regions) and c2d_scene_sweep_frozen (rays: a circle of radius 0,
  *     which is c2d_ray_circle's definition);
- *   - awake balls: a uniform grid of ids built at the end of each step
- * (c2d_world_query_grid_build), plus the balls noted since (c2d_world_query_note_ball: added, moved
- * or woken between steps);
+ *   - awake balls: a grid of ids (c2d_world_query_grid_build), built by the first query after a
+ *     step, plus the balls noted since (c2d_world_query_note_ball: added, moved or woken);
  *   - capsules: static_scene and sensor_scene through their indexes, the kinematic ones one by
  *     one; every capsule one by one while the scenes are stale (capsules_dirty).
  * A ball may be found twice (asleep now but awake at the grid's build, or noted after it): the
  * ids are sorted and repeats dropped. Ids, not dense indices, are kept in the grid, so removals
  * (which move the last balls into the holes) never make it wrong: a removed id is not found.
  *
- * The queries change no state of the world (the grid is built by the calls that change the
- * world), but c2d_scene_collide_frozen writes the frozen index's scratch: one query at a time
- * (world.h says so). They allocate (w->allocator) only when more shapes than their stack
- * buffers hold lie near the query, and free it before returning. */
+ * Why the first query builds the grid and not the step: the build costs O(balls / 8 + awake)
+ * (0.4 ms of a 7.5 ms falling step at 65,536 balls), which a world that is never queried should
+ * not pay; and the queries cannot run at once anyway (c2d_scene_collide_frozen writes the
+ * frozen index's scratch), so a query may as well write the grid: one query at a time, world.h
+ * says so. (A step that calls c2d_world_query_grid_build at its end makes the queries read
+ * only.) The queries allocate (w->allocator) for the grid, and when more shapes than their
+ * stack buffers hold lie near the query (freed before returning). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +87,8 @@ static query_grid *grid_get(c2d_world *w) {
     if (!w->query_grid) {
         query_grid *g = c2d_alloc(&w->allocator, sizeof *g);
         if (!g) return NULL;
-        memset(g, 0, sizeof *g);
-        g->usable = true; /* nothing awake is left out yet: the notes and builds keep it so */
+        memset(g, 0, sizeof *g); /* (not usable until built) */
         w->query_grid = g;
-        w->query_grid_step = w->step_index;
     }
     return w->query_grid;
 }
@@ -106,10 +106,19 @@ void c2d_world_query_free(c2d_world *w) {
     w->query_grid = NULL;
 }
 
+/* Noted balls past this many (beyond a quarter of the binned ones) make the grid stale: one
+ * rebuild costs less than every query testing them all. */
+#define EXTRA_LIMIT 64
+
 void c2d_world_query_note_ball(c2d_world *w, uint32_t dense) {
-    if (atomic_load(&w->stepping)) return; /* the build at the step's end sees it */
-    query_grid *g = grid_get(w);
-    if (!g || !g->usable) return; /* (no grid yet: every query tests every ball) */
+    query_grid *g = w->query_grid;
+    /* During a step, with no grid, or a stale one, the next build sees the ball anyway. */
+    if (atomic_load(&w->stepping) || !g || !g->usable || w->query_grid_step != w->step_index)
+        return;
+    if (g->extra_count >= EXTRA_LIMIT + g->binned / 4) {
+        g->usable = false;
+        return;
+    }
     if (g->extra_count == g->extra_capacity) {
         const size_t cap = c2d_grown(g->extra_capacity, g->extra_count + 1);
         uint32_t *p = c2d_alloc_array(&w->allocator, cap, sizeof *p);
@@ -299,11 +308,21 @@ void c2d_world_query_grid_build(c2d_world *w) {
     g->usable = true;
 }
 
-/* The grid when it holds every awake ball (built at this step, nothing lost since), or NULL:
- * then the queries test every ball. */
+/* The grid when it holds every awake ball (built at this step, nothing lost since), or NULL. */
 static const query_grid *grid_ready(const c2d_world *w) {
     const query_grid *g = w->query_grid;
     return g && g->usable && w->query_grid_step == w->step_index ? g : NULL;
+}
+
+/* The grid, built first when a step ran since (the first query after a step pays it, a world
+ * that is never queried never does); NULL when out of memory: then the queries test every
+ * ball. The build writes the world's query scratch only, which the queries' one-at-a-time rule
+ * (world.h) allows: the world is never a const object (c2d_world_create allocates it). */
+static const query_grid *grid_fresh(const c2d_world *w) {
+    const query_grid *g = grid_ready(w);
+    if (g) return g;
+    c2d_world_query_grid_build((c2d_world *)(uintptr_t)w);
+    return grid_ready(w);
 }
 
 /* ---- results ------------------------------------------------------------------------------- */
@@ -521,8 +540,8 @@ static size_t region_discs(const region *q, float *x, float *y, float *r) {
 
 /* Every ball of the region, into `balls` (unsorted, maybe repeated). */
 static void region_balls(const c2d_world *w, const region *q, id_list *balls) {
-    const query_grid *g = grid_ready(w);
-    if (!g) { /* no grid (never built, or out of memory): every ball */
+    const query_grid *g = grid_fresh(w);
+    if (!g) { /* out of memory: every ball */
         for (size_t d = 0; d < w->ball_count; d++)
             region_ball(w, q, (uint32_t)d, balls);
         return;
@@ -918,10 +937,10 @@ c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 tran
     balls.margin = margin_of(fabs((double)origin.x) + fabs((double)origin.y) +
                              fabs((double)translation.x) + fabs((double)translation.y));
     ray_query capsules = balls;
-    const query_grid *g = grid_ready(w);
+    const query_grid *g = grid_fresh(w);
     if (g && ray_frozen(w, g, &balls)) {
         ray_grid(w, g, &balls);
-    } else { /* no grid, or out of memory: every ball */
+    } else { /* out of memory: every ball */
         balls.found = false;
         for (size_t d = 0; d < w->ball_count; d++)
             ray_ball(w, &balls, (uint32_t)d);

@@ -223,11 +223,7 @@ c2d_status c2d_world_step(c2d_world *w, float dt) {
     if (!w) return C2D_ERROR_NULL;
     int idle = 0;
     if (!atomic_compare_exchange_strong(&w->stepping, &idle, 1)) return C2D_ERROR_STATE;
-    c2d_status st = C2D_ERROR_VALUE;
-    if (isfinite(dt) && dt > 0.0f) {
-        st = step(w, dt);
-        c2d_world_query_grid_build(w); /* the queries' grid of the awake balls, where they are */
-    }
+    c2d_status st = isfinite(dt) && dt > 0.0f ? step(w, dt) : C2D_ERROR_VALUE;
     atomic_store(&w->stepping, 0);
     return st;
 }

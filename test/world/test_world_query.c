@@ -424,6 +424,21 @@ static void sleeping_pile(void **state) {
             assert_int_equal(c2d_world_step(m->w, 1.0f / 60.0f), C2D_OK);
         check_queries(m, &r, 100, 0.0f, 3.0f, 6.0f, &t);
     }
+    /* Many calls between steps (more than the noted list holds: the grid is rebuilt). */
+    add_balls(m, &r, 150, 6.0f, 10.0f);
+    check_queries(m, &r, 100, 0.0f, 3.0f, 6.0f, &t);
+    c2d_world_balls b;
+    assert_int_equal(c2d_world_get_balls(m->w, &b), C2D_OK);
+    const size_t n = b.count;
+    c2d_ball_id *ids = malloc(n * sizeof *ids);
+    assert_non_null(ids);
+    memcpy(ids, b.ids, n * sizeof *ids);
+    for (size_t k = 0; k < n; k += 2)
+        assert_int_equal(c2d_world_set_ball_position(
+                             m->w, ids[k], (c2d_vec2){uniform(&r, -5, 5), uniform(&r, 1, 8)}),
+                         C2D_OK);
+    check_queries(m, &r, 100, 0.0f, 3.0f, 6.0f, &t);
+    free(ids);
     assert_true(t.nonempty > t.queries / 4);
     model_free(m);
 }
