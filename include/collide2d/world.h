@@ -332,7 +332,8 @@ typedef struct c2d_world_ray_hit {
 /// after capsules are added or removed, until the next step, the capsules are tested one by
 /// one. A query allocates, through the world's allocator, for that grid (kept, grown as
 /// needed) and when more shapes lie near it than its stack buffers hold (a few hundred: freed
-/// before returning); out of memory: C2D_ERROR_ALLOC.
+/// before returning). Out of memory, a query tests every ball instead of the grid's, and a
+/// region query whose answer outgrows its stack buffer returns C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 translation,
                                       uint32_t category, uint32_t mask, c2d_world_ray_hit *out);
 /// Every ball and capsule (sensors included) that overlaps `box` (c2d_overlap_box_circle(),

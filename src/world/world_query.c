@@ -898,9 +898,10 @@ static bool ray_static(const c2d_world *w, ray_query *r) {
     const float ox = r->origin.x, oy = r->origin.y;
     const float mx = r->translation.x, my = r->translation.y;
     const c2d_ray_soa ray = {&ox, &oy, &mx, &my, 1, &r->category, &r->mask};
-    c2d_ray_hit hit;
-    if (c2d_scene_ray_cast(scene, &ray, NULL, &hit) != C2D_OK || hit.shape >= w->static_count)
-        return hit.kind == C2D_SHAPE_NONE;
+    c2d_ray_hit hit = {.shape = C2D_NONE, .kind = C2D_SHAPE_NONE};
+    if (c2d_scene_ray_cast(scene, &ray, NULL, &hit) != C2D_OK) return false;
+    if (hit.kind == C2D_SHAPE_NONE) return true;
+    if (hit.shape >= w->static_count) return false;
     ray_query ties = *r;
     ties.found = false;
     const uint32_t first = w->static_map[hit.shape];
