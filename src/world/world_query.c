@@ -581,7 +581,7 @@ static void scene_capsules(const c2d_world *w, const region *q, const c2d_scene 
         for (size_t i = 0; i < total; i++) {
             if (pairs[i].shape >= scene_count) continue;
             const uint32_t d = map[pairs[i].shape];
-            if (d < w->capsule_count && w->motion[d] == C2D_STATIC) region_capsule(w, q, d, out);
+            if (d < w->capsule_count) region_capsule(w, q, d, out);
         }
     else
         out->failed = true;
@@ -597,14 +597,9 @@ static void region_capsules(const c2d_world *w, const region *q, id_list *capsul
     }
     scene_capsules(w, q, w->static_scene, w->static_map, w->static_count, capsules);
     scene_capsules(w, q, w->sensor_scene, w->sensor_map, w->sensor_count, capsules);
-    for (size_t i = 0; i < w->kinematic_count; i++)
+    for (size_t i = 0; i < w->kinematic_count; i++) /* (sensors are static: none of these) */
         if (w->kinematic_list[i] < w->capsule_count)
             region_capsule(w, q, w->kinematic_list[i], capsules);
-    /* Kinematic sensors are in sensor_scene where they were at its build (scene_capsules leaves
-     * them out): where they are now, one by one (sensors are few). */
-    for (size_t i = 0; i < w->sensor_count; i++)
-        if (w->sensor_map[i] < w->capsule_count && w->motion[w->sensor_map[i]] != C2D_STATIC)
-            region_capsule(w, q, w->sensor_map[i], capsules);
 }
 
 /* The statuses every query shares: NULL, then a step running. */
