@@ -266,19 +266,26 @@ static void check_queries(const model *m, rng *r, size_t count, float cx, float 
 
 /* ---- worlds ---------------------------------------------------------------------------------- */
 
-/* A box of static walls (floor at y = 0, x in [-width, width]), pegs, sensors (static and
- * kinematic) and kinematic paddles, with random filter words. */
+/* Where the worlds of random_worlds sit (their floor's middle). */
+static c2d_vec2 base;
+
+static c2d_vec2 at(float x, float y) {
+    return (c2d_vec2){base.x + x, base.y + y};
+}
+
+/* A box of static walls (floor at y = 0, x in [-width, width]), pegs, sensors and kinematic
+ * paddles, with random filter words. */
 static void add_scenery(model *m, rng *r, float width, float height) {
     c2d_capsule_def wall = c2d_capsule_default_def();
-    wall.shape = (c2d_capsule){{-width, 0.0f}, {width, 0.0f}, 0.5f};
+    wall.shape = (c2d_capsule){at(-width, 0.0f), at(width, 0.0f), 0.5f};
     add_capsule(m, wall);
-    wall.shape = (c2d_capsule){{-width, 0.0f}, {-width, height}, 0.5f};
+    wall.shape = (c2d_capsule){at(-width, 0.0f), at(-width, height), 0.5f};
     add_capsule(m, wall);
-    wall.shape = (c2d_capsule){{width, 0.0f}, {width, height}, 0.5f};
+    wall.shape = (c2d_capsule){at(width, 0.0f), at(width, height), 0.5f};
     add_capsule(m, wall);
     for (int i = 0; i < 24; i++) {
         c2d_capsule_def d = c2d_capsule_default_def();
-        const c2d_vec2 a = {uniform(r, -width, width), uniform(r, 2.0f, height)};
+        const c2d_vec2 a = at(uniform(r, -width, width), uniform(r, 2.0f, height));
         const c2d_vec2 b = {a.x + uniform(r, -2.0f, 2.0f), a.y + uniform(r, -1.0f, 1.0f)};
         d.shape = (c2d_capsule){a, next(r) % 3 ? b : a, uniform(r, 0.05f, 0.4f)};
         d.category = word(r);
@@ -304,7 +311,7 @@ static void add_balls(model *m, rng *r, size_t n, float width, float height) {
         c2d_ball_def d = c2d_ball_default_def();
         d.radius = uniform(r, 0.15f, 0.5f);
         if (next(r) % 40 == 0) d.radius *= 6.0f;
-        d.position = (c2d_vec2){uniform(r, -width + 1.0f, width - 1.0f), uniform(r, 1.0f, height)};
+        d.position = at(uniform(r, -width + 1.0f, width - 1.0f), uniform(r, 1.0f, height));
         d.velocity = (c2d_vec2){uniform(r, -2.0f, 2.0f), uniform(r, -2.0f, 0.0f)};
         d.category = word(r);
         d.mask = word(r);
@@ -333,30 +340,36 @@ static void random_worlds(void **state) {
         size_t balls;
         float width, height;
         unsigned doze;
-    } cases[] = {{400, 10.0f, 20.0f, 50}, {1500, 25.0f, 30.0f, 80}, {150, 40.0f, 10.0f, 20}};
+        c2d_vec2 base;
+    } cases[] = {{400, 10.0f, 20.0f, 50, {0, 0}},
+                 {1500, 25.0f, 30.0f, 80, {0, 0}},
+                 {150, 40.0f, 10.0f, 20, {0, 0}},
+                 {400, 10.0f, 20.0f, 50, {16384.0f, -16384.0f}}}; /* far from the origin */
     tally t = {0};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         rng r = {0x51d0 + c};
         model *m = model_new();
         const float w = cases[c].width, h = cases[c].height;
+        base = cases[c].base;
+        const float cx = base.x, cy = base.y + h / 2;
         add_scenery(m, &r, w, h);
         add_balls(m, &r, cases[c].balls, w, h);
         /* Before any step: the capsules' scenes are stale, nothing is gridded. */
-        check_queries(m, &r, 150, 0.0f, h / 2, w, &t);
+        check_queries(m, &r, 150, cx, cy, w, &t);
         for (int round = 0; round < 6; round++) {
             for (int s = 0; s < 10; s++)
                 assert_int_equal(c2d_world_step(m->w, 1.0f / 60.0f), C2D_OK);
-            check_queries(m, &r, 150, 0.0f, h / 2, w, &t);
+            check_queries(m, &r, 150, cx, cy, w, &t);
             doze(m, &r, cases[c].doze); /* sleeping balls, no step between */
-            check_queries(m, &r, 100, 0.0f, h / 2, w, &t);
+            check_queries(m, &r, 100, cx, cy, w, &t);
             /* Calls between steps: teleport, wake, add, remove. */
             c2d_world_balls b;
             assert_int_equal(c2d_world_get_balls(m->w, &b), C2D_OK);
             c2d_ball_id some[8];
             for (int i = 0; i < 8; i++)
                 some[i] = b.ids[(size_t)(next(&r) % b.count)];
-            assert_int_equal(c2d_world_set_ball_position(
-                                 m->w, some[0], (c2d_vec2){uniform(&r, -w, w), uniform(&r, 1, h)}),
+            assert_int_equal(c2d_world_set_ball_position(m->w, some[0],
+                                                         at(uniform(&r, -w, w), uniform(&r, 1, h))),
                              C2D_OK);
             assert_int_equal(c2d_world_set_ball_awake(m->w, some[1], true), C2D_OK);
             assert_int_equal(c2d_world_set_ball_velocity(m->w, some[2], (c2d_vec2){1.0f, 2.0f}),
@@ -364,7 +377,7 @@ static void random_worlds(void **state) {
             add_balls(m, &r, 5, w, h);
             if (some[3] != some[4])
                 assert_int_equal(c2d_world_remove_balls(m->w, &some[3], 2), C2D_OK);
-            check_queries(m, &r, 100, 0.0f, h / 2, w, &t);
+            check_queries(m, &r, 100, cx, cy, w, &t);
             if (round == 2) { /* stale scenes until the next step */
                 for (size_t i = 0; i < m->capsule_count; i++)
                     if (m->capsules[i].live && next(&r) % 8 == 0) {
@@ -373,7 +386,7 @@ static void random_worlds(void **state) {
                         m->capsules[i].live = false;
                     }
                 add_scenery(m, &r, w * 0.5f, h * 0.5f);
-                check_queries(m, &r, 100, 0.0f, h / 2, w, &t);
+                check_queries(m, &r, 100, cx, cy, w, &t);
             }
         }
         print_message("# world %zu: %zu of %zu balls asleep at the end\n", c,
@@ -392,6 +405,7 @@ static void random_worlds(void **state) {
 /* A pile that settles and sleeps by itself, queried while it sleeps and as balls land on it. */
 static void sleeping_pile(void **state) {
     (void)state;
+    base = (c2d_vec2){0.0f, 0.0f};
     rng r = {0x9a1e};
     model *m = model_new();
     c2d_capsule_def wall = c2d_capsule_default_def();
