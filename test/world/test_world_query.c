@@ -264,6 +264,28 @@ static void check_queries(const model *m, rng *r, size_t count, float cx, float 
     free(want);
 }
 
+/* One region query against the oracle. */
+static void check_region(const model *m, const region *q, uint32_t category, uint32_t mask) {
+    enum { CAP = 4096 };
+    static c2d_world_shape_ref got[CAP], want[CAP];
+    size_t n = 0;
+    c2d_status st = q->kind == BOX ? c2d_world_query_box(m->w, q->box, category, mask, got, CAP, &n)
+                    : q->kind == DISC
+                        ? c2d_world_query_disc(m->w, q->disc, category, mask, got, CAP, &n)
+                        : c2d_world_query_point(m->w, q->point, category, mask, got, CAP, &n);
+    assert_int_equal(st, C2D_OK);
+    const size_t expect = oracle_region(m, q, category, mask, want);
+    assert_int_equal(n, expect);
+    assert_memory_equal(got, want, n * sizeof *got);
+}
+
+static void check_ray(const model *m, c2d_vec2 o, c2d_vec2 d) {
+    c2d_world_ray_hit h;
+    assert_int_equal(c2d_world_cast_ray(m->w, o, d, C2D_FILTER_ALL, C2D_FILTER_ALL, &h), C2D_OK);
+    const c2d_world_ray_hit want = oracle_ray(m, o, d, C2D_FILTER_ALL, C2D_FILTER_ALL);
+    assert_memory_equal(&h, &want, sizeof h);
+}
+
 /* ---- worlds ---------------------------------------------------------------------------------- */
 
 /* Where the worlds of random_worlds sit (their floor's middle). */
@@ -458,6 +480,39 @@ static void sleeping_pile(void **state) {
     check_queries(m, &r, 100, 0.0f, 3.0f, 6.0f, &t);
     free(ids);
     assert_true(t.nonempty > t.queries / 4);
+    model_free(m);
+}
+
+/* Odd geometry: an empty world, huge and degenerate regions, very long and very short rays. */
+static void odd_queries(void **state) {
+    (void)state;
+    model *m = model_new();
+    const region huge = {.kind = DISC, .disc = {{0, 0}, 1e30f}};
+    const region everything = {.kind = BOX, .box = {{-1e30f, -1e30f}, {1e30f, 1e30f}}};
+    for (int round = 0; round < 3; round++) {
+        check_region(m, &huge, C2D_FILTER_ALL, C2D_FILTER_ALL);
+        check_region(m, &everything, C2D_FILTER_ALL, C2D_FILTER_ALL);
+        check_region(m, &(region){.kind = POINT, .point = {0.3f, 1.0f}}, C2D_FILTER_ALL,
+                     C2D_FILTER_ALL);
+        check_region(m, &(region){.kind = BOX, .box = {{0.3f, 1.0f}, {0.3f, 1.0f}}}, C2D_FILTER_ALL,
+                     C2D_FILTER_ALL);
+        check_region(m, &(region){.kind = BOX, .box = {{-50.0f, 1.0f}, {50.0f, 1.0f}}},
+                     C2D_FILTER_ALL, C2D_FILTER_ALL);
+        check_region(m, &(region){.kind = DISC, .disc = {{0.3f, 1.0f}, 0.0f}}, C2D_FILTER_ALL,
+                     C2D_FILTER_ALL);
+        check_ray(m, (c2d_vec2){-1e6f, 1.0f}, (c2d_vec2){2e6f, 0.0f});
+        check_ray(m, (c2d_vec2){-1e6f, -1e6f}, (c2d_vec2){2e6f, 2e6f + 3.0f});
+        check_ray(m, (c2d_vec2){0.0f, 30.0f}, (c2d_vec2){0.0f, -60.0f});
+        check_ray(m, (c2d_vec2){0.3f, 1.0f}, (c2d_vec2){1e-6f, -1e-6f});
+        check_ray(m, (c2d_vec2){0.3f, 1.0f}, (c2d_vec2){0.0f, -1e-30f});
+        /* Balls and capsules for the next round (a row on the floor, then a stack). */
+        rng r = {0x0dd + (uint64_t)round};
+        base = (c2d_vec2){0.0f, 0.0f};
+        if (round == 0) add_scenery(m, &r, 8.0f, 10.0f);
+        add_balls(m, &r, 300, 8.0f, 10.0f);
+        for (int s = 0; s < 30; s++)
+            assert_int_equal(c2d_world_step(m->w, 1.0f / 60.0f), C2D_OK);
+    }
     model_free(m);
 }
 
@@ -717,6 +772,7 @@ int main(void) {
         cmocka_unit_test(random_worlds), cmocka_unit_test(sleeping_pile),
         cmocka_unit_test(ray_ties),      cmocka_unit_test(count_rules),
         cmocka_unit_test(bad_values),    cmocka_unit_test(during_step),
+        cmocka_unit_test(odd_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
