@@ -54,7 +54,7 @@ typedef struct grid_level {
 } grid_level;
 
 typedef struct query_grid {
-    bool usable; /* false: queries test every ball (the build or a note ran out of memory) */
+    bool usable; /* false: stale (the next query builds it), or its build ran out of memory */
     double x0, y0, x1, y1; /* the box of the binned centres */
     grid_level level[GRID_LEVELS];
     uint32_t levels;      /* bit L: level L holds a ball */
@@ -193,7 +193,7 @@ void c2d_world_query_grid_build(c2d_world *w) {
     g->binned = g->big_count = 0;
     g->levels = 0;
     w->query_grid_step = w->step_index;
-    if (w->awake_count == 0) { /* nothing to list: O(1) a step while everything sleeps */
+    if (w->awake_count == 0) { /* nothing to list: O(1) while everything sleeps */
         if (g->scale == 0.0) g->scale = sampled_scale(w);
         g->usable = true;
         return;
