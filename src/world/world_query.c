@@ -198,28 +198,35 @@ void c2d_world_query_grid_build(c2d_world *w) {
         g->usable = true;
         return;
     }
-    /* The awake balls: awake_count of them, unless the flags say more. */
+    /* The awake balls: every ball (no list needed), or awake_count of them, unless the flags
+     * say more. */
     size_t m = w->awake_count;
+    const bool all = m == w->ball_count;
     for (int pass = 0; pass < 2; pass++) {
-        if (!grid_reserve(w, (void **)&g->dense, &g->dense_capacity, m, sizeof(uint32_t)) ||
-            !grid_reserve(w, (void **)&g->cell_of, &g->cell_of_capacity, m, sizeof(uint32_t)))
+        if (!grid_reserve(w, (void **)&g->cell_of, &g->cell_of_capacity, m, sizeof(uint32_t)))
             return;
+        if (all) break;
+        if (!grid_reserve(w, (void **)&g->dense, &g->dense_capacity, m, sizeof(uint32_t))) return;
         m = list_awake(w, g->dense, g->dense_capacity);
         if (m <= g->dense_capacity) break;
     }
-    if (m > g->dense_capacity) return;
-    /* The box of the finite centres and their mean radius. */
+    if (!all && m > g->dense_capacity) return;
+    const uint32_t *list = all ? NULL : g->dense; /* ball i of the build: list[i], or i */
+#define BALL(i) (list ? list[i] : (uint32_t)(i))
+    /* The box of the finite centres, their mean and largest radius. */
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY, sum_r = 0.0;
+    float r_max = 0.0f;
     size_t finite = 0;
     for (size_t i = 0; i < m; i++) {
-        const uint32_t d = g->dense[i];
-        const double x = w->x[d], y = w->y[d], r = w->radius[d];
+        const uint32_t d = BALL(i);
+        const float x = w->x[d], y = w->y[d], r = w->radius[d];
         if (!isfinite(x) || !isfinite(y) || !isfinite(r)) continue;
         lo_x = x < lo_x ? x : lo_x;
         hi_x = x > hi_x ? x : hi_x;
         lo_y = y < lo_y ? y : lo_y;
         hi_y = y > hi_y ? y : hi_y;
         sum_r += r;
+        r_max = r > r_max ? r : r_max;
         finite++;
     }
     if (!finite) lo_x = lo_y = hi_x = hi_y = 0.0;
@@ -235,27 +242,33 @@ void c2d_world_query_grid_build(c2d_world *w) {
     if (spacing > h) h = spacing;
     if (!(h > 0.0) || !isfinite(h)) h = 1.0;
     g->scale = h; /* (kept while everything sleeps: the sleeping balls were awake at this size) */
-    /* Each ball's level (kept in cell_of for now), and the balls a level. */
-    g->levels = 0;
+    /* Each ball's level (kept in cell_of for now), and the balls a level; when every ball fits
+     * level 0 (the usual case) no pass is needed. */
     for (unsigned L = 0; L < GRID_LEVELS; L++) {
         grid_level *lv = &g->level[L];
         lv->h = L ? g->level[L - 1].h * 4.0 : h;
         lv->count = 0;
         lv->r_max = 0.0f;
     }
-    for (size_t i = 0; i < m; i++) {
-        const uint32_t d = g->dense[i];
-        const float x = w->x[d], y = w->y[d], r = w->radius[d];
-        unsigned L = 0;
-        while (L < GRID_LEVELS && !((double)r * 2.0 <= g->level[L].h))
-            L++;
-        if (!isfinite(x) || !isfinite(y) || L == GRID_LEVELS) {
-            g->cell_of[i] = UINT32_MAX;
-            continue;
+    const bool one_level = (double)r_max * 2.0 <= h;
+    if (one_level) {
+        g->level[0].count = finite;
+        g->level[0].r_max = r_max;
+    } else {
+        for (size_t i = 0; i < m; i++) {
+            const uint32_t d = BALL(i);
+            const float x = w->x[d], y = w->y[d], r = w->radius[d];
+            unsigned L = 0;
+            while (L < GRID_LEVELS && !((double)r * 2.0 <= g->level[L].h))
+                L++;
+            if (!isfinite(x) || !isfinite(y) || L == GRID_LEVELS) {
+                g->cell_of[i] = UINT32_MAX;
+                continue;
+            }
+            g->cell_of[i] = L;
+            g->level[L].count++;
+            if (r > g->level[L].r_max) g->level[L].r_max = r;
         }
-        g->cell_of[i] = L;
-        g->level[L].count++;
-        if (r > g->level[L].r_max) g->level[L].r_max = r;
     }
     /* The levels' cells, each level doubling its cell until it has at most about 2 a ball. */
     size_t cells = 0;
@@ -284,15 +297,21 @@ void c2d_world_query_grid_build(c2d_world *w) {
         return;
     memset(g->cell_start, 0, (cells + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < m; i++) {
-        const uint32_t d = g->dense[i];
-        if (g->cell_of[i] == UINT32_MAX) {
+        const uint32_t d = BALL(i);
+        const float x = w->x[d], y = w->y[d];
+        uint32_t L;
+        if (one_level)
+            L = isfinite(x) && isfinite(y) && isfinite(w->radius[d]) ? 0 : UINT32_MAX;
+        else
+            L = g->cell_of[i];
+        if (L == UINT32_MAX) {
             g->big[g->big_count++] = w->ids[d];
+            g->cell_of[i] = UINT32_MAX;
             continue;
         }
-        const grid_level *lv = &g->level[g->cell_of[i]];
-        const uint32_t c = (uint32_t)lv->base +
-                           cell_coord(w->y[d], g->y0, lv->inv_h, lv->ny) * lv->nx +
-                           cell_coord(w->x[d], g->x0, lv->inv_h, lv->nx);
+        const grid_level *lv = &g->level[L];
+        const uint32_t c = (uint32_t)lv->base + cell_coord(y, g->y0, lv->inv_h, lv->ny) * lv->nx +
+                           cell_coord(x, g->x0, lv->inv_h, lv->nx);
         g->cell_of[i] = c;
         g->cell_start[c + 1]++;
     }
@@ -300,7 +319,8 @@ void c2d_world_query_grid_build(c2d_world *w) {
         g->cell_start[c + 1] += g->cell_start[c];
     for (size_t i = 0; i < m; i++)
         if (g->cell_of[i] != UINT32_MAX)
-            g->cell_ids[g->cell_start[g->cell_of[i]]++] = w->ids[g->dense[i]];
+            g->cell_ids[g->cell_start[g->cell_of[i]]++] = w->ids[BALL(i)];
+#undef BALL
     for (size_t c = cells; c > 0; c--) /* back to starts */
         g->cell_start[c] = g->cell_start[c - 1];
     g->cell_start[0] = 0;
