@@ -28,10 +28,10 @@ static c2d_capsule_def wall(float ax, float ay, float bx, float by, float radius
 static int build_board(c2d_world *world) {
     c2d_capsule_def pins[4 + ROWS * PINS];
     size_t m = 0;
-    pins[m++] = wall(-1, -1, WIDTH + 1, -1, 1);         /* floor */
-    pins[m++] = wall(-1, -1, -1, HEIGHT, 1);            /* left */
+    pins[m++] = wall(-1, -1, WIDTH + 1, -1, 1);            /* floor */
+    pins[m++] = wall(-1, -1, -1, HEIGHT, 1);               /* left */
     pins[m++] = wall(WIDTH + 1, -1, WIDTH + 1, HEIGHT, 1); /* right */
-    pins[m++] = wall(-1, HEIGHT, WIDTH + 1, HEIGHT, 1); /* lid */
+    pins[m++] = wall(-1, HEIGHT, WIDTH + 1, HEIGHT, 1);    /* lid */
     for (int row = 0; row < ROWS; row++) {
         const float y = 30.0f + 4.0f * (float)row, step = WIDTH / PINS;
         for (int k = 0; k < PINS; k++) {
