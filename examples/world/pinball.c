@@ -96,7 +96,7 @@ static uint64_t pinball_run(int frames, FILE *log) {
             ball.velocity = (c2d_vec2){0.0f, 21.0f + (float)(frame / 120)};
             c2d_world_add_balls(world, &ball, 1, NULL);
         }
-        const int f = frame % 40; /* scripted presses: each flipper 12 frames in 40 */
+        const int f = frame < 480 ? frame % 40 : 40; /* presses: 12 frames in 40, then none */
         flipper_drive(world, &flippers[0], f < 12);
         flipper_drive(world, &flippers[1], f >= 20 && f < 32);
         c2d_world_events ev;
