@@ -1,13 +1,10 @@
 /* pinball.c: a pinball table on the world (collide2d/world.h): two flippers, three bumpers,
- * a drain sensor and balls launched up a shooter lane. Build it against the installed library:
- *
+ * a drain sensor and balls shot up a lane; it prints the hits and drains and the world hash.
  *     cc -O2 pinball.c $(pkg-config --cflags --libs collide2d) -lm -o pinball && ./pinball
- *
  * A flipper is a kinematic capsule turning about its hinge: c2d_world_set_capsule_motion()
- * swings it at SPEED rad/s, and when the next step would pass its limit angle,
- * c2d_world_move_capsule_to() ends the swing exactly there (the pose is the program's, from
- * cosf and sinf; the world turns capsules without libm). The presses are scripted on fixed
- * frames, so every run prints the same events and the same world hash. */
+ * swings it, and when the next step would pass its limit, c2d_world_move_capsule_to() ends the
+ * swing exactly there (the program's pose, from cosf and sinf). The presses are scripted on
+ * fixed frames: every run prints the same events and hash (test/sim/test_world_golden.c). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -60,8 +57,7 @@ static c2d_capsule_def part(float ax, float ay, float bx, float by, float radius
 /* Runs the table for `frames` frames, printing events to `log` (NULL: silent); returns the
  * world hash, or 0 when the world refused a call. */
 static uint64_t pinball_run(int frames, FILE *log) {
-    static const char *names[] = {"", "a wall", "the left flipper", "the right flipper",
-                                  "a bumper"};
+    static const char *names[] = {"", "", "the left flipper", "the right flipper", "a bumper"};
     c2d_world_def def = c2d_world_default_def();
     c2d_world *world;
     if (c2d_world_create(&def, &world) != C2D_OK) return 0;
@@ -102,12 +98,14 @@ static uint64_t pinball_run(int frames, FILE *log) {
         c2d_world_events ev;
         if (c2d_world_step(world, DT) != C2D_OK || c2d_world_get_events(world, &ev) != C2D_OK)
             break;
-        for (size_t k = 0; log && k < ev.hit_count; k++) {
+        for (size_t k = 0; log && k < ev.hit_count; k++) { /* hits on flippers and bumpers */
             const c2d_world_contact_event *h = &ev.hits[k];
-            const bool ball_ball = h->other_kind == C2D_SHAPE_CIRCLE;
-            fprintf(log, "frame %3d: ball %u hits %s at %.1f units/s\n", frame, h->ball,
-                    ball_ball ? "a ball" : names[c2d_world_capsule_user_data(world, h->other)],
-                    (double)h->approach_speed);
+            const uint64_t kind = h->other_kind == C2D_SHAPE_CAPSULE
+                                      ? c2d_world_capsule_user_data(world, h->other)
+                                      : WALL;
+            if (kind != WALL)
+                fprintf(log, "frame %3d: ball %u hits %s at %.1f units/s\n", frame, h->ball,
+                        names[kind], (double)h->approach_speed);
         }
         for (size_t k = 0; log && k < ev.enter_count; k++)
             fprintf(log, "frame %3d: ball %u enters the drain\n", frame, ev.enters[k].ball);
