@@ -28,8 +28,8 @@ static float bin_x(int k) {
     return PITCH * (float)(k - ROWS / 2);
 }
 
-/* Builds the board; sensors[k] receives bin k's sensor. */
-static int build_board(c2d_world *world, c2d_capsule_id sensors[BINS]) {
+/* Builds the board; bin k's sensor carries user_data k + 1. */
+static int build_board(c2d_world *world) {
     c2d_capsule_def parts[ROWS * (ROWS + 2) + BINS + 2];
     size_t m = 0;
     parts[m++] = capsule(bin_x(0) - PITCH, -0.5f, bin_x(ROWS) + PITCH, -0.5f, 0.5f); /* floor */
@@ -52,8 +52,9 @@ static int build_board(c2d_world *world, c2d_capsule_id sensors[BINS]) {
         const float half = 0.5f * PITCH - 0.05f;
         bins[k] = capsule(bin_x(k), 0.0f, bin_x(k), BIN_TOP - half, half);
         bins[k].sensor = true;
+        bins[k].user_data = (uint64_t)k + 1;
     }
-    return c2d_world_add_capsules(world, bins, BINS, sensors) == C2D_OK ? 0 : -1;
+    return c2d_world_add_capsules(world, bins, BINS, NULL) == C2D_OK ? 0 : -1;
 }
 
 /* Drops `balls` balls, one every second frame, for `frames` frames; counts[k] receives bin k's
@@ -63,8 +64,7 @@ static uint64_t galton_run(size_t balls, int frames, int counts[BINS], int in_bi
     c2d_world_def def = c2d_world_default_def();
     c2d_world *world;
     if (c2d_world_create(&def, &world) != C2D_OK) return 0;
-    c2d_capsule_id sensors[BINS];
-    int ok = build_board(world, sensors) == 0;
+    int ok = build_board(world) == 0;
     unsigned rng = 1u;
     for (int k = 0; k < BINS; k++)
         counts[k] = in_bin[k] = 0;
@@ -82,20 +82,17 @@ static uint64_t galton_run(size_t balls, int frames, int counts[BINS], int in_bi
         c2d_world_events ev;
         ok = ok && c2d_world_step(world, 1.0f / 60.0f) == C2D_OK &&
              c2d_world_get_events(world, &ev) == C2D_OK;
-        for (size_t e = 0; ok && e < ev.enter_count + ev.exit_count; e++) {
-            const int in = e < ev.enter_count; /* enters first, then exits */
-            const c2d_capsule_id s = in ? ev.enters[e].sensor : ev.exits[e - ev.enter_count].sensor;
-            for (int k = 0; k < BINS; k++)
-                if (sensors[k] == s) counts[k] += in ? 1 : -1;
-        }
+        for (size_t e = 0; ok && e < ev.enter_count; e++) /* a bin's sensor's user_data: k + 1 */
+            counts[c2d_world_capsule_user_data(world, ev.enters[e].sensor) - 1]++;
+        for (size_t e = 0; ok && e < ev.exit_count; e++)
+            counts[c2d_world_capsule_user_data(world, ev.exits[e].sensor) - 1]--;
     }
     c2d_world_balls b; /* the check: where the centres are */
     c2d_world_get_balls(world, &b);
-    for (size_t i = 0; i < b.count; i++)
-        for (int k = 0; k < BINS; k++)
-            if (b.y[i] < BIN_TOP && b.x[i] > bin_x(k) - 0.5f * PITCH &&
-                b.x[i] < bin_x(k) + 0.5f * PITCH)
-                in_bin[k]++;
+    for (size_t i = 0; i < b.count; i++) {
+        const int k = (int)((b.x[i] - bin_x(0)) / PITCH + 1.5f) - 1; /* -1 left of bin 0 */
+        if (b.y[i] < BIN_TOP && k >= 0 && k < BINS) in_bin[k]++;
+    }
     const uint64_t hash = ok ? c2d_world_hash(world) : 0;
     c2d_world_destroy(world);
     return hash;
