@@ -71,9 +71,10 @@ c2d_capsule c2d_world_kin_shape(const c2d_world_kin *k) {
 
 /* ---- the sweep ---- */
 
+/* v - v is NaN for NaN and for +-inf, 0 otherwise. */
 static bool finite(float v) {
     return v - v == 0.0f;
-} /* NaN and +-inf give NaN */
+}
 
 static double dabs(double v) {
     return v < 0.0 ? -v : v;
@@ -183,8 +184,128 @@ static void write_hit(const sweep_frame *f, const sweep_state *s, double t, c2d_
     out->point.y = (float)((f->py + t * f->my) + s->qy + ny * f->R);
 }
 
+/* ---- the exact solve, for the paths conservative advancement crosses slowly ---- */
+
+/* The side's function P(tau) = c^2 - rho^2 E, c = cross(A + tau va, B + tau vb) (the axis
+ * line's distance to the centre times |e|), E = |e|^2, e = B - A at tau: <= 0 where the line
+ * is within rho. Its derivatives are evaluated from the positions at tau, never from
+ * expanded coefficients, so the rounding stays relative to the coordinates, not to their
+ * fourth powers. */
+typedef struct side_fn {
+    double ax, ay, bx, by, vax, vay, vbx, vby, r2;
+} side_fn;
+
+/* The order-th derivative of P at tau (0 <= order <= 4). */
+static double side_at(const side_fn *g, int order, double tau) {
+    double ax = g->ax + tau * g->vax, ay = g->ay + tau * g->vay;
+    double bx = g->bx + tau * g->vbx, by = g->by + tau * g->vby;
+    double ex = bx - ax, ey = by - ay, dx = g->vbx - g->vax, dy = g->vby - g->vay;
+    double c = ax * by - ay * bx;
+    double c1 = (g->vax * by - g->vay * bx) + (ax * g->vby - ay * g->vbx);
+    double c2 = 2.0 * (g->vax * g->vby - g->vay * g->vbx);
+    switch (order) {
+    case 0:
+        return c * c - g->r2 * (ex * ex + ey * ey);
+    case 1:
+        return 2.0 * c * c1 - g->r2 * (2.0 * (ex * dx + ey * dy));
+    case 2:
+        return 2.0 * c1 * c1 + 2.0 * c * c2 - g->r2 * (2.0 * (dx * dx + dy * dy));
+    case 3:
+        return 6.0 * c1 * c2;
+    default:
+        return 6.0 * c2 * c2;
+    }
+}
+
+/* Bisects [lo, hi], where the order-th derivative is > 0 at lo and <= 0 at hi (`falling`) or
+ * the reverse, for at most 64 halvings: returns the end on lo's side, so a falling root is
+ * never passed. */
+static double bisect(const side_fn *g, int order, double lo, double hi, bool falling) {
+    for (int i = 0; i < 64; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        if ((side_at(g, order, mid) > 0.0) == falling)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The points in (lo, hi) where the order-th derivative changes sign ("> 0" against "<= 0"),
+ * ascending, at most 4 - order of them: the next derivative's sign changes cut [lo, hi] into
+ * pieces on which this one is monotonic, and each piece whose ends differ is bisected.
+ * falls[k] says it goes from > 0 to <= 0. */
+static int sign_changes(const side_fn *g, int order, double lo, double hi, double *at,
+                        bool *falls) {
+    if (order == 4) return 0; /* a constant */
+    double cut[6];
+    bool unused[4];
+    int n = 0, nc = sign_changes(g, order + 1, lo, hi, cut + 1, unused);
+    cut[0] = lo;
+    cut[nc + 1] = hi;
+    for (int k = 0; k <= nc; k++) {
+        bool x = side_at(g, order, cut[k]) > 0.0, y = side_at(g, order, cut[k + 1]) > 0.0;
+        if (x != y) {
+            at[n] = bisect(g, order, cut[k], cut[k + 1], x);
+            falls[n++] = x;
+        }
+    }
+    return n;
+}
+
+/* The first tau in (0, span] at which the point P + tau v (now farther than rho) comes within
+ * rho of the origin, the lower end of its double bracket; INFINITY when none. */
+static double disc_entry(double px, double py, double vx, double vy, double rho) {
+    double c = px * px + py * py - rho * rho;
+    double b = px * vx + py * vy;
+    if (!(b < 0.0)) return INFINITY;
+    double w = vx * py - vy * px, l = rho * rho * (vx * vx + vy * vy);
+    double disc = l - w * w;
+    if (disc < 0.0) return INFINITY;
+    return c / (-b + sqrt(disc));
+}
+
+/* The first touch after t (where the gap exceeds tol) of the capsule inflated to
+ * rho = r + R + tol / 2, exactly: the two end discs by their quadratics, the side by the
+ * sign changes of P (side_fn) at a time the foot of the centre lies within the axis. Entering
+ * the side region through an end passes an end disc first, so those cover every touch. Every
+ * time is the lower end of a double bracket. Returns the time, or INFINITY when there is none
+ * up to 1. */
+static double exact_entry(const sweep_frame *f, double t, double rho) {
+    side_fn g;
+    g.ax = f->ax + t * f->vax;
+    g.ay = f->ay + t * f->vay;
+    g.bx = f->bx + t * f->vbx;
+    g.by = f->by + t * f->vby;
+    g.vax = f->vax;
+    g.vay = f->vay;
+    g.vbx = f->vbx;
+    g.vby = f->vby;
+    g.r2 = rho * rho;
+    double span = 1.0 - t;
+    double best = disc_entry(g.ax, g.ay, g.vax, g.vay, rho);
+    double tb = disc_entry(g.bx, g.by, g.vbx, g.vby, rho);
+    best = tb < best ? tb : best;
+    double at[4];
+    bool falls[4];
+    int n = sign_changes(&g, 0, 0.0, best < span ? best : span, at, falls);
+    for (int k = 0; k < n; k++) {
+        if (!falls[k]) continue;
+        double tau = at[k];
+        double qx = g.ax + tau * g.vax, qy = g.ay + tau * g.vay;
+        double wx = (g.bx + tau * g.vbx) - qx, wy = (g.by + tau * g.vby) - qy;
+        double l2 = wx * wx + wy * wy, along = -(qx * wx + qy * wy);
+        if (l2 > 0.0 && along >= 0.0 && along <= l2) {
+            best = tau < best ? tau : best;
+            break;
+        }
+    }
+    return best <= span ? t + best : INFINITY;
+}
+
 bool c2d_world_sweep_morphing_counted(c2d_circle c, c2d_vec2 move, c2d_capsule k0, c2d_capsule k1,
-                                      c2d_toi *out, int *iterations) {
+                                      c2d_toi *out, int *iterations, int exact_after) {
     if (iterations) *iterations = 0;
     const float in[] = {c.center.x, c.center.y, c.radius,  move.x, move.y, k0.a.x, k0.a.y,
                         k0.b.x,     k0.b.y,     k0.radius, k1.a.x, k1.a.y, k1.b.x, k1.b.y};
@@ -217,6 +338,15 @@ bool c2d_world_sweep_morphing_counted(c2d_circle c, c2d_vec2 move, c2d_capsule k
     f.rr = (double)c.radius + f.R;
 
     const double tol = tolerance(&f);
+    /* The exact solve's rounding moves its distances by about 2^-52 size^2 / |e| (size the
+     * largest relative coordinate or move, |e| the axis length, at least sqrt((r + R) tol)
+     * where the side matters): used only where size is within 2^18 of tol, which keeps that
+     * far below tol / 2. */
+    double size = 0.0;
+    const double rel[8] = {f.ax, f.ay, f.bx, f.by, f.vax, f.vay, f.vbx, f.vby};
+    for (int i = 0; i < 8; i++)
+        size = dmax(size, dabs(rel[i]));
+    const bool tame = size <= tol * 0x1p18;
     double t = 0.0;
     for (int step = 0;; step++) {
         sweep_state s = closest_at(&f, t);
@@ -232,6 +362,15 @@ bool c2d_world_sweep_morphing_counted(c2d_circle c, c2d_vec2 move, c2d_capsule k
                 if (!(nx * vx + ny * vy > 0.0)) return false;
             }
             write_hit(&f, &s, t, out);
+            return true;
+        }
+        if (step == exact_after && tame) {
+            /* slow progress (a closest point near one end while the other sweeps toward the
+             * ball, as by a flipper's hinge): solve the rest exactly */
+            double te = exact_entry(&f, t, f.rr + 0.5 * tol);
+            if (!(te <= 1.0)) return false;
+            sweep_state e = closest_at(&f, te);
+            write_hit(&f, &e, te, out);
             return true;
         }
         if (step == C2D_WORLD_SWEEP_MAX_ITERATIONS) {
@@ -256,5 +395,6 @@ bool c2d_world_sweep_morphing_counted(c2d_circle c, c2d_vec2 move, c2d_capsule k
 
 bool c2d_world_sweep_circle_morphing_capsule(c2d_circle c, c2d_vec2 move, c2d_capsule k0,
                                              c2d_capsule k1, c2d_toi *out) {
-    return c2d_world_sweep_morphing_counted(c, move, k0, k1, out, NULL);
+    return c2d_world_sweep_morphing_counted(c, move, k0, k1, out, NULL,
+                                            C2D_WORLD_SWEEP_EXACT_AFTER);
 }

@@ -186,6 +186,13 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     return C2D_OK;
 }
 
+c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t k) {
+    bool yes;
+    c2d_status st = supported(w, k, &yes);
+    if (st != C2D_OK || !yes) return st;
+    return c2d_world_sleep_ball(w, k) ? C2D_OK : C2D_ERROR_ALLOC;
+}
+
 c2d_status c2d_world_check_support(c2d_world *w) {
     /* Each woken ball's sleeping neighbours must still rest on something; a ball woken here
      * is queued in turn. */
