@@ -4,9 +4,10 @@
  *     galton_world [--balls 1000] [--rows 14] [--seed 1] [--steps 600] [--check S]
  *
  * --check S then runs to step S and checks the board: every coordinate finite, every ball
- * inside the board and not inside a pin, wall or divider, each bin's sensor count equal to the
- * balls whose centre lies in it (while no bin overflows: about 1,200 balls), and no ball
- * awake at the end; exit status 1 when one fails. It also prints the milliseconds a step. */
+ * inside the board and not inside a pin, wall or divider (nor two balls a quarter radius deep
+ * in each other), each bin's sensor count equal to the balls whose centre lies in it (while
+ * no bin overflows: about 1,200 balls), and no ball awake at the end; exit status 1 when one
+ * fails. It also prints the milliseconds a step. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,10 +64,19 @@ static int check(void) {
         int k = (int)floorf((x[i] - (float)(gw_bound(0) + 0.6)) / w);
         if (y[i] < bin_top && k >= 0 && k < bins) in_bin[k]++;
     }
-    printf(
-        "check: %d balls, %d not finite, %d outside, deepest in a capsule %.4f radii, awake %d\n",
-        n, nan, outside, (double)deepest, gw_awake_count());
-    bad += nan > 0 || outside > 0 || deepest > 0.05f || gw_awake_count() > 0;
+    float overlap = 0; /* the deepest two balls overlap */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            float dx = x[i] - x[j], dy = y[i] - y[j];
+            if (dx * dx + dy * dy < 4 * r * r) {
+                float depth = (2 * r - sqrtf(dx * dx + dy * dy)) / r;
+                if (depth > overlap) overlap = depth;
+            }
+        }
+    printf("check: %d balls, %d not finite, %d outside, deepest in a capsule %.4f radii, "
+           "deepest ball pair %.4f radii, awake %d\n",
+           n, nan, outside, (double)deepest, (double)overlap, gw_awake_count());
+    bad += nan > 0 || outside > 0 || deepest > 0.05f || overlap > 0.25f || gw_awake_count() > 0;
     for (int k = 0; k < bins; k++)
         if (in_bin[k] != gw_bins()[k]) {
             printf("check: bin %d holds %d balls, its sensor counts %d\n", k, in_bin[k],
