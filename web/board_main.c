@@ -7,7 +7,7 @@
  * inside the board and not inside a pin, wall or divider (nor two balls a quarter radius deep
  * in each other), each bin's sensor count equal to the balls whose centre lies in it (while
  * no bin overflows: about 1,200 balls), and no ball awake at the end; exit status 1 when one
- * fails. It also prints the milliseconds a step. */
+ * fails. It also prints the balls resting above the bins and the milliseconds a step. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ static int check(void) {
     int n = gw_balls(), bad = 0, bins = gw_bin_count();
     const float *x = gw_ball_x(), *y = gw_ball_y();
     float r = (float)gw_ball_radius(), deepest = 0;
-    int in_bin[64] = {0}, outside = 0, nan = 0;
+    int in_bin[64] = {0}, outside = 0, nan = 0, above = 0;
     float bin_top = 0; /* the dividers' top */
     for (int c = 0; c < gw_capsule_count(); c++)
         if (gw_capsule_kind()[c] == 1 && gw_capsule_by()[c] > bin_top) bin_top = gw_capsule_by()[c];
@@ -62,7 +62,10 @@ static int check(void) {
         }
         float w = (float)(gw_bound(1) - gw_bound(0) - 1.2) / (float)bins;
         int k = (int)floorf((x[i] - (float)(gw_bound(0) + 0.6)) / w);
-        if (y[i] < bin_top && k >= 0 && k < bins) in_bin[k]++;
+        if (y[i] < bin_top && k >= 0 && k < bins)
+            in_bin[k]++;
+        else
+            above++;
     }
     float overlap = 0; /* the deepest two balls overlap */
     for (int i = 0; i < n; i++)
@@ -73,9 +76,11 @@ static int check(void) {
                 if (depth > overlap) overlap = depth;
             }
         }
-    printf("check: %d balls, %d not finite, %d outside, deepest in a capsule %.4f radii, "
-           "deepest ball pair %.4f radii, awake %d\n",
-           n, nan, outside, (double)deepest, (double)overlap, gw_awake_count());
+    printf("check: %d balls, %d not finite, %d outside, %d above the bins, deepest in a capsule "
+           "%.4f radii, deepest ball pair %.4f radii, awake %d\n",
+           n, nan, outside, above, (double)deepest, (double)overlap, gw_awake_count());
+    /* Not a failure: a ball that comes to rest within a few degrees of a pin's top may sleep
+     * there (sleep holds the balance; the default rolling resistance holds it up to ~3 degrees) */
     bad += nan > 0 || outside > 0 || deepest > 0.05f || overlap > 0.25f || gw_awake_count() > 0;
     for (int k = 0; k < bins; k++)
         if (in_bin[k] != gw_bins()[k]) {

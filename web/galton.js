@@ -121,7 +121,7 @@ function run(s) {
       document.body.setAttribute('data-hash', gw.hashAt());
     }
     if (gw.ballCount() === gw.ballTotal() && gw.awakeCount() === 0)
-      show('status', 'every ball asleep in a bin (the world still steps)');
+      show('status', 'every ball asleep (the world still steps)');
   }
 
   function frame(now) {
