@@ -289,11 +289,14 @@ typedef struct c2d_world_sensor_event {
 /// The last step's events, each list in id order (ball, then other kind, then other; sensors
 /// by sensor, then ball). Valid until the next step.
 ///
-/// A pair reports when either side asked (`events`): begin when it starts touching (the
-/// shapes overlap, touching counts), end when it parts by more than 0.01 x the smaller radius
-/// (or a side is removed), hit when it begins (or is swept into) at an approach speed of at
-/// least hit_speed. Sensors report always: enter when c2d_overlap_circle_capsule() holds at the
-/// end of a step, exit when apart by more than 0.01 x the ball's radius; a ball that passes
+/// A pair reports when either side asked (`events`): begin when it starts touching (within 0.005
+/// x the smaller radius at the end of a step, or struck within the step: a glancing blow that
+/// parts again by the step's end begins and ends in that step), end when it parts by more than
+/// 0.01 x the smaller radius (or a side is removed), hit when it begins (or a ball is swept into
+/// a capsule) at an approach speed of at least hit_speed, once a pair a step. The point and
+/// normal are where the shapes are at the end of the step. Sensors report always: enter when
+/// c2d_overlap_circle_capsule() holds at the end of a step, exit when apart by more than 0.01 x
+/// the ball's radius; a ball that passes
 /// wholly through a sensor within one step gives one enter and one exit in that step.
 typedef struct c2d_world_events {
     const c2d_world_contact_event *begins, *ends, *hits;
