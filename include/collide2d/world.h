@@ -342,8 +342,23 @@ C2D_API c2d_status c2d_world_query_point(const c2d_world *w, c2d_vec2 point, uin
                                          uint32_t mask, c2d_world_shape_ref *out, size_t capacity,
                                          size_t *count);
 
-/// A hash of the world's state in id order: every ball's position, velocity, angle, angular
-/// velocity and awake flag, and every kinematic capsule's endpoints. Equal on every backend and
+/// Where the last step's time went, in milliseconds of wall-clock time (C11 timespec_get):
+/// Box2D's b2Profile. Timing never changes the world's bytes.
+typedef struct c2d_world_profile {
+    float step;     ///< The whole step.
+    float contacts; ///< Gathering the awake balls and finding the contacts.
+    float solve;    ///< The solver's passes (warm start, solve, relax, restitution, gravity).
+    float moves;    ///< The swept moves and the kinematic capsules.
+    float sleep;    ///< Sleep, waking and the support checks.
+    float events;   ///< Contact and sensor events.
+} c2d_world_profile;
+
+/// The last step's profile. NULL: C2D_ERROR_NULL.
+C2D_API c2d_status c2d_world_get_profile(const c2d_world *w, c2d_world_profile *out);
+
+/// A hash of the world's state in id order (by the ids' slots): every ball's id, position,
+/// velocity, angle, angular velocity and awake flag, and every kinematic capsule's endpoints
+/// (FNV-1a, 64 bits, over the values' little-endian bytes). Equal on every backend and
 /// platform for the same calls. 0 for NULL.
 C2D_API uint64_t c2d_world_hash(const c2d_world *w);
 

@@ -315,6 +315,13 @@ c2d_status c2d_world_update_events(c2d_world *w, float dt) {
     return a != C2D_OK ? a : b;
 }
 
+c2d_status c2d_world_get_profile(const c2d_world *w, c2d_world_profile *out) {
+    if (!w || !out) return C2D_ERROR_NULL;
+    if (atomic_load(&((c2d_world *)w)->stepping)) return C2D_ERROR_STATE;
+    *out = w->profile;
+    return C2D_OK;
+}
+
 c2d_status c2d_world_get_events(const c2d_world *w, c2d_world_events *out) {
     if (!w || !out) return C2D_ERROR_NULL;
     if (atomic_load(&((c2d_world *)w)->stepping)) return C2D_ERROR_STATE;

@@ -52,6 +52,7 @@ static inline uint32_t world_make_id(uint32_t slot, uint8_t generation) {
 typedef struct world_contact {
     uint32_t a, b;
     uint32_t other;    /* dense index of the other ball, or of the capsule */
+    uint32_t body_b;   /* the solver's body on the other side (world_solver.c) */
     uint8_t kind;      /* C2D_SHAPE_CIRCLE or C2D_SHAPE_CAPSULE */
     uint8_t kinematic; /* the capsule moves: `other_velocity` is its point's velocity */
     uint8_t events;    /* either side asked for events */
@@ -97,6 +98,7 @@ struct c2d_world {
     c2d_allocator allocator;
     atomic_int stepping;
     uint64_t step_index;
+    c2d_world_profile profile; /* the last step's */
     uint64_t change_count; /* bumped by every call that adds, removes or teleports a ball */
 
     /* Balls, dense. */
@@ -154,6 +156,7 @@ struct c2d_world {
     float *travelled;   /* how far it moved this step */
     uint8_t *near_kinematic;
     size_t awake_capacity;
+    size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;
     size_t contact_count, contact_capacity;
     void *scratch;      /* raw results of the scene calls */
