@@ -10,7 +10,8 @@ struct w9_figures {
     uint32_t *start; /* bucket b's balls are order[start[b] .. start[b + 1]) */
     uint32_t *order;
     uint32_t *bucket; /* each ball's bucket */
-    size_t buckets, balls_cap;
+    size_t buckets, balls_cap; /* allocated */
+    size_t used;               /* buckets of the last grid (fewer for fewer balls) */
     double *values; /* overlaps or tops */
     size_t values_cap, values_count;
 };
@@ -114,6 +115,7 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     for (size_t i = 0; i < n; i++)
         if (b->radius[i] > max_r) max_r = b->radius[i];
     const double side = 2.0 * (double)max_r * (1.0 + (double)W9_TOUCH) + 1e-6;
+    f->used = buckets;
     for (size_t k = 0; k <= buckets; k++)
         f->start[k] = 0;
     for (size_t i = 0; i < n; i++) {
@@ -143,7 +145,7 @@ static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, 
         size_t n_seen = 0;
         for (int64_t dy = -1; dy <= 1; dy++)
             for (int64_t dx = -1; dx <= 1; dx++) {
-                const uint32_t k = hash_cell(cx + dx, cy + dy, f->buckets);
+                const uint32_t k = hash_cell(cx + dx, cy + dy, f->used);
                 bool again = false; /* two cells in one bucket: scan it once */
                 for (size_t s = 0; s < n_seen; s++)
                     again |= seen[s] == k;
