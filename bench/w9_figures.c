@@ -9,10 +9,10 @@
 struct w9_figures {
     uint32_t *start; /* bucket b's balls are order[start[b] .. start[b + 1]) */
     uint32_t *order;
-    uint32_t *bucket; /* each ball's bucket */
+    uint32_t *bucket;          /* each ball's bucket */
     size_t buckets, balls_cap; /* allocated */
     size_t used;               /* buckets of the last grid (fewer for fewer balls) */
-    double *values; /* overlaps or tops */
+    double *values;            /* overlaps or tops */
     size_t values_cap, values_count;
 };
 
