@@ -132,11 +132,13 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     return side;
 }
 
-/* Calls visit(f, i, j, gap, smaller radius, ctx) for every touching pair i < j; stops at the
- * first non-zero return (out of memory). */
+/* Calls visit(f, i, j, gap, smaller radius, ctx) for every touching pair i < j (within
+ * W9_TOUCH of the smaller radius, or of the larger when `by_larger`); stops at the first
+ * non-zero return (out of memory). */
 typedef int pair_fn(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx);
 
-static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, void *ctx) {
+static int each_touching_pair(w9_figures *f, const w9_balls *b, bool by_larger, pair_fn *visit,
+                              void *ctx) {
     const double side = grid_build(f, b);
     if (side < 0.0) return -1;
     for (size_t i = 0; i < b->count; i++) {
@@ -157,10 +159,10 @@ static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, 
                     const double ex = (double)b->x[j] - (double)b->x[i];
                     const double ey = (double)b->y[j] - (double)b->y[i];
                     const double ri = b->radius[i], rj = b->radius[j];
-                    const double smaller = ri < rj ? ri : rj;
+                    const double smaller = ri < rj ? ri : rj, larger = ri < rj ? rj : ri;
                     const double gap = sqrt(ex * ex + ey * ey) - ri - rj;
-                    if (gap <= (double)W9_TOUCH * smaller && visit(f, i, j, gap, smaller, ctx) != 0)
-                        return -1;
+                    const double reach = (double)W9_TOUCH * (by_larger ? larger : smaller);
+                    if (gap <= reach && visit(f, i, j, gap, smaller, ctx) != 0) return -1;
                 }
             }
     }
@@ -184,9 +186,9 @@ static double capsule_gap(double x, double y, double r, const c2d_capsule *k) {
     return sqrt(dx * dx + dy * dy) - r - (double)k->radius;
 }
 
-size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
-                        unsigned char *touched) {
-    if (each_touching_pair(f, b, mark_pair, touched) != 0) return (size_t)-1;
+/* Marks the balls of capsules[0 .. m) within W9_TOUCH of their radius; counts the marks. */
+static size_t mark_capsules(const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                            unsigned char *touched) {
     size_t count = 0;
     for (size_t i = 0; i < b->count; i++) {
         const double r = b->radius[i];
@@ -198,6 +200,32 @@ size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *cap
     return count;
 }
 
+size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                        unsigned char *touched) {
+    if (each_touching_pair(f, b, false, mark_pair, touched) != 0) return (size_t)-1;
+    return mark_capsules(b, capsules, m, touched);
+}
+
+typedef struct support_ctx {
+    const w9_balls *b;
+    unsigned char *touched;
+} support_ctx;
+
+static int support_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx) {
+    (void)f, (void)smaller;
+    const support_ctx *c = ctx;
+    if (gap <= (double)W9_TOUCH * c->b->radius[i]) c->touched[i] = 1;
+    if (gap <= (double)W9_TOUCH * c->b->radius[j]) c->touched[j] = 1;
+    return 0;
+}
+
+size_t w9_mark_supported(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                         unsigned char *touched) {
+    support_ctx c = {b, touched};
+    if (each_touching_pair(f, b, true, support_pair, &c) != 0) return (size_t)-1;
+    return mark_capsules(b, capsules, m, touched);
+}
+
 static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx) {
     (void)i, (void)j, (void)ctx;
     return push_value(f, gap < 0.0 ? -gap / smaller : 0.0);
@@ -206,7 +234,7 @@ static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double sm
 int w9_overlaps(w9_figures *f, const w9_balls *b, w9_overlap *out) {
     f->values_count = 0;
     out->pairs = 0, out->max = 0.0, out->p99 = 0.0;
-    if (each_touching_pair(f, b, overlap_pair, NULL) != 0) return -1;
+    if (each_touching_pair(f, b, false, overlap_pair, NULL) != 0) return -1;
     const size_t n = f->values_count;
     out->pairs = n;
     if (n == 0) return 0;

@@ -123,7 +123,8 @@ w9_balls w9w_balls(const w9w_scene *s) {
 }
 
 /* Sleeping balls that touch neither a capsule nor another sleeping ball (within W9_TOUCH of
- * the radius, bench/w9_figures.h): section 14 says there are none. (size_t)-1: out of memory. */
+ * their own radius: w9_mark_supported()): section 14 says there are none. (size_t)-1: out of
+ * memory. */
 static size_t midair_sleepers(w9w_scene *s) {
     c2d_world_balls b;
     if (c2d_world_get_balls(s->world, &b) != C2D_OK) return (size_t)-1;
@@ -137,7 +138,7 @@ static size_t midair_sleepers(w9w_scene *s) {
         }
     memset(s->touched, 0, k);
     const w9_balls sleeping = {s->sx, s->sy, NULL, NULL, NULL, s->sr, k};
-    const size_t touching = w9_mark_touching(s->f, &sleeping, s->live, s->live_count, s->touched);
+    const size_t touching = w9_mark_supported(s->f, &sleeping, s->live, s->live_count, s->touched);
     return touching == (size_t)-1 ? touching : k - touching;
 }
 

@@ -152,6 +152,28 @@ static void touching(void **state) {
     w9_figures_destroy(f);
 }
 
+/* Support by each ball's own radius: balls of radius 1 and 0.5 apart by 0.004 (within 0.005
+ * of 1, not of 0.5): the large one is supported, the small one not, and the pair rule marks
+ * neither; a third ball on the floor is supported by it. */
+static void supported(void **state) {
+    (void)state;
+    const c2d_capsule floor = {{-1.0f, -1.0f}, {11.0f, -1.0f}, 1.0f};
+    const float x[3] = {0.0f, 1.504f, 8.0f}, y[3] = {5.0f, 5.0f, 0.5f};
+    const float r[3] = {1.0f, 0.5f, 0.5f};
+    w9_figures *f = w9_figures_create();
+    assert_non_null(f);
+    w9_balls b = balls(x, y, r, 3);
+    unsigned char touched[3] = {0, 0, 0};
+    assert_int_equal(w9_mark_supported(f, &b, &floor, 1, touched), 2);
+    assert_int_equal(touched[0], 1);
+    assert_int_equal(touched[1], 0);
+    assert_int_equal(touched[2], 1);
+    unsigned char pair[3] = {0, 0, 0};
+    assert_int_equal(w9_mark_touching(f, &b, &floor, 1, pair), 1);
+    assert_int_equal(pair[0] | pair[1], 0);
+    w9_figures_destroy(f);
+}
+
 /* r = 1, density 2: m = 2 pi, I = pi; v = (3, 4), w = 2, 2 above a floor at y = -1:
  * E = 25 pi + 2 pi + 2 pi * 10 * 3 = 87 pi. A second ball at rest on the floor's top adds 0. */
 static void energy(void **state) {
@@ -260,6 +282,7 @@ int main(void) {
         cmocka_unit_test(overlap_brute_force),
         cmocka_unit_test(overlap_reuse),
         cmocka_unit_test(touching),
+        cmocka_unit_test(supported),
         cmocka_unit_test(energy),
         cmocka_unit_test(energy_rise),
         cmocka_unit_test(packing),
