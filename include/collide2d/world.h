@@ -190,6 +190,7 @@ typedef struct c2d_capsule_def {
     uint32_t category; ///< Default C2D_FILTER_ALL.
     uint32_t mask;     ///< Default C2D_FILTER_ALL.
     /// Balls pass through; every sensor reports enter and exit events (filter words apply).
+    /// Sensors are static (a kinematic sensor: C2D_ERROR_VALUE).
     bool sensor;
     bool events;        ///< Contact begin, end and hit events for this capsule. Default false.
     uint64_t user_data; ///< The program's own value.
@@ -252,8 +253,9 @@ C2D_API c2d_status c2d_world_set_ball_velocity(c2d_world *w, c2d_ball_id id, c2d
 C2D_API c2d_status c2d_world_apply_ball_impulse(c2d_world *w, c2d_ball_id id, c2d_vec2 impulse);
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
-/// Wakes a ball, or puts it to sleep where it is (velocity zero). A ball put to sleep in mid-air
-/// wakes at the next step (a sleeping ball always rests on a capsule or a sleeping ball).
+/// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of
+/// its radius) on a static capsule or a sleeping ball; in mid-air it stays awake (a sleeping
+/// ball always rests on something). A ball of density 0 never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);
 /// Sets whether the ball may sleep (false wakes it).
 C2D_API c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool enable);
@@ -287,11 +289,14 @@ typedef struct c2d_world_sensor_event {
 /// The last step's events, each list in id order (ball, then other kind, then other; sensors
 /// by sensor, then ball). Valid until the next step.
 ///
-/// A pair reports when either side asked (`events`): begin when it starts touching (the
-/// shapes overlap, touching counts), end when it parts by more than 0.01 x the smaller radius
-/// (or a side is removed), hit when it begins (or is swept into) at an approach speed of at
-/// least hit_speed. Sensors report always: enter when c2d_overlap_circle_capsule() holds at the
-/// end of a step, exit when apart by more than 0.01 x the ball's radius; a ball that passes
+/// A pair reports when either side asked (`events`): begin when it starts touching (within 0.005
+/// x the smaller radius at the end of a step, or struck within the step: a glancing blow that
+/// parts again by the step's end begins and ends in that step), end when it parts by more than
+/// 0.01 x the smaller radius (or a side is removed), hit when it begins (or a ball is swept into
+/// a capsule) at an approach speed of at least hit_speed, once a pair a step. The point and
+/// normal are where the shapes are at the end of the step. Sensors report always: enter when
+/// c2d_overlap_circle_capsule() holds at the end of a step, exit when apart by more than 0.01 x
+/// the ball's radius; a ball that passes
 /// wholly through a sensor within one step gives one enter and one exit in that step.
 typedef struct c2d_world_events {
     const c2d_world_contact_event *begins, *ends, *hits;
