@@ -308,6 +308,41 @@ static c2d_status sensor_events(c2d_world *w) {
     return ok ? C2D_OK : C2D_ERROR_ALLOC;
 }
 
+static bool reserve(c2d_world *w, world_array *a, size_t need, size_t size) {
+    return c2d_world_reserve(w, &a->data, &a->capacity, need, size);
+}
+
+/* Memory for this step's events, before the substeps, so that recording them cannot fail
+ * after the world has moved: the contact events' bounds are exact (each contact gives at most
+ * one begin, one end and one hit, each remembered pair at most one end, each ball one swept
+ * hit); the sensors' come from the overlaps within each ball's capsule margin at the step's
+ * start, which holds unless a ball ends farther than that margin from where it started. */
+c2d_status c2d_world_events_reserve(c2d_world *w) {
+    size_t c = w->contact_count, t = w->touching.count, a = w->awake_list_count;
+    bool ok = reserve(w, &w->begins, c + 1, sizeof(c2d_world_contact_event)) &&
+              reserve(w, &w->ends, c + t + 1, sizeof(c2d_world_contact_event)) &&
+              reserve(w, &w->hits, c + a + 1, sizeof(c2d_world_contact_event)) &&
+              reserve(w, &w->swept_hits, a + 1, sizeof(c2d_world_contact_event)) &&
+              reserve(w, &w->touching_next, c + t + 1, sizeof(world_pair)) &&
+              c2d_world_reserve(w, (void **)&w->matched, &w->matched_capacity, t + 1, 1);
+    if (!ok) return C2D_ERROR_ALLOC;
+    if (!w->sensor_scene || w->sensor_count == 0 || a == 0) return C2D_OK;
+    c2d_circle_soa soa = {.x = w->ax, .y = w->ay, .radius = w->ar_capsule, .count = a,
+                          .category = w->acat, .mask = w->amask};
+    size_t total = 0;
+    c2d_status st = c2d_scene_collide(w->sensor_scene, &soa, NULL, 0, &total);
+    if (st != C2D_OK) return st;
+    size_t bytes;
+    size_t i = w->inside.count;
+    ok = c2d_size_mul(total + 1, sizeof(c2d_pair_contact), &bytes) &&
+         c2d_world_reserve(w, &w->scratch, &w->scratch_bytes, bytes, 1) &&
+         reserve(w, &w->sensor_found, total + 1, sizeof(world_pair)) &&
+         reserve(w, &w->inside_next, i + total + 1, sizeof(world_pair)) &&
+         reserve(w, &w->enters, total + a + 1, sizeof(c2d_world_sensor_event)) &&
+         reserve(w, &w->exits, i + a + 1, sizeof(c2d_world_sensor_event));
+    return ok ? C2D_OK : C2D_ERROR_ALLOC;
+}
+
 c2d_status c2d_world_update_events(c2d_world *w, float dt) {
     (void)dt;
     c2d_status a = contact_events(w);

@@ -238,6 +238,7 @@ C2D_INTERNAL c2d_status c2d_world_warm_reserve(c2d_world *w);
 C2D_INTERNAL void c2d_world_store_impulses(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_move_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_move_balls(c2d_world *w, float h);
+C2D_INTERNAL c2d_status c2d_world_events_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_update_events(c2d_world *w, float dt);
 
 /* |(x, y)|: sqrt of the sum of squares (hypotf is libm's, not the same bytes everywhere). */

@@ -81,7 +81,12 @@ static void note_hit(c2d_world *w, uint32_t k, uint32_t capsule, const c2d_toi *
                                  .point = toi->point,
                                  .normal = toi->normal,
                                  .approach_speed = approach};
-    c2d_world_array_push(w, &w->swept_hits, &e, sizeof e); /* dropped if memory runs out */
+    /* Room for one a ball was reserved before the substeps (c2d_world_events_reserve()); a
+     * step's further swept hits of a ball (more than one capsule struck in one step) are
+     * dropped past it rather than allocated mid-step. */
+    if (w->swept_hits.count < w->swept_hits.capacity) {
+        ((c2d_world_contact_event *)w->swept_hits.data)[w->swept_hits.count++] = e;
+    }
 }
 
 /* A ball that a kinematic capsule has reached (touching when the substep began and hit at

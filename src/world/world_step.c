@@ -232,6 +232,7 @@ static c2d_status step(c2d_world *w, float dt) {
     if (st == C2D_OK) st = reserve_bodies(w);
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);
+    if (st == C2D_OK) st = c2d_world_events_reserve(w);
     if (st != C2D_OK) return st;
     double t1 = now_ms();
     w->begins.count = w->ends.count = w->hits.count = 0;
