@@ -14,6 +14,7 @@
 #ifndef C2D_WORLD_INTERNAL_H
 #define C2D_WORLD_INTERNAL_H
 
+#include <math.h>
 #include <stdatomic.h>
 
 #include "alloc.h"
@@ -25,7 +26,8 @@ enum {
     WORLD_BALL_AWAKE = 1,
     WORLD_BALL_EVENTS = 2,
     WORLD_BALL_SLEEPS = 4, /* the ball's enable_sleep */
-    WORLD_BALL_FIXED = 8,  /* density 0: never moves; held frozen from the start */
+    WORLD_BALL_FIXED = 8,  /* density 0: never moves (and never sleeps) */
+    WORLD_BALL_QUEUED = 16, /* in wake_queue: its sleeping neighbours' support is checked */
 };
 
 /* Slot tables: a slot's dense index (or C2D_NONE when free) and generation. */
@@ -95,6 +97,7 @@ struct c2d_world {
     c2d_allocator allocator;
     atomic_int stepping;
     uint64_t step_index;
+    uint64_t change_count; /* bumped by every call that adds, removes or teleports a ball */
 
     /* Balls, dense. */
     size_t ball_count, ball_capacity;
@@ -109,6 +112,10 @@ struct c2d_world {
     uint64_t *warm_step;  /* the step that row belongs to */
     world_slots ball_slots;
     size_t awake_count;   /* balls with WORLD_BALL_AWAKE */
+    uint32_t *wake_queue; /* ids of balls woken since the last support check (ball_capacity) */
+    size_t wake_count;
+    uint32_t *local_of;   /* an awake ball's index in `awake` (this step's; ball_capacity) */
+    float max_radius;     /* the largest radius ever added */
 
     /* Capsules, dense. */
     size_t capsule_count, capsule_capacity;
@@ -118,7 +125,7 @@ struct c2d_world {
     uint32_t *capsule_category, *capsule_mask;
     uint64_t *capsule_user_data;
     c2d_capsule_id *capsule_ids;
-    world_kin *kin;        /* per capsule; used by kinematic ones */
+    struct c2d_world_kin *kin; /* per capsule (world_kinematic.h); used by kinematic ones */
     uint8_t *kin_target;   /* move_capsule_to pending: kin_goal holds the target */
     c2d_capsule *kin_goal;
     world_slots capsule_slots;
@@ -133,7 +140,13 @@ struct c2d_world {
 
     /* Step scratch (kept between steps). */
     uint32_t *awake;    /* dense indices of the awake balls, ascending */
-    float *ax, *ay, *ar, *ar_capsule;    /* awake SoA: centres, grown radii */
+    size_t awake_list_count;
+    float *ax, *ay, *ar, *ar_frozen; /* awake SoA: centres, radii grown by the margin (and by
+                                        * the sleeping balls' margin for ar_frozen) */
+    float *margin;      /* speculative margin against balls */
+    float *ar_capsule, *margin_capsule; /* radius and margin against capsules (a whole step's
+                                            move: a ball without a capsule within it moves
+                                            unswept) */
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
@@ -145,6 +158,15 @@ struct c2d_world {
     size_t contact_count, contact_capacity;
     void *scratch;      /* raw results of the scene calls */
     size_t scratch_bytes;
+    c2d_circle_pair_contact *near; /* results of the sleep code's neighbour queries */
+    size_t near_capacity;
+    c2d_capsule *kin_start;  /* kinematic capsules at the start of the substep (per list entry) */
+    c2d_capsule *kin_step_start; /* and at the start of the step */
+    c2d_capsule *kin_step_end;   /* and at its end */
+    float *kin_reach;            /* how far any of its points moves this step */
+    size_t kin_capacity;
+    float *sweep_buf;        /* the swept balls' SoA (world_move.c) */
+    size_t sweep_capacity;
     world_warm warm[2];
     int warm_current;
 
@@ -152,7 +174,10 @@ struct c2d_world {
     world_array begins, ends, hits, enters, exits;
     world_array touching, touching_next; /* world_pair, sorted */
     world_array inside, inside_next;     /* world_pair (ball, -, sensor id), sorted */
-    world_array pending_exits;           /* sensor exits of removed balls, for the next step */
+    world_array swept_hits;              /* c2d_world_contact_event: hits found by the sweeps */
+    world_array sensor_found;            /* world_pair: this step's (sensor, ball, inside) */
+    uint8_t *matched;                    /* per entry of `touching`: seen this step */
+    size_t matched_capacity;
 
     /* Lazily built grid of the awake balls for world queries (world_query.c). */
     uint64_t query_grid_step;
@@ -160,30 +185,46 @@ struct c2d_world {
 };
 
 /* Memory helpers (world_api.c). */
-bool world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size);
-bool world_array_push(c2d_world *w, world_array *a, const void *element, size_t size);
+typedef struct world_array_ref {
+    void **array;
+    size_t size;
+} world_array_ref;
+C2D_INTERNAL bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n, size_t *capacity,
+                       size_t need);
+C2D_INTERNAL bool c2d_world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size);
+C2D_INTERNAL bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element, size_t size);
 
 /* Slot tables (world_api.c). */
-bool world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
-bool world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
+C2D_INTERNAL bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
+C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
 
 /* Rebuilds the capsule scenes when capsules were added or removed (world_api.c). */
-c2d_status world_refresh_scenes(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_refresh_scenes(c2d_world *w);
 
 /* Sleep and waking (world_sleep.c). */
-c2d_status world_wake_ball(c2d_world *w, uint32_t dense);
-c2d_status world_sleep_ball(c2d_world *w, uint32_t dense);
-c2d_status world_wake_touching(c2d_world *w, c2d_circle region, bool lost_support_only);
-c2d_status world_update_sleep(c2d_world *w, float dt);
+C2D_INTERNAL void c2d_world_wake_ball(c2d_world *w, uint32_t dense);   /* awake now; never fails */
+C2D_INTERNAL bool c2d_world_sleep_ball(c2d_world *w, uint32_t dense);  /* false: the index could not grow */
+C2D_INTERNAL bool c2d_world_freeze_now(c2d_world *w, uint32_t dense);
+C2D_INTERNAL void c2d_world_thaw_now(c2d_world *w, uint32_t dense);
+C2D_INTERNAL c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t dense);
+C2D_INTERNAL c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t capsule);
+C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
+C2D_INTERNAL c2d_status c2d_world_update_sleep(c2d_world *w, float dt);
+C2D_INTERNAL c2d_status c2d_world_check_support(c2d_world *w);
 
 /* The step's stages (world_step.c and the files it calls). */
-c2d_status world_find_contacts(c2d_world *w, float dt);
-void world_solve_prepare(c2d_world *w, float h);
-void world_warm_start(c2d_world *w);
-void world_solve(c2d_world *w, float h, bool use_bias, float elapsed);
-void world_restitution(c2d_world *w);
-c2d_status world_store_impulses(c2d_world *w);
-c2d_status world_move_balls(c2d_world *w, float h);
-c2d_status world_update_events(c2d_world *w, float dt);
+C2D_INTERNAL c2d_status c2d_world_find_contacts(c2d_world *w, float dt);
+C2D_INTERNAL void c2d_world_solve_prepare(c2d_world *w, float h);
+C2D_INTERNAL void c2d_world_warm_start(c2d_world *w);
+C2D_INTERNAL void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed);
+C2D_INTERNAL void c2d_world_restitution(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_warm_reserve(c2d_world *w);
+C2D_INTERNAL void c2d_world_store_impulses(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_move_reserve(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_move_balls(c2d_world *w, float h);
+C2D_INTERNAL c2d_status c2d_world_update_events(c2d_world *w, float dt);
+
+/* |(x, y)|: sqrt of the sum of squares (hypotf is libm's, not the same bytes everywhere). */
+static inline float c2d_world_len(float x, float y) { return sqrtf(x * x + y * y); }
 
 #endif

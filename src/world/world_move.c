@@ -1,0 +1,212 @@
+/* A substep's moves: every awake ball advances by v h, swept against the capsules.
+ *
+ * A ball whose distance travelled this step stays below its clearance (no static capsule was
+ * within its speculative margin at the step's start) cannot reach one and moves by plain float
+ * addition. Every other ball is swept: c2d_scene_sweep() against the static capsules and
+ * c2d_world_sweep_circle_morphing_capsule() against the kinematic ones near it (both endpoints
+ * moving over the substep), then advanced by c2d_scene_advance(), which never lets rounding
+ * take a ball deeper into a static capsule than it started. A hit stops the ball at its time
+ * of impact, removes its approach velocity (bouncing above restitution_threshold), and the rest
+ * of the move slides along the surface (c2d_slide_move), swept again, up to three times. */
+#include <math.h>
+
+#include "world_internal.h"
+#include "world_kinematic.h"
+
+enum { MOVE_PASSES = 3 };
+
+/* The swept balls' arrays, carved out of w->sweep_buf (reserved by c2d_world_move_reserve()). */
+typedef struct sweep_set {
+    float *x, *y, *r, *mx, *my, *t, *ox, *oy;
+    uint32_t *cat, *mask, *local;
+    size_t count;
+} sweep_set;
+
+c2d_status c2d_world_move_reserve(c2d_world *w) {
+    size_t n = w->awake_list_count;
+    size_t floats, bytes;
+    if (!c2d_size_mul(n, 11, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
+        return C2D_ERROR_ALLOC;
+    return c2d_world_reserve(w, (void **)&w->sweep_buf, &w->sweep_capacity, floats, sizeof(float)) &&
+                   c2d_world_reserve(w, &w->scratch, &w->scratch_bytes, bytes, 1)
+               ? C2D_OK
+               : C2D_ERROR_ALLOC;
+}
+
+static sweep_set carve(c2d_world *w) {
+    size_t n = w->awake_list_count;
+    float *f = w->sweep_buf;
+    return (sweep_set){.x = f,
+                       .y = f + n,
+                       .r = f + 2 * n,
+                       .mx = f + 3 * n,
+                       .my = f + 4 * n,
+                       .t = f + 5 * n,
+                       .ox = f + 6 * n,
+                       .oy = f + 7 * n,
+                       .cat = (uint32_t *)(f + 8 * n),
+                       .mask = (uint32_t *)(f + 9 * n),
+                       .local = (uint32_t *)(f + 10 * n)};
+}
+
+/* Keeps an angle in [-pi, pi] (the drawing angle; no libm). */
+static float wrap_angle(float a) {
+    const float pi = 3.14159265f, two_pi = 6.28318531f;
+    if (a > pi) a -= two_pi;
+    else if (a < -pi) a += two_pi;
+    return a;
+}
+
+/* Velocity of kinematic list entry j's point p at this substep (endpoints on straight lines
+ * from kin_start to the shape now, over h). */
+static c2d_vec2 kinematic_point_velocity(const c2d_world *w, size_t j, c2d_vec2 p, float inv_h) {
+    c2d_capsule s0 = w->kin_start[j], s1 = w->shape[w->kinematic_list[j]];
+    float dx = s1.b.x - s1.a.x, dy = s1.b.y - s1.a.y;
+    float len2 = dx * dx + dy * dy;
+    float u = len2 > 0.0f ? ((p.x - s1.a.x) * dx + (p.y - s1.a.y) * dy) / len2 : 0.0f;
+    u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+    float vax = (s1.a.x - s0.a.x) * inv_h, vay = (s1.a.y - s0.a.y) * inv_h;
+    float vbx = (s1.b.x - s0.b.x) * inv_h, vby = (s1.b.y - s0.b.y) * inv_h;
+    return (c2d_vec2){vax + u * (vbx - vax), vay + u * (vby - vay)};
+}
+
+/* Records a swept hit for the events (world_events.c reads w->swept_hits). */
+static void note_hit(c2d_world *w, uint32_t k, uint32_t capsule, const c2d_toi *toi,
+                     float approach) {
+    if (approach < w->def.hit_speed) return;
+    if (!(w->flags[k] & WORLD_BALL_EVENTS) && !w->capsule_events[capsule]) return;
+    c2d_world_contact_event e = {.ball = w->ids[k],
+                                 .other = w->capsule_ids[capsule],
+                                 .other_kind = C2D_SHAPE_CAPSULE,
+                                 .point = toi->point,
+                                 .normal = toi->normal,
+                                 .approach_speed = approach};
+    c2d_world_array_push(w, &w->swept_hits, &e, sizeof e); /* dropped if memory runs out */
+}
+
+c2d_status c2d_world_move_balls(c2d_world *w, float h) {
+    size_t n = w->awake_list_count;
+    float inv_h = 1.0f / h;
+    sweep_set s = carve(w);
+    s.count = 0;
+    bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = w->awake[i];
+        if (w->binv_mass[i] == 0.0f) continue; /* fixed */
+        w->angle[k] = wrap_angle(w->angle[k] + w->bw[i] * h);
+        float mx = w->bvx[i] * h, my = w->bvy[i] * h;
+        float len = sqrtf(mx * mx + my * my);
+        if (!w->near_kinematic[i] && w->travelled[i] + len < w->clearance[i]) {
+            float nx = w->x[k] + mx, ny = w->y[k] + my;
+            w->bdx[i] += nx - w->x[k];
+            w->bdy[i] += ny - w->y[k];
+            w->x[k] = nx;
+            w->y[k] = ny;
+            w->travelled[i] += len;
+            continue;
+        }
+        size_t j = s.count++;
+        s.x[j] = w->x[k];
+        s.y[j] = w->y[k];
+        s.r[j] = w->radius[k];
+        s.mx[j] = mx;
+        s.my[j] = my;
+        s.cat[j] = w->category[k];
+        s.mask[j] = w->mask[k];
+        s.local[j] = (uint32_t)i;
+    }
+    c2d_circle_toi *toi = w->scratch;
+    for (int pass = 0; pass < MOVE_PASSES && s.count > 0; pass++) {
+        c2d_circle_soa soa = {.x = s.x, .y = s.y, .radius = s.r, .count = s.count,
+                              .category = s.cat, .mask = s.mask};
+        if (statics) {
+            c2d_status st = c2d_scene_sweep(w->static_scene, &soa, s.mx, s.my, toi);
+            if (st != C2D_OK) return st;
+        } else {
+            for (size_t j = 0; j < s.count; j++)
+                toi[j] = (c2d_circle_toi){.capsule = C2D_NONE};
+        }
+        /* Earliest hit: static capsule (scene index) or kinematic (list index, marked). */
+        for (size_t j = 0; j < s.count; j++) {
+            float t = toi[j].capsule == C2D_NONE ? 1.0f : toi[j].toi.t;
+            if (toi[j].capsule != C2D_NONE) toi[j].capsule = w->static_map[toi[j].capsule];
+            uint32_t i = s.local[j];
+            if (w->near_kinematic[i]) {
+                c2d_circle ball = {{s.x[j], s.y[j]}, s.r[j]};
+                for (size_t q = 0; q < w->kinematic_count; q++) {
+                    uint32_t cap = w->kinematic_list[q];
+                    if (!c2d_filter_allows(s.cat[j], s.mask[j], w->capsule_category[cap],
+                                           w->capsule_mask[cap]))
+                        continue;
+                    c2d_toi kt;
+                    if (c2d_world_sweep_circle_morphing_capsule(ball, (c2d_vec2){s.mx[j], s.my[j]},
+                                                            w->kin_start[q], w->shape[cap],
+                                                            &kt) &&
+                        kt.t < t) {
+                        t = kt.t;
+                        toi[j].capsule = cap | 0x80000000u; /* kinematic */
+                        toi[j].toi = kt;
+                    }
+                }
+            }
+            s.t[j] = t;
+        }
+        c2d_move_soa moves = {.x = s.mx, .y = s.my};
+        if (statics) {
+            c2d_status st = c2d_scene_advance(w->static_scene, &soa, &moves, s.t, s.ox, s.oy);
+            if (st != C2D_OK) return st;
+        } else {
+            for (size_t j = 0; j < s.count; j++) {
+                s.ox[j] = s.x[j] + s.mx[j] * s.t[j];
+                s.oy[j] = s.y[j] + s.my[j] * s.t[j];
+            }
+        }
+        /* Apply the moves; the hits bounce or stop and slide on with the rest of their move. */
+        size_t again = 0;
+        for (size_t j = 0; j < s.count; j++) {
+            uint32_t i = s.local[j];
+            uint32_t k = w->awake[i];
+            float dx = s.ox[j] - w->x[k], dy = s.oy[j] - w->y[k];
+            w->bdx[i] += dx;
+            w->bdy[i] += dy;
+            w->travelled[i] += sqrtf(dx * dx + dy * dy);
+            w->x[k] = s.ox[j];
+            w->y[k] = s.oy[j];
+            if (toi[j].capsule == C2D_NONE) continue;
+            bool kinematic = (toi[j].capsule & 0x80000000u) != 0;
+            uint32_t cap = toi[j].capsule & 0x7FFFFFFFu;
+            c2d_vec2 n = toi[j].toi.normal;
+            c2d_vec2 vc = {0.0f, 0.0f};
+            if (kinematic) {
+                size_t q = 0;
+                while (w->kinematic_list[q] != cap)
+                    q++;
+                vc = kinematic_point_velocity(w, q, toi[j].toi.point, inv_h);
+            }
+            float vn = (w->bvx[i] - vc.x) * n.x + (w->bvy[i] - vc.y) * n.y;
+            if (vn < 0.0f) {
+                float e = sqrtf(w->restitution[k] * w->capsule_restitution[cap]);
+                if (-vn < w->def.restitution_threshold) e = 0.0f;
+                w->bvx[i] -= (1.0f + e) * vn * n.x;
+                w->bvy[i] -= (1.0f + e) * vn * n.y;
+                note_hit(w, k, cap, &toi[j].toi, -vn);
+            }
+            float rest = 1.0f - s.t[j];
+            if (!(rest > 0.0f)) continue;
+            c2d_vec2 more = {w->bvx[i] * h * rest, w->bvy[i] * h * rest};
+            if (!kinematic) more = c2d_slide_move(more, n);
+            if (more.x == 0.0f && more.y == 0.0f) continue;
+            s.x[again] = w->x[k];
+            s.y[again] = w->y[k];
+            s.r[again] = s.r[j];
+            s.mx[again] = more.x;
+            s.my[again] = more.y;
+            s.cat[again] = s.cat[j];
+            s.mask[again] = s.mask[j];
+            s.local[again] = i;
+            again++;
+        }
+        s.count = again;
+    }
+    return C2D_OK;
+}

@@ -1,0 +1,316 @@
+/* Sleep: resting balls are frozen into the frozen-ball index of balls_scene, where they are
+ * immovable neighbours of the awake balls and cost nothing a step.
+ *
+ * The unit of sleep is the ball, not an island: a ball falls asleep when it has been slower
+ * than sleep_speed for sleep_time and rests (within 0.005 of its radius) on a static capsule or
+ * a sleeping ball, so a pile sleeps from the floor up, and a ball landing on a sleeping pile
+ * wakes only the balls it touches hard (faster than wake_speed), not the pile. The invariant
+ * after every step: each sleeping ball touches a static capsule or another sleeping ball. A
+ * ball that wakes may leave sleeping neighbours without support; c2d_world_check_support() wakes
+ * those, and so on up the pile. */
+#include <math.h>
+#include <string.h>
+
+#include "world_internal.h"
+#include "world_kinematic.h"
+
+/* How close counts as touching for support: the W9 figures' 0.005 of the radius. */
+#define SUPPORT_TOUCH 0.005f
+
+bool c2d_world_freeze_now(c2d_world *w, uint32_t k) {
+    c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &w->radius[k], .count = 1,
+                          .category = &w->category[k], .mask = &w->mask[k]};
+    return c2d_scene_freeze_balls(w->balls_scene, &one, &k) == C2D_OK;
+}
+
+void c2d_world_thaw_now(c2d_world *w, uint32_t k) { c2d_scene_thaw_balls(w->balls_scene, &k, 1); }
+
+void c2d_world_wake_ball(c2d_world *w, uint32_t k) {
+    if (!(w->flags[k] & WORLD_BALL_AWAKE)) {
+        c2d_world_thaw_now(w, k);
+        w->flags[k] |= WORLD_BALL_AWAKE;
+        w->awake_count++;
+    }
+    w->sleep_timer[k] = 0.0f;
+    if (!(w->flags[k] & WORLD_BALL_QUEUED)) {
+        w->flags[k] |= WORLD_BALL_QUEUED;
+        w->wake_queue[w->wake_count++] = w->ids[k];
+    }
+}
+
+bool c2d_world_sleep_ball(c2d_world *w, uint32_t k) {
+    if (!c2d_world_freeze_now(w, k)) return false;
+    w->flags[k] &= (uint8_t)~WORLD_BALL_AWAKE;
+    w->awake_count--;
+    w->vx[k] = w->vy[k] = w->angular_velocity[k] = 0.0f;
+    w->sleep_timer[k] = 0.0f;
+    return true;
+}
+
+/* The sleeping balls that overlap the disc (x, y, r), other than ball `self` (a dense index, or
+ * C2D_NONE), into w->near; their count in *n. Only allocation can fail. */
+static c2d_status frozen_near(c2d_world *w, float x, float y, float r, uint32_t self, size_t *n) {
+    *n = 0;
+    if (c2d_scene_frozen_count(w->balls_scene) == 0) return C2D_OK;
+    uint32_t id = self == C2D_NONE ? C2D_NONE - 1 : self;
+    c2d_circle_soa one = {.x = &x, .y = &y, .radius = &r, .count = 1};
+    for (;;) {
+        size_t total;
+        c2d_status st = c2d_scene_collide_frozen(w->balls_scene, &one, &id, w->near,
+                                                 w->near_capacity, &total);
+        if (st == C2D_OK && total <= w->near_capacity) {
+            *n = total;
+            return C2D_OK;
+        }
+        if (st != C2D_ERROR_TRUNCATED && st != C2D_OK) return st;
+        if (!c2d_world_reserve(w, (void **)&w->near, &w->near_capacity, total,
+                           sizeof *w->near))
+            return C2D_ERROR_ALLOC;
+    }
+}
+
+/* The frozen ball of a pair found by frozen_near(ball `self`). */
+static uint32_t near_other(const c2d_circle_pair_contact *p, uint32_t self) {
+    return p->a == self ? p->b : p->a;
+}
+
+c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t k) {
+    size_t n;
+    float reach = w->radius[k] + w->def.speculative_distance + SUPPORT_TOUCH * w->radius[k];
+    c2d_status st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
+    if (st != C2D_OK) return st;
+    for (size_t i = 0; i < n; i++)
+        c2d_world_wake_ball(w, near_other(&w->near[i], k));
+    return C2D_OK;
+}
+
+/* Distance from p to the capsule's axis, in double. */
+static double axis_distance(c2d_capsule c, double px, double py) {
+    double ax = c.a.x, ay = c.a.y, dx = (double)c.b.x - ax, dy = (double)c.b.y - ay;
+    double len2 = dx * dx + dy * dy;
+    double u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    double ex = px - ax - u * dx, ey = py - ay - u * dy;
+    return sqrt(ex * ex + ey * ey);
+}
+
+/* Wakes every sleeping ball that touches a capsule of `shape` (within `slack` beyond touching,
+ * plus its own support tolerance). */
+static c2d_status wake_near_capsule(c2d_world *w, c2d_capsule shape, float slack) {
+    if (c2d_scene_frozen_count(w->balls_scene) == 0) return C2D_OK;
+    float cx = 0.5f * (shape.a.x + shape.b.x), cy = 0.5f * (shape.a.y + shape.b.y);
+    float hx = 0.5f * (shape.b.x - shape.a.x), hy = 0.5f * (shape.b.y - shape.a.y);
+    float reach = sqrtf(hx * hx + hy * hy) + shape.radius + slack +
+                  (1.0f + SUPPORT_TOUCH) * w->max_radius;
+    size_t n;
+    c2d_status st = frozen_near(w, cx, cy, reach * 1.0001f, C2D_NONE, &n);
+    if (st != C2D_OK) return st;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = near_other(&w->near[i], C2D_NONE - 1);
+        double limit = (double)shape.radius + w->radius[k] * (1.0 + SUPPORT_TOUCH) + slack;
+        if (axis_distance(shape, w->x[k], w->y[k]) <= limit) c2d_world_wake_ball(w, k);
+    }
+    return C2D_OK;
+}
+
+/* Wakes the sleeping balls queued since `first` and every sleeping ball touching them, until
+ * none is left: a connected sleeping group wakes whole. */
+static c2d_status flood(c2d_world *w, size_t first) {
+    for (size_t q = first; q < w->wake_count; q++) {
+        uint32_t k;
+        if (!c2d_world_lookup_ball(w, w->wake_queue[q], &k)) continue;
+        c2d_status st = c2d_world_wake_neighbours(w, k);
+        if (st != C2D_OK) return st;
+    }
+    return C2D_OK;
+}
+
+c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t capsule) {
+    if (w->sensor[capsule]) return C2D_OK;
+    size_t first = w->wake_count;
+    c2d_status st = wake_near_capsule(w, w->shape[capsule], w->def.speculative_distance);
+    if (st != C2D_OK) return st;
+    return flood(w, first);
+}
+
+c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
+    for (size_t i = 0; i < w->kinematic_count; i++) {
+        uint32_t c = w->kinematic_list[i];
+        const c2d_world_kin *kin = &w->kin[c];
+        bool moving = w->kin_target[c] || kin->velocity.x != 0.0f || kin->velocity.y != 0.0f ||
+                      kin->angular_velocity != 0.0f;
+        if (!moving) continue;
+        /* A disc around everything the capsule sweeps this step: its reach from the pivot,
+         * plus the pivot's move (or, for a move to a target, both shapes). */
+        c2d_capsule s = w->shape[c];
+        c2d_capsule cover;
+        if (w->kin_target[c]) {
+            c2d_capsule g = w->kin_goal[c];
+            float lx = fminf(fminf(s.a.x, s.b.x), fminf(g.a.x, g.b.x));
+            float hx = fmaxf(fmaxf(s.a.x, s.b.x), fmaxf(g.a.x, g.b.x));
+            float ly = fminf(fminf(s.a.y, s.b.y), fminf(g.a.y, g.b.y));
+            float hy = fmaxf(fmaxf(s.a.y, s.b.y), fmaxf(g.a.y, g.b.y));
+            cover = (c2d_capsule){{lx, ly}, {hx, hy}, s.radius};
+        } else {
+            float ax = s.a.x - kin->pivot.x, ay = s.a.y - kin->pivot.y;
+            float bx = s.b.x - kin->pivot.x, by = s.b.y - kin->pivot.y;
+            float reach = fmaxf(sqrtf(ax * ax + ay * ay), sqrtf(bx * bx + by * by));
+            c2d_vec2 end = {kin->pivot.x + kin->velocity.x * dt,
+                            kin->pivot.y + kin->velocity.y * dt};
+            cover = (c2d_capsule){kin->pivot, end, reach + s.radius};
+        }
+        size_t first = w->wake_count;
+        c2d_status st = wake_near_capsule(w, cover, w->def.speculative_distance);
+        if (st != C2D_OK) return st;
+        (void)first;
+    }
+    return C2D_OK;
+}
+
+/* Whether sleeping ball k rests on a static capsule or another sleeping ball. */
+static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
+    float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
+    *yes = true;
+    if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
+        c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &r, .count = 1,
+                              .category = &w->category[k], .mask = &w->mask[k]};
+        size_t total;
+        c2d_status st = c2d_scene_collide(w->static_scene, &one, NULL, 0, &total);
+        if (st != C2D_OK) return st;
+        if (total > 0) return C2D_OK;
+    }
+    size_t n;
+    c2d_status st = frozen_near(w, w->x[k], w->y[k], r, k, &n);
+    if (st != C2D_OK) return st;
+    *yes = n > 0;
+    return C2D_OK;
+}
+
+c2d_status c2d_world_check_support(c2d_world *w) {
+    /* Each woken ball's sleeping neighbours must still rest on something; a ball woken here
+     * is queued in turn. */
+    for (size_t q = 0; q < w->wake_count; q++) {
+        uint32_t k;
+        if (!c2d_world_lookup_ball(w, w->wake_queue[q], &k)) continue;
+        float reach = w->radius[k] + w->def.speculative_distance + w->max_radius * SUPPORT_TOUCH;
+        size_t n;
+        c2d_status st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
+        if (st != C2D_OK) return st;
+        /* w->near is reused by supported(): copy the few neighbours out first. */
+        for (size_t i = 0; i < n; i += 16) {
+            uint32_t batch[16];
+            size_t m = n - i < 16 ? n - i : 16;
+            for (size_t j = 0; j < m; j++)
+                batch[j] = near_other(&w->near[i + j], k);
+            for (size_t j = 0; j < m; j++) {
+                bool yes;
+                if (w->flags[batch[j]] & WORLD_BALL_AWAKE) continue;
+                st = supported(w, batch[j], &yes);
+                if (st != C2D_OK) return st;
+                if (!yes) c2d_world_wake_ball(w, batch[j]);
+            }
+            if (m == 16 && n > i + 16) {
+                /* The list was overwritten by supported(): query again and go on. */
+                st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
+                if (st != C2D_OK) return st;
+            }
+        }
+    }
+    for (size_t q = 0; q < w->wake_count; q++) {
+        uint32_t k;
+        if (c2d_world_lookup_ball(w, w->wake_queue[q], &k)) w->flags[k] &= (uint8_t)~WORLD_BALL_QUEUED;
+    }
+    w->wake_count = 0;
+    return C2D_OK;
+}
+
+/* Exact gap between awake ball k (local i) and the other side of contact c, at the end of
+ * the step. */
+static double contact_gap(const c2d_world *w, const world_contact *c) {
+    uint32_t ka = w->awake[c->a];
+    double ax = w->x[ka], ay = w->y[ka];
+    if (c->kind == C2D_SHAPE_CAPSULE)
+        return axis_distance(w->shape[c->other], ax, ay) - w->shape[c->other].radius -
+               w->radius[ka];
+    uint32_t kb = c->b != C2D_NONE ? w->awake[c->b] : c->other;
+    double dx = ax - w->x[kb], dy = ay - w->y[kb];
+    return sqrt(dx * dx + dy * dy) - w->radius[ka] - w->radius[kb];
+}
+
+static float ball_speed(const c2d_world *w, uint32_t k) {
+    float v = sqrtf(w->vx[k] * w->vx[k] + w->vy[k] * w->vy[k]);
+    return v + fabsf(w->angular_velocity[k]) * w->radius[k];
+}
+
+/* Marks in `candidate` (one byte per awake ball) the balls ready to sleep: 1 ready, 2 touching
+ * a kinematic capsule (never sleeps while it does). */
+c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
+    size_t n = w->awake_list_count;
+    uint8_t *candidate = w->near_kinematic; /* reused: the moves are done */
+    size_t ready = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = w->awake[i];
+        candidate[i] = 0;
+        if (!(w->flags[k] & WORLD_BALL_AWAKE)) continue;
+        bool may = w->def.enable_sleep && (w->flags[k] & WORLD_BALL_SLEEPS) &&
+                   !(w->flags[k] & WORLD_BALL_FIXED);
+        if (may && ball_speed(w, k) < w->def.sleep_speed) {
+            w->sleep_timer[k] += dt;
+        } else {
+            w->sleep_timer[k] = 0.0f;
+        }
+        if (may && w->sleep_timer[k] >= w->def.sleep_time) {
+            candidate[i] = 1;
+            ready++;
+        }
+    }
+    /* Waking: a sleeping ball touched by an awake ball faster than wake_speed. */
+    for (size_t c = 0; c < w->contact_count; c++) {
+        const world_contact *ct = &w->contacts[c];
+        if (ct->b != C2D_NONE || ct->kind != C2D_SHAPE_CIRCLE) continue;
+        uint32_t other = ct->other;
+        if (w->flags[other] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
+        uint32_t ka = w->awake[ct->a];
+        if (ball_speed(w, ka) > w->def.wake_speed &&
+            contact_gap(w, ct) <= SUPPORT_TOUCH * w->radius[ka] + w->def.speculative_distance)
+            c2d_world_wake_ball(w, other);
+    }
+    if (ready == 0) return C2D_OK;
+    /* A ball touching a kinematic capsule does not sleep. */
+    for (size_t c = 0; c < w->contact_count; c++) {
+        const world_contact *ct = &w->contacts[c];
+        if (ct->kinematic && contact_gap(w, ct) <= SUPPORT_TOUCH * w->radius[w->awake[ct->a]])
+            candidate[ct->a] = 0;
+    }
+    /* Rounds: a ready ball touching a static capsule or a sleeping ball sleeps; the balls that
+     * slept support the next round's. */
+    for (int round = 0; round < 16; round++) {
+        size_t slept = 0;
+        for (size_t c = 0; c < w->contact_count; c++) {
+            const world_contact *ct = &w->contacts[c];
+            uint32_t sides[2] = {ct->a, ct->b};
+            for (int s = 0; s < 2; s++) {
+                uint32_t i = sides[s];
+                if (i == C2D_NONE || candidate[i] != 1) continue;
+                uint32_t k = w->awake[i];
+                bool support;
+                if (ct->kind == C2D_SHAPE_CAPSULE) {
+                    support = !ct->kinematic && !w->sensor[ct->other];
+                } else {
+                    uint32_t o = s == 0 ? (ct->b != C2D_NONE ? w->awake[ct->b] : ct->other)
+                                        : w->awake[ct->a];
+                    support = !(w->flags[o] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED));
+                }
+                if (!support || contact_gap(w, ct) > SUPPORT_TOUCH * w->radius[k]) continue;
+                if (c2d_world_sleep_ball(w, k)) {
+                    candidate[i] = 3;
+                    slept++;
+                } else {
+                    candidate[i] = 0; /* the index could not grow: it stays awake */
+                }
+            }
+        }
+        if (slept == 0) break;
+    }
+    return C2D_OK;
+}

@@ -1,0 +1,229 @@
+/* c2d_world_step(): one step of the world.
+ *
+ * 1. The capsule scenes are rebuilt if capsules were added or removed; sleeping balls that a
+ *    moving kinematic capsule may reach wake.
+ * 2. The awake balls are gathered (ascending dense index) with their speculative margins, and
+ *    each kinematic capsule's path over the step is planned.
+ * 3. Contacts, once (world_contacts.c). Everything the step needs is allocated up to here, so
+ *    a failure leaves the world as it was.
+ * 4. Substeps: gravity, warm start, solve, kinematic capsules advance, swept moves, relax
+ *    (world_solver.c, world_move.c). Then restitution and the warm-start memory.
+ * 5. Sleep and waking (world_sleep.c), then events (world_events.c). */
+#include <math.h>
+#include <string.h>
+
+#include "world_internal.h"
+#include "world_kinematic.h"
+
+/* Runs task(0, count) through the program's task system when it has one. */
+static void run_task(c2d_world *w, c2d_task_fn *task, int count, void *ctx) {
+    if (count <= 0) return;
+    if (w->def.enqueue_task) {
+        void *handle = w->def.enqueue_task(task, count, 1024, ctx, w->def.user_task_context);
+        if (handle) w->def.finish_task(handle, w->def.user_task_context);
+        return;
+    }
+    task(0, count, 0, ctx);
+}
+
+typedef struct gravity_job {
+    c2d_world *w;
+    float gx, gy;
+} gravity_job;
+
+/* Gravity on the bodies [start, end): independent per ball, so any split gives the same bytes. */
+static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const gravity_job *job = ctx;
+    c2d_world *w = job->w;
+    for (int i = start; i < end; i++) {
+        if (w->binv_mass[i] == 0.0f) continue;
+        w->bvx[i] += job->gx;
+        w->bvy[i] += job->gy;
+    }
+}
+
+static c2d_status gather_awake(c2d_world *w, float dt) {
+    size_t n = w->awake_count;
+    world_array_ref refs[] = {
+        {(void **)&w->awake, sizeof(uint32_t)},  {(void **)&w->ax, sizeof(float)},
+        {(void **)&w->ay, sizeof(float)},        {(void **)&w->ar, sizeof(float)},
+        {(void **)&w->ar_frozen, sizeof(float)}, {(void **)&w->margin, sizeof(float)},
+        {(void **)&w->ar_capsule, sizeof(float)}, {(void **)&w->margin_capsule, sizeof(float)},
+        {(void **)&w->acat, sizeof(uint32_t)},   {(void **)&w->amask, sizeof(uint32_t)},
+        {(void **)&w->start_x, sizeof(float)},   {(void **)&w->start_y, sizeof(float)},
+        {(void **)&w->bvx, sizeof(float)},       {(void **)&w->bvy, sizeof(float)},
+        {(void **)&w->bw, sizeof(float)},        {(void **)&w->binv_mass, sizeof(float)},
+        {(void **)&w->binv_inertia, sizeof(float)}, {(void **)&w->bdx, sizeof(float)},
+        {(void **)&w->bdy, sizeof(float)},       {(void **)&w->clearance, sizeof(float)},
+        {(void **)&w->travelled, sizeof(float)}, {(void **)&w->near_kinematic, sizeof(uint8_t)},
+    };
+    if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, n))
+        return C2D_ERROR_ALLOC;
+    float base = w->def.speculative_distance;
+    float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
+    bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
+    size_t i = 0;
+    for (size_t k = 0; k < w->ball_count; k++) {
+        if (!(w->flags[k] & WORLD_BALL_AWAKE)) continue;
+        w->awake[i] = (uint32_t)k;
+        w->local_of[k] = (uint32_t)i;
+        float vx = w->vx[k], vy = w->vy[k], r = w->radius[k];
+        float move = sqrtf(vx * vx + vy * vy) * dt;
+        /* Balls: a quarter of the step's move is enough to catch a landing (measured: the
+         * prototype's W9b landings); capsules: the whole move and what gravity adds, so a ball
+         * with no capsule within it needs no sweep this step. */
+        float m = base + 0.25f * move;
+        float mc = base + 1.25f * move + g * dt * dt;
+        w->ax[i] = w->start_x[i] = w->x[k];
+        w->ay[i] = w->start_y[i] = w->y[k];
+        w->margin[i] = m;
+        w->ar[i] = r + m;
+        w->ar_frozen[i] = r + m + base;
+        w->margin_capsule[i] = mc;
+        w->ar_capsule[i] = r + mc;
+        w->acat[i] = w->category[k];
+        w->amask[i] = w->mask[k];
+        w->bvx[i] = vx;
+        w->bvy[i] = vy;
+        w->bw[i] = w->angular_velocity[k];
+        w->binv_mass[i] = w->inv_mass[k];
+        w->binv_inertia[i] = w->inv_inertia[k];
+        w->bdx[i] = w->bdy[i] = 0.0f;
+        w->clearance[i] = statics ? mc : INFINITY;
+        w->travelled[i] = 0.0f;
+        w->near_kinematic[i] = 0;
+        i++;
+    }
+    w->awake_list_count = i;
+    return C2D_OK;
+}
+
+/* Each kinematic capsule's shape at the step's start and end, and how far any of its points
+ * moves (the growth of its contacts). */
+static c2d_status plan_kinematic(c2d_world *w, float dt) {
+    size_t n = w->kinematic_count;
+    world_array_ref refs[] = {{(void **)&w->kin_start, sizeof(c2d_capsule)},
+                              {(void **)&w->kin_step_start, sizeof(c2d_capsule)},
+                              {(void **)&w->kin_step_end, sizeof(c2d_capsule)},
+                              {(void **)&w->kin_reach, sizeof(float)}};
+    if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->kin_capacity, n))
+        return C2D_ERROR_ALLOC;
+    float h = dt / (float)w->def.substeps;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t c = w->kinematic_list[j];
+        c2d_capsule s0 = w->shape[c], s1;
+        float reach;
+        if (w->kin_target[c]) {
+            s1 = w->kin_goal[c];
+            float da = c2d_world_len(s1.a.x - s0.a.x, s1.a.y - s0.a.y);
+            float db = c2d_world_len(s1.b.x - s0.b.x, s1.b.y - s0.b.y);
+            reach = fmaxf(da, db);
+        } else {
+            c2d_world_kin copy = w->kin[c];
+            for (int s = 0; s < w->def.substeps; s++)
+                c2d_world_kin_advance(&copy, h);
+            s1 = c2d_world_kin_shape(&copy);
+            const c2d_world_kin *k = &w->kin[c];
+            float ra = c2d_world_len(s0.a.x - k->pivot.x, s0.a.y - k->pivot.y);
+            float rb = c2d_world_len(s0.b.x - k->pivot.x, s0.b.y - k->pivot.y);
+            /* An arc is no longer than its angle times its radius. */
+            reach = c2d_world_len(k->velocity.x, k->velocity.y) * dt +
+                    fabsf(k->angular_velocity) * dt * fmaxf(ra, rb);
+        }
+        w->kin_step_start[j] = s0;
+        w->kin_step_end[j] = s1;
+        w->kin_reach[j] = reach * 1.001f + 1e-6f;
+    }
+    return C2D_OK;
+}
+
+/* Moves the kinematic capsules one substep (substep s of the step, 0-based). */
+static void advance_kinematic(c2d_world *w, int s, float h) {
+    float f = (float)(s + 1) / (float)w->def.substeps;
+    for (size_t j = 0; j < w->kinematic_count; j++) {
+        uint32_t c = w->kinematic_list[j];
+        w->kin_start[j] = w->shape[c];
+        if (w->kin_target[c]) {
+            c2d_capsule a = w->kin_step_start[j], b = w->kin_goal[c];
+            if (s + 1 == w->def.substeps) {
+                w->shape[c] = b;
+            } else {
+                w->shape[c] = (c2d_capsule){{a.a.x + (b.a.x - a.a.x) * f, a.a.y + (b.a.y - a.a.y) * f},
+                                            {a.b.x + (b.b.x - a.b.x) * f, a.b.y + (b.b.y - a.b.y) * f},
+                                            a.radius};
+            }
+        } else {
+            c2d_world_kin_advance(&w->kin[c], h);
+            w->shape[c] = c2d_world_kin_shape(&w->kin[c]);
+        }
+    }
+}
+
+/* After the step: a capsule moved to a target rests there, its motion zero. */
+static void finish_kinematic(c2d_world *w) {
+    for (size_t j = 0; j < w->kinematic_count; j++) {
+        uint32_t c = w->kinematic_list[j];
+        if (!w->kin_target[c]) continue;
+        c2d_world_kin_init(&w->kin[c], w->kin_goal[c], w->kin[c].pivot, (c2d_vec2){0.0f, 0.0f}, 0.0f);
+        w->shape[c] = w->kin_goal[c];
+        w->kin_target[c] = 0;
+    }
+}
+
+static c2d_status step(c2d_world *w, float dt) {
+    c2d_status st = c2d_world_refresh_scenes(w);
+    if (st != C2D_OK) return st;
+    st = c2d_world_wake_near_kinematic(w, dt);
+    if (st != C2D_OK) return st;
+    st = gather_awake(w, dt);
+    if (st != C2D_OK) return st;
+    st = plan_kinematic(w, dt);
+    if (st != C2D_OK) return st;
+    st = c2d_world_find_contacts(w, dt);
+    if (st == C2D_OK) st = c2d_world_warm_reserve(w);
+    if (st == C2D_OK) st = c2d_world_move_reserve(w);
+    if (st != C2D_OK) return st;
+    w->begins.count = w->ends.count = w->hits.count = 0;
+    w->enters.count = w->exits.count = 0;
+    w->swept_hits.count = 0;
+
+    int substeps = w->def.substeps;
+    float h = dt / (float)substeps;
+    gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h};
+    c2d_world_solve_prepare(w, h);
+    for (int s = 0; s < substeps; s++) {
+        run_task(w, gravity_task, (int)w->awake_list_count, &gravity);
+        c2d_world_warm_start(w);
+        c2d_world_solve(w, h, true, (float)s * h);
+        advance_kinematic(w, s, h);
+        st = c2d_world_move_balls(w, h);
+        if (st != C2D_OK) return st; /* cannot happen: the scene calls had their memory */
+        c2d_world_solve(w, h, false, (float)(s + 1) * h);
+    }
+    c2d_world_restitution(w);
+    c2d_world_store_impulses(w);
+    for (size_t i = 0; i < w->awake_list_count; i++) {
+        uint32_t k = w->awake[i];
+        if (w->binv_mass[i] == 0.0f) continue;
+        w->vx[k] = w->bvx[i];
+        w->vy[k] = w->bvy[i];
+        w->angular_velocity[k] = w->bw[i];
+    }
+    finish_kinematic(w);
+
+    c2d_status sleep = c2d_world_update_sleep(w, dt);
+    if (sleep == C2D_OK) sleep = c2d_world_check_support(w);
+    c2d_status events = c2d_world_update_events(w, dt);
+    w->step_index++;
+    return sleep != C2D_OK ? sleep : events;
+}
+
+c2d_status c2d_world_step(c2d_world *w, float dt) {
+    if (!w) return C2D_ERROR_NULL;
+    int idle = 0;
+    if (!atomic_compare_exchange_strong(&w->stepping, &idle, 1)) return C2D_ERROR_STATE;
+    c2d_status st = isfinite(dt) && dt > 0.0f ? step(w, dt) : C2D_ERROR_VALUE;
+    atomic_store(&w->stepping, 0);
+    return st;
+}
