@@ -95,8 +95,8 @@ typedef struct fixture {
     c2d_capsule_id floor, flipper;
 } fixture;
 
-static void fixture_make(fixture *f) {
-    f->w = default_world();
+static void fixture_make_def(fixture *f, const c2d_world_def *def) {
+    f->w = make_world(def);
     const c2d_capsule_def fl = floor_def(), fp = flipper_def();
     f->floor = add_capsule(f->w, &fl);
     f->flipper = add_capsule(f->w, &fp);
@@ -105,6 +105,11 @@ static void fixture_make(fixture *f) {
     f->ball[2] = add_ball(f->w, -5.0f, 8.0f, 33);
     for (int i = 0; i < 5; i++)
         assert_int_equal(c2d_world_step(f->w, DT), C2D_OK);
+}
+
+static void fixture_make(fixture *f) {
+    const c2d_world_def def = c2d_world_default_def();
+    fixture_make_def(f, &def);
 }
 
 enum { SNAP_MAX = 64 };
@@ -145,8 +150,41 @@ static void snap(const fixture *f, snapshot *s) {
     }
 }
 
+/* A test that tries many cases may collect its failures and report them all at its end
+ * (end_collect), so that one wrong case does not hide the others. */
+static struct {
+    bool on;
+    int count;
+    size_t len;
+    char text[8192];
+} collected;
+
+static void begin_collect(void) {
+    memset(&collected, 0, sizeof collected);
+    collected.on = true;
+}
+
+static void end_collect(void) {
+    collected.on = false;
+    if (collected.count > 0) fail_msg("%d case(s) failed:\n%s", collected.count, collected.text);
+}
+
+/* Fails now, or records the failure when collecting. */
+static void failure(const char *fmt, ...) {
+    char line[256];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    if (!collected.on) fail_msg("%s", line);
+    collected.count++;
+    const size_t room = sizeof collected.text - collected.len;
+    const int n = snprintf(collected.text + collected.len, room, "  %s\n", line);
+    if (n > 0) collected.len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
 /* Fails, naming `what`, when the world differs from `before` in any byte it shows. */
-static void expect_unchanged(const fixture *f, const snapshot *before, const char *what) {
+static bool expect_unchanged(const fixture *f, const snapshot *before, const char *what) {
     snapshot now;
     snap(f, &now);
     const char *diff = NULL;
@@ -173,13 +211,15 @@ static void expect_unchanged(const fixture *f, const snapshot *before, const cha
         for (int a = 0; a < 7 && !diff; a++)
             if (memcmp(now.arrays[a], before->arrays[a], sizeof now.arrays[a]) != 0)
                 diff = "ball arrays";
-    if (diff) fail_msg("%s changed the world (%s)", what, diff);
+    if (diff) failure("%s changed the world (%s)", what, diff);
+    return diff == NULL;
 }
 
-static void expect_status(c2d_status got, c2d_status want, const char *what) {
+static bool expect_status(c2d_status got, c2d_status want, const char *what) {
     if (got != want)
-        fail_msg("%s: got %d (%s), expected %d (%s)", what, (int)got, c2d_status_string(got),
-                 (int)want, c2d_status_string(want));
+        failure("%s: got %d (%s), expected %d (%s)", what, (int)got, c2d_status_string(got),
+                (int)want, c2d_status_string(want));
+    return got == want;
 }
 
 /* ---- 1. Defaults ---------------------------------------------------------------------- */
@@ -294,8 +334,8 @@ static void check_create(const c2d_world_def *def, c2d_status want, const char *
     c2d_world *w = NOT_A_WORLD;
     const c2d_status got = c2d_world_create(def, &w);
     if (got == C2D_OK && w != NOT_A_WORLD) c2d_world_destroy(w);
-    expect_status(got, want, what);
-    if (want != C2D_OK && w != NULL) fail_msg("%s: *world is not NULL after a refusal", what);
+    if (expect_status(got, want, what) && want != C2D_OK && w != NULL)
+        failure("%s: *world is not NULL after a refusal", what);
 }
 
 static void *dummy_enqueue(c2d_task_fn *task, int item_count, int min_range, void *task_context,
@@ -319,6 +359,7 @@ static void *never_alloc(size_t size, void *user) {
 
 static void test_world_def_ranges(void **state) {
     (void)state;
+    begin_collect();
     static const field fields[] = {
         {"gravity.x", offsetof(c2d_world_def, gravity.x), FINITE},
         {"gravity.y", offsetof(c2d_world_def, gravity.y), FINITE},
@@ -405,10 +446,12 @@ static void test_world_def_ranges(void **state) {
     d = base;
     d.allocator = &half;
     check_create(&d, C2D_ERROR_NULL, "allocator with a NULL free hook");
+    end_collect();
 }
 
 static void test_ball_def_ranges(void **state) {
     (void)state;
+    begin_collect();
     static const field fields[] = {
         {"position.x", offsetof(c2d_ball_def, position.x), FINITE},
         {"position.y", offsetof(c2d_ball_def, position.y), FINITE},
@@ -451,16 +494,18 @@ static void test_ball_def_ranges(void **state) {
                      (double)v[i]);
             const size_t count = c2d_world_ball_count(f.w);
             c2d_ball_id id;
-            expect_status(c2d_world_add_balls(f.w, &d, 1, &id), C2D_OK, what);
+            if (!expect_status(c2d_world_add_balls(f.w, &d, 1, &id), C2D_OK, what)) continue;
             assert_int_equal(c2d_world_ball_count(f.w), count + 1);
             expect_status(c2d_world_remove_balls(f.w, &id, 1), C2D_OK, what);
         }
     }
     c2d_world_destroy(f.w);
+    end_collect();
 }
 
 static void test_capsule_def_ranges(void **state) {
     (void)state;
+    begin_collect();
     static const field fields[] = {
         {"shape.a.x", offsetof(c2d_capsule_def, shape.a.x), FINITE},
         {"shape.a.y", offsetof(c2d_capsule_def, shape.a.y), FINITE},
@@ -507,7 +552,7 @@ static void test_capsule_def_ranges(void **state) {
                          kinematic ? "kinematic" : "static", fields[fi].name, (double)v[i]);
                 const size_t count = c2d_world_capsule_count(f.w);
                 c2d_capsule_id id;
-                expect_status(c2d_world_add_capsules(f.w, &d, 1, &id), C2D_OK, what);
+                if (!expect_status(c2d_world_add_capsules(f.w, &d, 1, &id), C2D_OK, what)) continue;
                 assert_int_equal(c2d_world_capsule_count(f.w), count + 1);
                 expect_status(c2d_world_remove_capsules(f.w, &id, 1), C2D_OK, what);
             }
@@ -532,6 +577,7 @@ static void test_capsule_def_ranges(void **state) {
         expect_unchanged(&f, &before, names[i]);
     }
     c2d_world_destroy(f.w);
+    end_collect();
 }
 
 /* ---- 3. NULLs ------------------------------------------------------------------------- */
@@ -893,6 +939,7 @@ static void test_order_kept_by_sleep(void **state) {
 
 static void test_control_bad_values(void **state) {
     (void)state;
+    begin_collect();
     fixture f;
     fixture_make(&f);
     snapshot before;
@@ -941,6 +988,7 @@ static void test_control_bad_values(void **state) {
                   "move_capsule_to on a static capsule");
     expect_unchanged(&f, &before, "refused control calls");
     c2d_world_destroy(f.w);
+    end_collect();
 }
 
 static void test_control_reads_back(void **state) {
@@ -1018,7 +1066,7 @@ static void test_awake_control(void **state) {
     no_sleep.enable_sleep = false;
     const c2d_ball_id player = add_ball_def(w, &no_sleep);
     const c2d_ball_id other = add_ball(w, 10.0f, 1.0f, 0);
-    const c2d_ball_id air = add_ball(w, -10.0f, 20.0f, 0);
+    add_ball(w, -10.0f, 20.0f, 0); /* falling meanwhile */
     assert_int_equal(c2d_world_awake_count(w), 4);
 
     /* Put to sleep by the program (velocity zero), then woken. */
@@ -1032,12 +1080,6 @@ static void test_awake_control(void **state) {
     assert_int_equal(c2d_world_set_ball_awake(w, rest, true), C2D_OK);
     assert_true(c2d_world_ball_awake(w, rest));
     assert_int_equal(c2d_world_awake_count(w), 4);
-
-    /* Asleep in mid-air: awake again after the next step. */
-    assert_int_equal(c2d_world_set_ball_awake(w, air, false), C2D_OK);
-    assert_false(c2d_world_ball_awake(w, air));
-    assert_int_equal(c2d_world_step(w, DT), C2D_OK);
-    assert_true(c2d_world_ball_awake(w, air));
 
     /* enable_sleep false (def) never sleeps; the default ones do. */
     int step = 0;
@@ -1062,10 +1104,31 @@ static void test_awake_control(void **state) {
     c2d_world_destroy(w);
 }
 
+/* A ball put to sleep where it touches nothing wakes at the next step (none asleep in
+ * mid-air); one put to sleep on the floor stays asleep. */
+static void test_sleep_in_mid_air(void **state) {
+    (void)state;
+    c2d_world *w = default_world();
+    const c2d_capsule_def fl = floor_def();
+    add_capsule(w, &fl);
+    const c2d_ball_id air = add_ball(w, -10.0f, 20.0f, 0);
+    const c2d_ball_id rest = add_ball(w, 0.0f, 1.0f, 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(c2d_world_step(w, DT), C2D_OK);
+    assert_int_equal(c2d_world_set_ball_awake(w, air, false), C2D_OK);
+    assert_int_equal(c2d_world_set_ball_awake(w, rest, false), C2D_OK);
+    assert_false(c2d_world_ball_awake(w, air));
+    assert_int_equal(c2d_world_step(w, DT), C2D_OK);
+    assert_false(c2d_world_ball_awake(w, rest));
+    assert_true(c2d_world_ball_awake(w, air));
+    c2d_world_destroy(w);
+}
+
 /* ---- 6. dt ---------------------------------------------------------------------------- */
 
 static void test_dt(void **state) {
     (void)state;
+    begin_collect();
     fixture f;
     fixture_make(&f);
     snapshot before;
@@ -1090,6 +1153,7 @@ static void test_dt(void **state) {
                 fail_msg("%s: ball %zu is not finite", what, k);
     }
     c2d_world_destroy(f.w);
+    end_collect();
 }
 
 /* A scene for the step tests: a floor, a flipper turning fast, 60 balls falling and meeting. */
@@ -1412,48 +1476,90 @@ static void test_alloc_create(void **state) {
     assert_int_equal(b.live, 0);
 }
 
-static void test_alloc_add_balls(void **state) {
-    (void)state;
+/* Runs `call` on the fixture world (on the budget allocator) with k = 0, 1, 2 ...
+ * allocations allowed until it succeeds: each failure is C2D_ERROR_ALLOC, changes nothing,
+ * and leaves a world that the same call then succeeds on, that steps, and that frees all. */
+typedef c2d_status alloc_call(fixture *f);
+
+static void alloc_sweep(alloc_call *call, const char *name) {
     budget b = {-1, 0, 0};
     const c2d_allocator a = {budget_alloc, budget_free, &b};
     const c2d_world_def d = budget_def(&a);
-    /* Enough that no first capacity holds them, spread out so that a step is cheap. */
-    enum { MORE = 4096 };
-    c2d_ball_def *more = malloc(MORE * sizeof *more);
-    assert_non_null(more);
-    for (int i = 0; i < MORE; i++)
-        more[i] = ball_at(-48.0f + 1.5f * (float)(i % 64), 10.0f + 1.5f * (float)(i / 64), 0);
+    char what[96];
     long k = 0;
     for (;; k++) {
         assert_true(k < BUDGET_LIMIT);
         b.allowed = -1;
         fixture f;
-        f.w = make_world(&d);
-        const c2d_capsule_def fl = floor_def(), fp = flipper_def();
-        f.floor = add_capsule(f.w, &fl);
-        f.flipper = add_capsule(f.w, &fp);
-        for (int i = 0; i < 3; i++)
-            f.ball[i] = add_ball(f.w, 1.5f * (float)i, 1.0f, 0);
-        assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
+        fixture_make_def(&f, &d);
         snapshot before;
         snap(&f, &before);
         b.allowed = k;
-        const c2d_status s = c2d_world_add_balls(f.w, more, MORE, NULL);
+        const c2d_status s = call(&f);
         b.allowed = -1;
+        snprintf(what, sizeof what, "%s with %ld allocations allowed", name, k);
         if (s != C2D_OK) {
-            if (s != C2D_ERROR_ALLOC) fail_msg("add_balls with %ld allocations: status %d", k, s);
-            expect_unchanged(&f, &before, "a failed add_balls");
+            expect_status(s, C2D_ERROR_ALLOC, what);
+            expect_unchanged(&f, &before, what);
             assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
-            assert_int_equal(c2d_world_add_balls(f.w, more, MORE, NULL), C2D_OK);
+            expect_status(call(&f), C2D_OK, "the same call again, memory back");
         }
-        assert_int_equal(c2d_world_ball_count(f.w), 3 + MORE);
         assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
         c2d_world_destroy(f.w);
-        assert_int_equal(b.live, 0);
+        if (b.live != 0) fail_msg("%s: %ld blocks not freed by destroy", what, b.live);
         if (s == C2D_OK) break;
     }
-    free(more);
-    assert_true(k > 0); /* 4096 more balls need memory */
+    if (k == 0) fail_msg("%s needed no memory: the sweep tried no failure", name);
+}
+
+/* Enough balls that no first capacity holds them, spread out so that a step is cheap. */
+enum { MORE_BALLS = 4096, MORE_CAPSULES = 300 };
+
+static c2d_status add_many_balls(fixture *f) {
+    static c2d_ball_def more[MORE_BALLS];
+    for (int i = 0; i < MORE_BALLS; i++)
+        more[i] = ball_at(-48.0f + 1.5f * (float)(i % 64), 10.0f + 1.5f * (float)(i / 64), 0);
+    const size_t count = c2d_world_ball_count(f->w);
+    const c2d_status s = c2d_world_add_balls(f->w, more, MORE_BALLS, NULL);
+    if (s == C2D_OK) assert_int_equal(c2d_world_ball_count(f->w), count + MORE_BALLS);
+    return s;
+}
+
+static c2d_status add_many_capsules(fixture *f) {
+    static c2d_capsule_def more[MORE_CAPSULES];
+    for (int i = 0; i < MORE_CAPSULES; i++) {
+        more[i] = c2d_capsule_default_def();
+        const float x = -45.0f + 0.3f * (float)i;
+        more[i].shape = (c2d_capsule){{x, 40.0f}, {x + 0.2f, 41.0f}, 0.05f};
+        if (i % 3 == 0) more[i].motion = C2D_KINEMATIC;
+        more[i].sensor = i % 7 == 0;
+    }
+    const size_t count = c2d_world_capsule_count(f->w);
+    const c2d_status s = c2d_world_add_capsules(f->w, more, MORE_CAPSULES, NULL);
+    if (s == C2D_OK) assert_int_equal(c2d_world_capsule_count(f->w), count + MORE_CAPSULES);
+    return s;
+}
+
+/* Putting a ball to sleep freezes it into the sleeping balls' index, which may grow. */
+static c2d_status sleep_one(fixture *f) {
+    const c2d_status s = c2d_world_set_ball_awake(f->w, f->ball[0], false);
+    if (s == C2D_OK) assert_false(c2d_world_ball_awake(f->w, f->ball[0]));
+    return s;
+}
+
+static void test_alloc_add_balls(void **state) {
+    (void)state;
+    alloc_sweep(add_many_balls, "add_balls of 4096");
+}
+
+static void test_alloc_add_capsules(void **state) {
+    (void)state;
+    alloc_sweep(add_many_capsules, "add_capsules of 300");
+}
+
+static void test_alloc_sleep(void **state) {
+    (void)state;
+    alloc_sweep(sleep_one, "set_ball_awake(false)");
 }
 
 static void test_alloc_step(void **state) {
@@ -1569,12 +1675,15 @@ int main(void) {
         cmocka_unit_test(test_control_bad_values),
         cmocka_unit_test(test_control_reads_back),
         cmocka_unit_test(test_awake_control),
+        cmocka_unit_test(test_sleep_in_mid_air),
         cmocka_unit_test(test_dt),
         cmocka_unit_test(test_calls_during_step),
         cmocka_unit_test(test_status_string),
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_alloc_create),
         cmocka_unit_test(test_alloc_add_balls),
+        cmocka_unit_test(test_alloc_add_capsules),
+        cmocka_unit_test(test_alloc_sleep),
         cmocka_unit_test(test_alloc_step),
         cmocka_unit_test(test_determinism),
     };
