@@ -656,12 +656,9 @@ static void test_nulls(void **state) {
 
 /* The queries' NULLs, under batch.h's rules: a NULL `count`, or `out` NULL with a capacity,
  * is NULL and *count is 0 after an error; `out` NULL with capacity 0 is a size query. */
+#ifndef WORLD_API_NO_QUERIES
 static void test_query_nulls(void **state) {
     (void)state;
-#ifdef WORLD_API_NO_QUERIES
-    print_message("# the world's queries are not in this build (src/world/world_query.c)\n");
-    skip();
-#else
     fixture f;
     fixture_make(&f);
     c2d_world_ray_hit hit;
@@ -705,8 +702,8 @@ static void test_query_nulls(void **state) {
     assert_int_equal(n, 1); /* the floor's axis passes through the origin */
 
     c2d_world_destroy(f.w);
-#endif
 }
+#endif
 
 /* ---- 4. Ids --------------------------------------------------------------------------- */
 
@@ -1661,13 +1658,20 @@ static void test_determinism(void **state) {
 }
 
 int main(void) {
+#ifdef WORLD_API_NO_QUERIES
+    /* cmocka 1.1.5 prints a skipped test as "not ok # SKIP", which Meson counts as failed. */
+    print_message("# the world's queries are not built (src/world/world_query.c): their cases "
+                  "are left out\n");
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_world_def_ranges),
         cmocka_unit_test(test_ball_def_ranges),
         cmocka_unit_test(test_capsule_def_ranges),
         cmocka_unit_test(test_nulls),
+#ifndef WORLD_API_NO_QUERIES
         cmocka_unit_test(test_query_nulls),
+#endif
         cmocka_unit_test(test_ids_unknown_and_removed),
         cmocka_unit_test(test_ids_reuse),
         cmocka_unit_test(test_ids_survive_removal),
