@@ -1655,6 +1655,19 @@ static void test_determinism(void **state) {
     assert_int_not_equal(c2d_world_hash(b), h2);
     c2d_world_destroy(a);
     c2d_world_destroy(b);
+
+    /* ... and a kinematic capsule's endpoints, with no ball at all. */
+    a = default_world();
+    const c2d_capsule_def fp = flipper_def();
+    const c2d_capsule_id cid = add_capsule(a, &fp);
+    const uint64_t k0 = c2d_world_hash(a);
+    assert_int_equal(c2d_world_step(a, DT), C2D_OK);
+    const uint64_t k1 = c2d_world_hash(a);
+    assert_int_not_equal(k1, k0);
+    assert_int_equal(c2d_world_set_capsule_motion(a, cid, (c2d_vec2){0.0f, 0.0f}, 0.0f), C2D_OK);
+    assert_int_equal(c2d_world_step(a, DT), C2D_OK);
+    assert_int_equal(c2d_world_hash(a), k1);
+    c2d_world_destroy(a);
 }
 
 int main(void) {
