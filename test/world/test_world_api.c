@@ -1101,6 +1101,26 @@ static void test_awake_control(void **state) {
     c2d_world_destroy(w);
 }
 
+/* Teleporting a sleeping ball wakes it and the sleeping balls it touched; a ball far away
+ * sleeps on. */
+static void test_teleport_wakes(void **state) {
+    (void)state;
+    c2d_world *w = default_world();
+    const c2d_capsule_def fl = floor_def();
+    add_capsule(w, &fl);
+    const c2d_ball_id a = add_ball(w, 0.0f, 1.0f, 0), b = add_ball(w, 1.0f, 1.0f, 0);
+    const c2d_ball_id far = add_ball(w, 20.0f, 1.0f, 0);
+    for (int i = 0; i < 600 && c2d_world_awake_count(w) > 0; i++)
+        assert_int_equal(c2d_world_step(w, DT), C2D_OK);
+    assert_int_equal(c2d_world_awake_count(w), 0);
+    assert_int_equal(c2d_world_set_ball_position(w, a, (c2d_vec2){-10.0f, 5.0f}), C2D_OK);
+    assert_true(c2d_world_ball_awake(w, a));
+    assert_true(c2d_world_ball_awake(w, b));
+    assert_false(c2d_world_ball_awake(w, far));
+    assert_int_equal(c2d_world_awake_count(w), 2);
+    c2d_world_destroy(w);
+}
+
 /* A ball put to sleep where it touches nothing wakes at the next step (none asleep in
  * mid-air); one put to sleep on the floor stays asleep. */
 static void test_sleep_in_mid_air(void **state) {
@@ -1693,6 +1713,7 @@ int main(void) {
         cmocka_unit_test(test_control_reads_back),
         cmocka_unit_test(test_awake_control),
         cmocka_unit_test(test_sleep_in_mid_air),
+        cmocka_unit_test(test_teleport_wakes),
         cmocka_unit_test(test_dt),
         cmocka_unit_test(test_calls_during_step),
         cmocka_unit_test(test_status_string),
