@@ -190,6 +190,7 @@ typedef struct c2d_capsule_def {
     uint32_t category; ///< Default C2D_FILTER_ALL.
     uint32_t mask;     ///< Default C2D_FILTER_ALL.
     /// Balls pass through; every sensor reports enter and exit events (filter words apply).
+    /// Sensors are static (a kinematic sensor: C2D_ERROR_VALUE).
     bool sensor;
     bool events;        ///< Contact begin, end and hit events for this capsule. Default false.
     uint64_t user_data; ///< The program's own value.
@@ -252,8 +253,9 @@ C2D_API c2d_status c2d_world_set_ball_velocity(c2d_world *w, c2d_ball_id id, c2d
 C2D_API c2d_status c2d_world_apply_ball_impulse(c2d_world *w, c2d_ball_id id, c2d_vec2 impulse);
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
-/// Wakes a ball, or puts it to sleep where it is (velocity zero). A ball put to sleep in mid-air
-/// wakes at the next step (a sleeping ball always rests on a capsule or a sleeping ball).
+/// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of
+/// its radius) on a static capsule or a sleeping ball; in mid-air it stays awake (a sleeping
+/// ball always rests on something). A ball of density 0 never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);
 /// Sets whether the ball may sleep (false wakes it).
 C2D_API c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool enable);

@@ -83,7 +83,8 @@ static bool capsule_def_valid(const c2d_capsule_def *d) {
     if (d->motion == C2D_STATIC)
         return d->velocity.x == 0.0f && d->velocity.y == 0.0f && d->angular_velocity == 0.0f &&
                finite_vec(d->pivot);
-    return d->motion == C2D_KINEMATIC && finite_vec(d->velocity) &&
+    /* Sensors are static: the sensor scene is rebuilt only when capsules are added or removed. */
+    return d->motion == C2D_KINEMATIC && !d->sensor && finite_vec(d->velocity) &&
            finite(d->angular_velocity) && finite_vec(d->pivot);
 }
 
@@ -525,7 +526,9 @@ c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake) {
         return C2D_OK;
     }
     if (!(w->flags[k] & WORLD_BALL_AWAKE)) return C2D_OK;
-    return c2d_world_sleep_ball(w, k) ? C2D_OK : C2D_ERROR_ALLOC;
+    c2d_status rs = c2d_world_refresh_scenes(w);
+    if (rs != C2D_OK) return rs;
+    return c2d_world_sleep_if_supported(w, k);
 }
 
 c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool enable) {

@@ -81,18 +81,26 @@ static world_pair contact_key(const c2d_world *w, const world_contact *c, c2d_wo
     return (world_pair){ib, C2D_SHAPE_CIRCLE, ia};
 }
 
+/* Whether ball k sat out this step: asleep now, or asleep through the step and woken at its
+ * end (not in the step's awake list, so no contact or sensor overlap was looked for). */
+static bool sat_out(const c2d_world *w, uint32_t k) {
+    if (!(w->flags[k] & WORLD_BALL_AWAKE)) return true;
+    uint32_t i = w->local_of[k];
+    return !(i < w->awake_list_count && w->awake[i] == k);
+}
+
 /* Whether a remembered pair may keep its state without a contact this step: both sides still
- * exist and neither is awake (a sleeping pair). */
+ * exist and neither took part in the step (a sleeping pair, or one woken at the step's end). */
 static bool pair_sleeps(const c2d_world *w, const world_pair *p, bool *gone) {
     uint32_t ka, kb;
     *gone = !c2d_world_lookup_ball(w, p->ball, &ka);
     if (*gone) return false;
     if (p->kind == C2D_SHAPE_CAPSULE) {
         *gone = !c2d_world_lookup_capsule(w, p->other, &kb);
-        return !*gone && !(w->flags[ka] & WORLD_BALL_AWAKE);
+        return !*gone && sat_out(w, ka);
     }
     *gone = !c2d_world_lookup_ball(w, p->other, &kb);
-    return !*gone && !(w->flags[ka] & WORLD_BALL_AWAKE) && !(w->flags[kb] & WORLD_BALL_AWAKE);
+    return !*gone && sat_out(w, ka) && sat_out(w, kb);
 }
 
 static bool push(c2d_world *w, world_array *a, const void *e, size_t size) {
@@ -122,7 +130,7 @@ static c2d_status contact_events(c2d_world *w) {
             } else {
                 ok &= push(w, &w->ends, &e, sizeof e);
             }
-        } else if (gap <= 0.0) {
+        } else if (gap <= 0.005 * smaller) { /* touching: the sweeps stop a rounding short */
             e.approach_speed = fmaxf(-c->relative_velocity, 0.0f);
             ok &= push(w, next, &key, sizeof key);
             ok &= push(w, &w->begins, &e, sizeof e);
@@ -224,7 +232,7 @@ static c2d_status sensor_events(c2d_world *w) {
             uint32_t kb, ks;
             bool ball = c2d_world_lookup_ball(w, a[i].other, &kb);
             bool sensor = c2d_world_lookup_capsule(w, a[i].ball, &ks);
-            if (ball && sensor && !(w->flags[kb] & WORLD_BALL_AWAKE)) {
+            if (ball && sensor && sat_out(w, kb)) {
                 ok &= push(w, next, &a[i], sizeof a[i]);
             } else {
                 c2d_world_sensor_event e = {a[i].ball, a[i].other};

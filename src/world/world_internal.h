@@ -211,6 +211,7 @@ C2D_INTERNAL c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t ca
 C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_update_sleep(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_check_support(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t dense);
 
 /* The step's stages (world_step.c and the files it calls). */
 C2D_INTERNAL c2d_status c2d_world_find_contacts(c2d_world *w, float dt);

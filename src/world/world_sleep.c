@@ -150,7 +150,10 @@ c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
             float hx = fmaxf(fmaxf(s.a.x, s.b.x), fmaxf(g.a.x, g.b.x));
             float ly = fminf(fminf(s.a.y, s.b.y), fminf(g.a.y, g.b.y));
             float hy = fmaxf(fmaxf(s.a.y, s.b.y), fmaxf(g.a.y, g.b.y));
-            cover = (c2d_capsule){{lx, ly}, {hx, hy}, s.radius};
+            /* The disc around the box of both shapes (its diagonal alone misses corners). */
+            float cx = 0.5f * (lx + hx), cy = 0.5f * (ly + hy);
+            float half = 0.5f * sqrtf((hx - lx) * (hx - lx) + (hy - ly) * (hy - ly));
+            cover = (c2d_capsule){{cx, cy}, {cx, cy}, half + s.radius};
         } else {
             float ax = s.a.x - kin->pivot.x, ay = s.a.y - kin->pivot.y;
             float bx = s.b.x - kin->pivot.x, by = s.b.y - kin->pivot.y;
@@ -184,6 +187,13 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     if (st != C2D_OK) return st;
     *yes = n > 0;
     return C2D_OK;
+}
+
+c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t k) {
+    bool yes;
+    c2d_status st = supported(w, k, &yes);
+    if (st != C2D_OK || !yes) return st;
+    return c2d_world_sleep_ball(w, k) ? C2D_OK : C2D_ERROR_ALLOC;
 }
 
 c2d_status c2d_world_check_support(c2d_world *w) {

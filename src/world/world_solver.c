@@ -88,6 +88,12 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         /* Warm start from last step's impulses of the same pair. */
         uint32_t owner = w->awake[c->a];
         const world_warm_entry *e = warm_lookup(w, owner, other_id(w, c), c->kind);
+        /* A ball pair may have been kept by the other ball (the order of the two changes when
+         * one falls asleep or wakes). */
+        if (!e && c->kind == C2D_SHAPE_CIRCLE) {
+            uint32_t kb = c->b != C2D_NONE ? w->awake[c->b] : c->other;
+            e = warm_lookup(w, kb, w->ids[owner], C2D_SHAPE_CIRCLE);
+        }
         c->normal_impulse = e ? e->normal : 0.0f;
         c->tangent_impulse = e ? e->tangent : 0.0f;
         c->rolling_impulse = e ? e->rolling : 0.0f;
@@ -133,6 +139,8 @@ static inline void apply_tangent(c2d_world *w, const world_contact *c, float j, 
 void c2d_world_warm_start(c2d_world *w) {
     for (size_t i = 0; i < w->contact_count; i++) {
         const world_contact *c = &w->contacts[i];
+        if (c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f && c->rolling_impulse == 0.0f)
+            continue;
         apply_normal(w, c, c->normal_impulse);
         apply_tangent(w, c, c->tangent_impulse, c->rolling_impulse);
     }
@@ -170,17 +178,27 @@ void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
         }
         float sep = c->separation + (dax - dbx) * n.x + (day - dby) * n.y;
 
-        /* Normal. */
+        /* Normal. Spin moves the contact points across the normal, never along it, so the
+         * normal velocity is the centres'. */
+        float vbx = c->other_velocity.x, vby = c->other_velocity.y;
+        if (c->b != C2D_NONE) {
+            vbx = w->bvx[c->b];
+            vby = w->bvy[c->b];
+        }
+        float vn = (w->bvx[c->a] - vbx) * n.x + (w->bvy[c->a] - vby) * n.y;
         float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
         if (sep > 0.0f) {
             bias = sep * inv_h; /* speculative: may close this far, no further */
+            /* Not closing that far, and nothing accumulated: no impulse of any kind (most
+             * contacts of a falling crowd). */
+            if (vn + bias >= 0.0f && c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f &&
+                c->rolling_impulse == 0.0f)
+                continue;
         } else if (use_bias) {
             bias = max_f(s.bias_rate * sep, -max_push);
             mass_scale = s.mass_scale;
             impulse_scale = s.impulse_scale;
         }
-        c2d_vec2 dv = relative_velocity(w, c);
-        float vn = dv.x * n.x + dv.y * n.y;
         float impulse = -c->normal_mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
         float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
@@ -189,7 +207,7 @@ void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
         apply_normal(w, c, impulse);
 
         /* Friction (Coulomb, clamped by the normal impulse). */
-        dv = relative_velocity(w, c);
+        c2d_vec2 dv = relative_velocity(w, c);
         float vt = dv.x * t.x + dv.y * t.y;
         float ft = -c->tangent_mass * vt;
         float limit = c->friction * c->normal_impulse;
@@ -220,8 +238,12 @@ void c2d_world_restitution(c2d_world *w) {
             c->max_normal_impulse == 0.0f)
             continue;
         c2d_vec2 n = c->normal;
-        c2d_vec2 dv = relative_velocity(w, c);
-        float vn = dv.x * n.x + dv.y * n.y;
+        float vbx = c->other_velocity.x, vby = c->other_velocity.y;
+        if (c->b != C2D_NONE) {
+            vbx = w->bvx[c->b];
+            vby = w->bvy[c->b];
+        }
+        float vn = (w->bvx[c->a] - vbx) * n.x + (w->bvy[c->a] - vby) * n.y;
         float impulse = -c->normal_mass * (vn + c->restitution * c->relative_velocity);
         float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
