@@ -560,17 +560,27 @@ static void test_capsule_def_ranges(void **state) {
     }
 
     /* A static capsule refuses any motion; a motion must be one of the two. */
-    c2d_capsule_def bad[5];
-    const char *names[5] = {"static with velocity.x = 1", "static with velocity.y = -1",
-                            "static with angular_velocity = 1", "motion = 2", "motion = -1"};
-    for (int i = 0; i < 5; i++)
+    enum { BAD = 7 };
+    c2d_capsule_def bad[BAD];
+    const char *names[BAD] = {"static with velocity.x = 1",
+                              "static with velocity.y = -1",
+                              "static with angular_velocity = 1",
+                              "motion = 2",
+                              "motion = -1",
+                              "a kinematic sensor",
+                              "a kinematic sensor at rest"};
+    for (int i = 0; i < BAD; i++)
         bad[i] = floor_def();
     bad[0].velocity.x = 1.0f;
     bad[1].velocity.y = -1.0f;
     bad[2].angular_velocity = 1.0f;
     bad[3].motion = (c2d_motion)2;
     bad[4].motion = (c2d_motion)-1;
-    for (int i = 0; i < 5; i++) {
+    bad[5] = flipper_def();
+    bad[5].sensor = true;
+    bad[6] = bad[5];
+    bad[6].angular_velocity = 0.0f;
+    for (int i = 0; i < BAD; i++) {
         c2d_capsule_def defs[2] = {flipper_def(), bad[i]};
         snap(&f, &before);
         expect_status(c2d_world_add_capsules(f.w, defs, 2, NULL), C2D_ERROR_VALUE, names[i]);
@@ -1121,8 +1131,8 @@ static void test_teleport_wakes(void **state) {
     c2d_world_destroy(w);
 }
 
-/* A ball put to sleep where it touches nothing wakes at the next step (none asleep in
- * mid-air); one put to sleep on the floor stays asleep. */
+/* set_ball_awake(false) puts a ball to sleep only where it rests: one in mid-air, and one of
+ * density 0, stay awake and unchanged; one on the floor sleeps and stays asleep. */
 static void test_sleep_in_mid_air(void **state) {
     (void)state;
     c2d_world *w = default_world();
@@ -1130,14 +1140,29 @@ static void test_sleep_in_mid_air(void **state) {
     add_capsule(w, &fl);
     const c2d_ball_id air = add_ball(w, -10.0f, 20.0f, 0);
     const c2d_ball_id rest = add_ball(w, 0.0f, 1.0f, 0);
+    c2d_ball_def fixed_def = ball_at(10.0f, 1.0f, 0);
+    fixed_def.density = 0.0f;
+    const c2d_ball_id fixed = add_ball_def(w, &fixed_def);
     for (int i = 0; i < 3; i++)
         assert_int_equal(c2d_world_step(w, DT), C2D_OK);
+    c2d_vec2 p0, v0, p1, v1;
+    assert_true(c2d_world_ball(w, air, &p0, &v0));
+    assert_true(v0.y < 0.0f); /* falling */
     assert_int_equal(c2d_world_set_ball_awake(w, air, false), C2D_OK);
+    assert_true(c2d_world_ball_awake(w, air));
+    assert_true(c2d_world_ball(w, air, &p1, &v1));
+    assert_memory_equal(&p0, &p1, sizeof p0);
+    assert_memory_equal(&v0, &v1, sizeof v0);
+    assert_int_equal(c2d_world_set_ball_awake(w, fixed, false), C2D_OK);
+    assert_true(c2d_world_ball_awake(w, fixed));
     assert_int_equal(c2d_world_set_ball_awake(w, rest, false), C2D_OK);
-    assert_false(c2d_world_ball_awake(w, air));
+    assert_false(c2d_world_ball_awake(w, rest));
+    assert_true(c2d_world_ball(w, rest, NULL, &v1));
+    assert_true(v1.x == 0.0f && v1.y == 0.0f);
     assert_int_equal(c2d_world_step(w, DT), C2D_OK);
     assert_false(c2d_world_ball_awake(w, rest));
     assert_true(c2d_world_ball_awake(w, air));
+    assert_true(c2d_world_ball_awake(w, fixed));
     c2d_world_destroy(w);
 }
 
@@ -1549,7 +1574,7 @@ static c2d_status add_many_capsules(fixture *f) {
         const float x = -45.0f + 0.3f * (float)i;
         more[i].shape = (c2d_capsule){{x, 40.0f}, {x + 0.2f, 41.0f}, 0.05f};
         if (i % 3 == 0) more[i].motion = C2D_KINEMATIC;
-        more[i].sensor = i % 7 == 0;
+        more[i].sensor = i % 3 != 0 && i % 7 == 1; /* sensors are static */
     }
     const size_t count = c2d_world_capsule_count(f->w);
     const c2d_status s = c2d_world_add_capsules(f->w, more, MORE_CAPSULES, NULL);
@@ -1671,10 +1696,19 @@ static void test_determinism(void **state) {
     assert_int_equal(c2d_world_set_ball_velocity(b, id, (c2d_vec2){v.x, v.y + 0.5f}), C2D_OK);
     const uint64_t h2 = c2d_world_hash(b);
     assert_int_not_equal(h2, h1);
-    assert_int_equal(c2d_world_set_ball_awake(b, id, false), C2D_OK);
-    assert_int_not_equal(c2d_world_hash(b), h2);
     c2d_world_destroy(a);
     c2d_world_destroy(b);
+
+    /* ... and the awake flag alone: a ball at rest on the floor, put to sleep. */
+    a = default_world();
+    const c2d_capsule_def fl = floor_def();
+    add_capsule(a, &fl);
+    const c2d_ball_id still = add_ball(a, 0.0f, 1.0f, 0);
+    const uint64_t awake_hash = c2d_world_hash(a);
+    assert_int_equal(c2d_world_set_ball_awake(a, still, false), C2D_OK);
+    assert_false(c2d_world_ball_awake(a, still));
+    assert_int_not_equal(c2d_world_hash(a), awake_hash);
+    c2d_world_destroy(a);
 
     /* ... and a kinematic capsule's endpoints, with no ball at all. */
     a = default_world();
