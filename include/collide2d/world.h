@@ -289,11 +289,14 @@ typedef struct c2d_world_sensor_event {
 /// The last step's events, each list in id order (ball, then other kind, then other; sensors
 /// by sensor, then ball). Valid until the next step.
 ///
-/// A pair reports when either side asked (`events`): begin when it starts touching (the
-/// shapes overlap, touching counts), end when it parts by more than 0.01 x the smaller radius
-/// (or a side is removed), hit when it begins (or is swept into) at an approach speed of at
-/// least hit_speed. Sensors report always: enter when c2d_overlap_circle_capsule() holds at the
-/// end of a step, exit when apart by more than 0.01 x the ball's radius; a ball that passes
+/// A pair reports when either side asked (`events`): begin when it starts touching (within 0.005
+/// x the smaller radius at the end of a step, or struck within the step: a glancing blow that
+/// parts again by the step's end begins and ends in that step), end when it parts by more than
+/// 0.01 x the smaller radius (or a side is removed), hit when it begins (or a ball is swept into
+/// a capsule) at an approach speed of at least hit_speed, once a pair a step. The point and
+/// normal are where the shapes are at the end of the step. Sensors report always: enter when
+/// c2d_overlap_circle_capsule() holds at the end of a step, exit when apart by more than 0.01 x
+/// the ball's radius; a ball that passes
 /// wholly through a sensor within one step gives one enter and one exit in that step.
 typedef struct c2d_world_events {
     const c2d_world_contact_event *begins, *ends, *hits;
@@ -339,8 +342,23 @@ C2D_API c2d_status c2d_world_query_point(const c2d_world *w, c2d_vec2 point, uin
                                          uint32_t mask, c2d_world_shape_ref *out, size_t capacity,
                                          size_t *count);
 
-/// A hash of the world's state in id order: every ball's position, velocity, angle, angular
-/// velocity and awake flag, and every kinematic capsule's endpoints. Equal on every backend and
+/// Where the last step's time went, in milliseconds of wall-clock time (C11 timespec_get):
+/// Box2D's b2Profile. Timing never changes the world's bytes.
+typedef struct c2d_world_profile {
+    float step;     ///< The whole step.
+    float contacts; ///< Gathering the awake balls and finding the contacts.
+    float solve;    ///< The solver's passes (warm start, solve, relax, restitution, gravity).
+    float moves;    ///< The swept moves and the kinematic capsules.
+    float sleep;    ///< Sleep, waking and the support checks.
+    float events;   ///< Contact and sensor events.
+} c2d_world_profile;
+
+/// The last step's profile. NULL: C2D_ERROR_NULL.
+C2D_API c2d_status c2d_world_get_profile(const c2d_world *w, c2d_world_profile *out);
+
+/// A hash of the world's state in id order (by the ids' slots): every ball's id, position,
+/// velocity, angle, angular velocity and awake flag, and every kinematic capsule's endpoints
+/// (FNV-1a, 64 bits, over the values' little-endian bytes). Equal on every backend and
 /// platform for the same calls. 0 for NULL.
 C2D_API uint64_t c2d_world_hash(const c2d_world *w);
 

@@ -337,6 +337,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->user_data[k] = d->user_data;
         w->warm_step[k] = UINT64_MAX;
         w->warm_row[k] = C2D_NONE;
+        w->local_of[k] = C2D_NONE;
         w->ids[k] = slots_take(&w->ball_slots, k);
         if (ids) ids[i] = w->ids[k];
     }

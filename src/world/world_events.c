@@ -14,6 +14,8 @@
 
 #define HYSTERESIS 0.01f
 
+static float max_f(float a, float b) { return a > b ? a : b; }
+
 static int pair_cmp(const void *pa, const void *pb) {
     const world_pair *a = pa, *b = pb;
     if (a->ball != b->ball) return a->ball < b->ball ? -1 : 1;
@@ -43,39 +45,45 @@ static void sort_events(world_array *a) {
     if (a->count > 1) qsort(a->data, a->count, sizeof(c2d_world_contact_event), event_cmp);
 }
 
-static double axis_distance(c2d_capsule c, double px, double py) {
-    double ax = c.a.x, ay = c.a.y, dx = (double)c.b.x - ax, dy = (double)c.b.y - ay;
-    double len2 = dx * dx + dy * dy;
-    double u = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0.0;
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    double ex = px - ax - u * dx, ey = py - ay - u * dy;
-    return sqrt(ex * ex + ey * ey);
-}
 
 /* The pair key and event of a contact, oriented by section 14's rule (ball-ball: the lower id
- * is `ball`, the normal toward it), and its gap now. */
+ * is `ball`, the normal toward it), with the normal and point where the shapes are at the end
+ * of the step, and the gap then. */
 static world_pair contact_key(const c2d_world *w, const world_contact *c, c2d_world_contact_event *e,
                               double *gap, float *smaller) {
     uint32_t ka = w->awake[c->a];
-    c2d_vec2 n = c->normal;
+    double ax = w->x[ka], ay = w->y[ka];
     if (c->kind == C2D_SHAPE_CAPSULE) {
         c2d_capsule s = w->shape[c->other];
-        *gap = axis_distance(s, w->x[ka], w->y[ka]) - s.radius - w->radius[ka];
+        double bx = s.a.x, by = s.a.y, dx = (double)s.b.x - bx, dy = (double)s.b.y - by;
+        double len2 = dx * dx + dy * dy;
+        double u = len2 > 0 ? ((ax - bx) * dx + (ay - by) * dy) / len2 : 0.0;
+        u = u < 0 ? 0 : u > 1 ? 1 : u;
+        double qx = bx + u * dx, qy = by + u * dy, ex = ax - qx, ey = ay - qy;
+        double d = sqrt(ex * ex + ey * ey);
+        c2d_vec2 n = d > 0 ? (c2d_vec2){(float)(ex / d), (float)(ey / d)} : c->normal;
+        *gap = d - s.radius - w->radius[ka];
         *smaller = w->radius[ka];
+        c2d_vec2 p = {(float)(qx + n.x * (double)s.radius), (float)(qy + n.y * (double)s.radius)};
         *e = (c2d_world_contact_event){w->ids[ka], w->capsule_ids[c->other], C2D_SHAPE_CAPSULE,
-                                       c->point, n, 0.0f};
+                                       p, n, 0.0f};
         return (world_pair){w->ids[ka], C2D_SHAPE_CAPSULE, w->capsule_ids[c->other]};
     }
     uint32_t kb = c->b != C2D_NONE ? w->awake[c->b] : c->other;
-    double dx = (double)w->x[ka] - w->x[kb], dy = (double)w->y[ka] - w->y[kb];
-    *gap = sqrt(dx * dx + dy * dy) - w->radius[ka] - w->radius[kb];
+    double dx = ax - w->x[kb], dy = ay - w->y[kb];
+    double d = sqrt(dx * dx + dy * dy);
+    /* n: from b toward a. */
+    c2d_vec2 n = d > 0 ? (c2d_vec2){(float)(dx / d), (float)(dy / d)} : c->normal;
+    *gap = d - w->radius[ka] - w->radius[kb];
     *smaller = fminf(w->radius[ka], w->radius[kb]);
     uint32_t ia = w->ids[ka], ib = w->ids[kb];
     if (ia < ib) {
-        *e = (c2d_world_contact_event){ia, ib, C2D_SHAPE_CIRCLE, c->point, n, 0.0f};
+        /* `ball` is a: the point on b's surface, the normal toward a. */
+        c2d_vec2 p = {w->x[kb] + n.x * w->radius[kb], w->y[kb] + n.y * w->radius[kb]};
+        *e = (c2d_world_contact_event){ia, ib, C2D_SHAPE_CIRCLE, p, n, 0.0f};
         return (world_pair){ia, C2D_SHAPE_CIRCLE, ib};
     }
-    /* Seen from b: the normal turns, the point is on a's surface. */
+    /* `ball` is b: the point on a's surface, the normal toward b. */
     c2d_vec2 p = {w->x[ka] - n.x * w->radius[ka], w->y[ka] - n.y * w->radius[ka]};
     *e = (c2d_world_contact_event){ib, ia, C2D_SHAPE_CIRCLE, p, (c2d_vec2){-n.x, -n.y}, 0.0f};
     return (world_pair){ib, C2D_SHAPE_CIRCLE, ia};
@@ -130,12 +138,23 @@ static c2d_status contact_events(c2d_world *w) {
             } else {
                 ok &= push(w, &w->ends, &e, sizeof e);
             }
-        } else if (gap <= 0.005 * smaller) { /* touching: the sweeps stop a rounding short */
-            e.approach_speed = fmaxf(-c->relative_velocity, 0.0f);
-            ok &= push(w, next, &key, sizeof key);
+        } else if (gap <= 0.005 * smaller ||
+                   (c->max_normal_impulse > 0.0f && c->relative_velocity < 0.0f)) {
+            /* Touching (the sweeps stop a rounding short), or touched within the step (it took
+             * a normal impulse while approaching): begins, and a hit if it was fast. A pair
+             * already parted by more than the hysteresis (a glancing blow) ends in the same
+             * step. */
+            e.approach_speed = max_f(-c->relative_velocity, 0.0f);
             ok &= push(w, &w->begins, &e, sizeof e);
             if (e.approach_speed >= w->def.hit_speed && e.approach_speed > 0.0f)
                 ok &= push(w, &w->hits, &e, sizeof e);
+            if (gap <= HYSTERESIS * smaller) {
+                ok &= push(w, next, &key, sizeof key);
+            } else {
+                c2d_world_contact_event end = e;
+                end.approach_speed = 0.0f;
+                ok &= push(w, &w->ends, &end, sizeof end);
+            }
         }
     }
     /* Pairs not seen: kept while they sleep, ended otherwise. */
@@ -294,6 +313,13 @@ c2d_status c2d_world_update_events(c2d_world *w, float dt) {
     c2d_status a = contact_events(w);
     c2d_status b = sensor_events(w);
     return a != C2D_OK ? a : b;
+}
+
+c2d_status c2d_world_get_profile(const c2d_world *w, c2d_world_profile *out) {
+    if (!w || !out) return C2D_ERROR_NULL;
+    if (atomic_load(&((c2d_world *)w)->stepping)) return C2D_ERROR_STATE;
+    *out = w->profile;
+    return C2D_OK;
 }
 
 c2d_status c2d_world_get_events(const c2d_world *w, c2d_world_events *out) {

@@ -97,6 +97,7 @@ struct c2d_world {
     c2d_allocator allocator;
     atomic_int stepping;
     uint64_t step_index;
+    c2d_world_profile profile; /* the last step's */
     uint64_t change_count; /* bumped by every call that adds, removes or teleports a ball */
 
     /* Balls, dense. */

@@ -84,6 +84,48 @@ static void note_hit(c2d_world *w, uint32_t k, uint32_t capsule, const c2d_toi *
     c2d_world_array_push(w, &w->swept_hits, &e, sizeof e); /* dropped if memory runs out */
 }
 
+/* A ball that a kinematic capsule has reached (touching when the substep began and hit at
+ * t = 0 pass after pass, or squeezed) is pushed out to its surface where it now is, by a move
+ * that c2d_scene_advance() checks against the static capsules (the pinch rule: the static
+ * capsules win), and loses its velocity into the capsule. So a capsule moved by any means never
+ * leaves a ball behind its surface unless a static capsule holds the ball there. */
+static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
+    float inv_h = 1.0f / h;
+    for (size_t i = 0; i < w->awake_list_count; i++) {
+        if (!w->near_kinematic[i] || w->binv_mass[i] == 0.0f) continue;
+        uint32_t k = w->awake[i];
+        for (size_t q = 0; q < w->kinematic_count; q++) {
+            uint32_t cap = w->kinematic_list[q];
+            if (!c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[cap],
+                                   w->capsule_mask[cap]))
+                continue;
+            c2d_circle ball = {{w->x[k], w->y[k]}, w->radius[k]};
+            c2d_contact ct;
+            if (!c2d_collide_circle_capsule(ball, w->shape[cap], &ct) || !(ct.depth > 0.0f))
+                continue;
+            float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
+            float ox = w->x[k] + mx, oy = w->y[k] + my;
+            if (statics) {
+                c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &w->radius[k],
+                                      .count = 1, .category = &w->category[k],
+                                      .mask = &w->mask[k]};
+                c2d_move_soa move = {.x = &mx, .y = &my};
+                c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
+            }
+            w->bdx[i] += ox - w->x[k];
+            w->bdy[i] += oy - w->y[k];
+            w->x[k] = ox;
+            w->y[k] = oy;
+            c2d_vec2 vc = kinematic_point_velocity(w, q, ct.point, inv_h);
+            float vn = (w->bvx[i] - vc.x) * ct.normal.x + (w->bvy[i] - vc.y) * ct.normal.y;
+            if (vn < 0.0f) {
+                w->bvx[i] -= vn * ct.normal.x;
+                w->bvy[i] -= vn * ct.normal.y;
+            }
+        }
+    }
+}
+
 c2d_status c2d_world_move_balls(c2d_world *w, float h) {
     size_t n = w->awake_list_count;
     float inv_h = 1.0f / h;
@@ -208,5 +250,6 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
         }
         s.count = again;
     }
+    push_out_of_kinematic(w, h, statics);
     return C2D_OK;
 }

@@ -11,9 +11,17 @@
  * 5. Sleep and waking (world_sleep.c), then events (world_events.c). */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "world_internal.h"
 #include "world_kinematic.h"
+
+/* Wall-clock milliseconds (C11), for the profile only. */
+static double now_ms(void) {
+    struct timespec t;
+    if (timespec_get(&t, TIME_UTC) != TIME_UTC) return 0.0;
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
 
 /* Runs task(0, count) through the program's task system when it has one. */
 static void run_task(c2d_world *w, c2d_task_fn *task, int count, void *ctx) {
@@ -172,6 +180,8 @@ static void finish_kinematic(c2d_world *w) {
 }
 
 static c2d_status step(c2d_world *w, float dt) {
+    double t0 = now_ms();
+    double t_solve = 0.0, t_moves = 0.0;
     c2d_status st = c2d_world_refresh_scenes(w);
     if (st != C2D_OK) return st;
     st = c2d_world_wake_near_kinematic(w, dt);
@@ -184,6 +194,7 @@ static c2d_status step(c2d_world *w, float dt) {
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);
     if (st != C2D_OK) return st;
+    double t1 = now_ms();
     w->begins.count = w->ends.count = w->hits.count = 0;
     w->enters.count = w->exits.count = 0;
     w->swept_hits.count = 0;
@@ -193,14 +204,20 @@ static c2d_status step(c2d_world *w, float dt) {
     gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h};
     c2d_world_solve_prepare(w, h);
     for (int s = 0; s < substeps; s++) {
+        double a = now_ms();
         run_task(w, gravity_task, (int)w->awake_list_count, &gravity);
         c2d_world_warm_start(w);
         c2d_world_solve(w, h, true, (float)s * h);
+        double b = now_ms();
         advance_kinematic(w, s, h);
         st = c2d_world_move_balls(w, h);
         if (st != C2D_OK) return st; /* cannot happen: the scene calls had their memory */
+        double c = now_ms();
         c2d_world_solve(w, h, false, (float)(s + 1) * h);
+        t_solve += (b - a) + (now_ms() - c);
+        t_moves += c - b;
     }
+    double t2 = now_ms();
     c2d_world_restitution(w);
     c2d_world_store_impulses(w);
     for (size_t i = 0; i < w->awake_list_count; i++) {
@@ -212,9 +229,18 @@ static c2d_status step(c2d_world *w, float dt) {
     }
     finish_kinematic(w);
 
+    double t3 = now_ms();
     c2d_status sleep = c2d_world_update_sleep(w, dt);
     if (sleep == C2D_OK) sleep = c2d_world_check_support(w);
+    double t4 = now_ms();
     c2d_status events = c2d_world_update_events(w, dt);
+    double t5 = now_ms();
+    w->profile = (c2d_world_profile){.step = (float)(t5 - t0),
+                                     .contacts = (float)(t1 - t0),
+                                     .solve = (float)(t_solve + (t3 - t2)),
+                                     .moves = (float)t_moves,
+                                     .sleep = (float)(t4 - t3),
+                                     .events = (float)(t5 - t4)};
     w->step_index++;
     return sleep != C2D_OK ? sleep : events;
 }
