@@ -636,6 +636,10 @@ static void test_nulls(void **state) {
     c2d_world_events events;
     assert_int_equal(c2d_world_get_events(NULL, &events), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_get_events(f.w, NULL), C2D_ERROR_NULL);
+    c2d_world_profile profile;
+    assert_int_equal(c2d_world_get_profile(NULL, &profile), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_get_profile(f.w, NULL), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_get_profile(f.w, &profile), C2D_OK);
     c2d_vec2 p;
     c2d_capsule shape;
     assert_false(c2d_world_ball(NULL, bid, &p, &p));
@@ -1286,6 +1290,7 @@ static void probe_world(tasks *t) {
     const c2d_vec2 far = {100.0f, 100.0f};
     c2d_world_balls balls;
     c2d_world_events events;
+    c2d_world_profile profile;
     c2d_vec2 p, v;
     c2d_capsule shape;
     const int STATE = C2D_ERROR_STATE;
@@ -1304,6 +1309,7 @@ static void probe_world(tasks *t) {
     PROBE(t, "set_ball_enable_sleep", c2d_world_set_ball_enable_sleep(w, t->ball, false), STATE);
     PROBE(t, "get_balls", c2d_world_get_balls(w, &balls), STATE);
     PROBE(t, "get_events", c2d_world_get_events(w, &events), STATE);
+    PROBE(t, "get_profile", c2d_world_get_profile(w, &profile), STATE);
 #ifndef WORLD_API_NO_QUERIES
     const uint32_t all = C2D_FILTER_ALL;
     c2d_world_ray_hit hit;
@@ -1387,9 +1393,9 @@ static void test_calls_during_step(void **state) {
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
 #ifdef WORLD_API_NO_QUERIES
-    assert_int_equal(t.probes, 17);
+    assert_int_equal(t.probes, 18);
 #else
-    assert_int_equal(t.probes, 21);
+    assert_int_equal(t.probes, 22);
 #endif
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
