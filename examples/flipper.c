@@ -3,9 +3,9 @@
  *
  *     cc -O2 flipper.c $(pkg-config --cflags --libs collide2d) -o flipper && ./flipper
  *
- * The library sweeps capsules that translate; a turning one is handled with substeps (README:
- * "The frame loop", moving capsules). Each frame is cut into SUBSTEPS substeps of h = dt /
- * SUBSTEPS, and each substep:
+ * The library sweeps capsules that translate; a turning one is handled with substeps
+ * (docs/frame_loop.md, moving capsules; the world does it itself: examples/world/pinball.c).
+ * Each frame is cut into SUBSTEPS substeps of h = dt / SUBSTEPS, and each substep:
  *   1. turns the flipper by at most omega h toward its target angle: the substep's angular
  *      velocity is w = (angle turned) / h;
  *   2. sweeps the balls' moves v h against the flipper moving by a translation that covers the

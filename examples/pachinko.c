@@ -4,8 +4,8 @@
  *     cc -O2 pachinko.c $(pkg-config --cflags --libs collide2d) -o pachinko && ./pachinko
  *
  * Balls fall through a walled board of staggered pins (circles, short capsules and thin
- * segments) and pile up on its floor. Every frame runs the loop of the README ("The frame
- * loop"):
+ * segments) and pile up on its floor. Every frame runs the frame loop of docs/frame_loop.md
+ * (the path below the world, examples/world/pachinko.c):
  *   1. contacts: balls against pins (c2d_scene_collide) and against each other
  *      (c2d_scene_collide_circles), with a buffer that grows on C2D_ERROR_TRUNCATED;
  *   2. resolve: sequential impulses over both lists (c2d_solve_*_contacts);
@@ -24,7 +24,7 @@
  * directly. It prints the library version, the backend, and per-frame totals.
  *
  * Compiled with PACHINKO_NO_MAIN, this file is the loop the tests run (test/sim/test_loop.c):
- * what the README shows is what is tested. */
+ * what docs/frame_loop.md shows is what is tested. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

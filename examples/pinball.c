@@ -13,7 +13,8 @@
  *     sweeps skip sensors), and a region query of the balls as discs, with a mask holding only
  *     the drain's layer, tells which balls lie in it;
  *   - a flipper turning about its hinge (a moving capsule: c2d_scene_sweep_moving with
- *     substeps, as examples/flipper.c explains), in the README's collide-and-slide loop;
+ *     substeps, as examples/flipper.c explains), in the frame loop's collide and slide
+ *     (docs/frame_loop.md);
  *   - a laser across the table: each frame, a ray cast (c2d_scene_ray_cast) against the table
  *     and the balls reports what it meets first. Its mask leaves out GATE, so the gate does
  *     not block it, and the drain, a sensor, never does.
@@ -166,7 +167,7 @@ static int substep(pinball *p, float h, float gravity) {
         p->vy[i] += gravity * h;
         p->mx[i] = p->vx[i] * h, p->my[i] = p->vy[i] * h;
     }
-    /* Collide and slide (README, "The frame loop"): up to PASSES sweeps, each followed by the
+    /* Collide and slide (docs/frame_loop.md): up to PASSES sweeps, each followed by the
      * advance (c2d_scene_advance); a hit advances to the touch, bounces, and the rest of the
      * substep is swept again at the new velocity, its part into the capsule removed when the ball
      * was already touching (t = 0). The first pass sees the flipper move; later passes see the

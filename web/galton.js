@@ -1,38 +1,43 @@
-// The page's side of the Galton board (web/index.html): runs the module's steps and draws the
-// board, the balls and the histogram on a canvas. Plain JavaScript, no framework. Everything
-// but galtonStart stays inside this function: the module's own script defines globals (run,
-// among others) in the same page.
+// The page's side of the Galton board (web/index.html): steps the world live, one step of 1/60 s
+// a frame at real time (up to 4 a frame when the frames come late), and draws the board from
+// the world's ball arrays on a canvas. Plain JavaScript, no framework. Everything but
+// galtonStart stays inside this function: the module's own script defines globals (run, among
+// others) in the same page.
 (function () {
 'use strict';
 
-var galton = null; // the module's functions, once loaded
+var gw = null; // the module's functions, once loaded
+var STEP = 1 / 60;
 
 window.galtonStart = function () {
-  var c = Module.cwrap;
-  galton = {
-    selectBackend: c('gw_select_backend', 'number', ['string']),
+  var c = Module.cwrap, num = 'number';
+  gw = {
+    selectBackend: c('gw_select_backend', num, ['string']),
     backend: c('gw_backend', 'string', []),
-    create: c('gw_create', 'number', ['number', 'number', 'number', 'number']),
-    step: c('gw_step', 'number', ['number']),
-    done: c('gw_done', 'number', []),
-    steps: c('gw_steps', 'number', []),
-    hash: c('gw_hash', 'string', []),
-    ballCount: c('gw_ball_count', 'number', []),
-    ballX: c('gw_ball_x', 'number', []),
-    ballY: c('gw_ball_y', 'number', []),
-    ballRadius: c('gw_ball_radius', 'number', []),
-    capsuleCount: c('gw_capsule_count', 'number', []),
-    firstPin: c('gw_first_pin', 'number', []),
-    firstDivider: c('gw_first_divider', 'number', []),
-    ax: c('gw_capsule_ax', 'number', []),
-    ay: c('gw_capsule_ay', 'number', []),
-    bx: c('gw_capsule_bx', 'number', []),
-    by: c('gw_capsule_by', 'number', []),
-    cr: c('gw_capsule_radius', 'number', []),
-    bound: c('gw_bound', 'number', ['number']),
-    binCount: c('gw_bin_count', 'number', []),
-    bins: c('gw_bins', 'number', []),
-    binomial: c('gw_binomial', 'number', ['number'])
+    create: c('gw_create', num, [num, num, num, num]),
+    step: c('gw_step', num, [num]),
+    steps: c('gw_steps', num, []),
+    hashStep: c('gw_hash_step', num, []),
+    hashAt: c('gw_hash_at', 'string', []),
+    ballCount: c('gw_ball_count', num, []),
+    ballTotal: c('gw_ball_total', num, []),
+    awakeCount: c('gw_awake_count', num, []),
+    balls: c('gw_balls', num, []),
+    ballX: c('gw_ball_x', num, []),
+    ballY: c('gw_ball_y', num, []),
+    ballAwake: c('gw_ball_awake', num, []),
+    ballRadius: c('gw_ball_radius', num, []),
+    capsuleCount: c('gw_capsule_count', num, []),
+    ax: c('gw_capsule_ax', num, []),
+    ay: c('gw_capsule_ay', num, []),
+    bx: c('gw_capsule_bx', num, []),
+    by: c('gw_capsule_by', num, []),
+    cr: c('gw_capsule_radius', num, []),
+    kind: c('gw_capsule_kind', num, []),
+    bound: c('gw_bound', num, [num]),
+    binCount: c('gw_bin_count', num, []),
+    bins: c('gw_bins', num, []),
+    binsAt: c('gw_bins_at', num, [])
   };
   var q = new URLSearchParams(location.search);
   var form = document.getElementById('controls');
@@ -41,20 +46,19 @@ window.galtonStart = function () {
   });
   form.addEventListener('submit', function (e) {
     e.preventDefault();
-    run(settings(form, q, false));
+    run(settings(form, q));
   });
-  run(settings(form, q, q.has('steps')));
+  run(settings(form, q));
 };
 
-function settings(form, q, fixed) {
+function settings(form, q) {
   return {
-    balls: parseInt(form.elements.balls.value, 10) || 3000,
-    rows: parseInt(q.get('rows') || '24', 10),
+    balls: parseInt(form.elements.balls.value, 10) || 1000,
+    rows: parseInt(q.get('rows') || '14', 10),
     seed: parseInt(q.get('seed') || '1', 10),
-    hopper: parseInt(q.get('hopper') || '300', 10),
+    hashStep: parseInt(q.get('hash_step') || '600', 10),
     backend: form.elements.backend.value,
-    speed: parseFloat(form.elements.speed.value),
-    steps: fixed ? parseInt(q.get('steps'), 10) : 0 // > 0: run this many, then stop
+    speed: parseFloat(form.elements.speed.value) // steps a frame = speed x real time; 0: flat out
   };
 }
 
@@ -62,108 +66,109 @@ function show(id, text) {
   document.getElementById(id).textContent = text;
 }
 
+function binList(ptr) {
+  var I = Module.HEAP32, out = [];
+  for (var k = 0; k < gw.binCount(); k++) out.push(I[(ptr >> 2) + k]);
+  return out.join(' ');
+}
+
 var runId = 0;
 
 function run(s) {
   var id = ++runId;
-  if (galton.selectBackend(s.backend) !== 0) {
+  document.body.removeAttribute('data-hash');
+  show('result', '');
+  show('hashat', '-');
+  show('binsat', '-');
+  if (gw.selectBackend(s.backend) !== 0) {
     show('status', 'backend ' + s.backend + ' is not available here');
     return;
   }
-  if (galton.create(s.balls, s.rows, s.seed, s.hopper) !== 0) {
-    show('status', 'cannot build the board');
+  if (gw.create(s.balls, s.rows, s.seed, s.hashStep) !== 0) {
+    show('status', 'cannot build the board (balls 1 to 20000, rows even, 2 to 40)');
     return;
   }
   var view = makeView();
-  show('backend', galton.backend());
-  show('balls', String(s.balls));
-  show('status', s.steps > 0 ? 'running ' + s.steps + ' steps' : 'running');
-  var dt = 1 / 240;
-  var busy = 0, ran = 0, t0 = performance.now(), last = t0;
-  var rateSteps = 0, rateTime = 0;
+  show('backend', gw.backend());
+  show('n', String(s.hashStep));
+  show('command', 'galton_world --balls ' + s.balls + ' --rows ' + s.rows + ' --seed ' + s.seed +
+       ' --steps ' + s.hashStep);
+  show('status', 'running');
+  document.body.setAttribute('data-live', '1');
+  var owed = 1, last = performance.now(), shown = 0;
+  var samples = []; // [performance.now(), steps, ms spent stepping so far] once a frame
+  var busy = 0;
 
-  function report() {
-    var steps = galton.steps();
+  function report(now) {
+    var steps = gw.steps();
     show('steps', String(steps));
-    show('simulated', (steps * dt).toFixed(2) + ' s');
-    if (busy > 0 && ran > 0) {
-      show('cost', (busy / ran).toFixed(3));
-      show('fastest', Math.round(ran / (busy / 1000)).toString());
+    show('simulated', (steps * STEP).toFixed(1) + ' s');
+    show('dropped', gw.ballCount() + ' of ' + gw.ballTotal());
+    show('awake', String(gw.awakeCount()));
+    show('bins', binList(gw.bins()));
+    // steps/s: the steps of the frames within the last second, by performance.now()
+    var first = samples[0], lastS = samples[samples.length - 1];
+    if (lastS[0] - first[0] >= 250) {
+      var dt = (lastS[0] - first[0]) / 1000, ran = lastS[1] - first[1];
+      show('rate', (ran / dt).toFixed(1));
+      show('cost', ran > 0 ? ((lastS[2] - first[2]) / ran).toFixed(3) : '-');
     }
-    show('hash', galton.hash());
+    if (gw.hashAt() && !document.body.hasAttribute('data-hash')) {
+      show('hashat', gw.hashAt());
+      show('binsat', binList(gw.binsAt()));
+      show('result', 'steps=' + gw.hashStep() + ' backend=' + gw.backend() + ' hash=' +
+           gw.hashAt() + ' bins=' + binList(gw.binsAt()));
+      document.body.setAttribute('data-hash', gw.hashAt());
+    }
+    if (gw.ballCount() === gw.ballTotal() && gw.awakeCount() === 0)
+      show('status', 'every ball asleep (the world still steps)');
   }
 
-  // Test mode: N steps in slices (the page stays responsive), then the hash in the DOM.
-  function fixedSlice() {
-    if (id !== runId) return;
-    var want = Math.min(60, s.steps - galton.steps());
-    var a = performance.now();
-    var n = want > 0 ? galton.step(want) : 0;
-    busy += performance.now() - a;
-    ran += n;
-    if (n > 0 && galton.steps() < s.steps) {
-      setTimeout(fixedSlice, 0);
-      return;
-    }
-    draw(view);
-    report();
-    show('rate', document.getElementById('fastest').textContent);
-    show('status', 'done: ' + galton.steps() + ' steps');
-    document.getElementById('result').textContent =
-      'steps=' + galton.steps() + ' backend=' + galton.backend() + ' hash=' + galton.hash();
-    document.body.setAttribute('data-done', '1');
-  }
-
-  // Live: as many steps per frame as real time (or the chosen speed) asks, within a budget.
   function frame(now) {
     if (id !== runId) return;
-    var elapsed = Math.min(now - last, 100);
+    var elapsed = Math.min(now - last, 250);
     last = now;
-    var want = s.speed > 0 ? Math.max(1, Math.round(elapsed / 1000 / dt * s.speed)) : 1000;
     var a = performance.now(), n = 0;
-    while (n < want && performance.now() - a < 14) {
-      var k = galton.step(Math.min(4, want - n));
-      if (k <= 0) break;
-      n += k;
+    if (s.speed > 0) {
+      // real time, or `speed` times it; behind by more than 4 frames' steps, drop the rest
+      owed = Math.min(owed + elapsed / 1000 / STEP * s.speed, 4 * s.speed);
+      while (n + 1 <= owed && performance.now() - a < 30) {
+        if (gw.step(1) !== 1) break;
+        n++;
+      }
+      owed -= n;
+    } else {
+      while (performance.now() - a < 14) { // flat out: what fits in a frame
+        if (gw.step(1) !== 1) break;
+        n++;
+      }
     }
-    var spent = performance.now() - a;
-    busy += spent;
-    ran += n;
-    rateSteps += n;
-    rateTime += elapsed;
+    var b = performance.now();
+    busy += b - a;
+    samples.push([b, gw.steps(), busy]);
+    while (samples.length > 2 && samples[1][0] <= b - 1000) samples.shift();
     draw(view);
-    if (rateTime > 500) {
-      show('rate', Math.round(rateSteps / (rateTime / 1000)).toString());
-      report();
-      rateSteps = 0;
-      rateTime = 0;
-    }
-    if (galton.done()) {
-      report();
-      show('status', 'every ball rests in a bin');
-      return;
+    if (b - shown > 200 || (gw.hashAt() && !document.body.hasAttribute('data-hash'))) {
+      report(b);
+      shown = b;
     }
     requestAnimationFrame(frame);
   }
-
-  if (s.steps > 0)
-    setTimeout(fixedSlice, 0);
-  else
-    requestAnimationFrame(function (now) { last = now; frame(now); });
+  samples.push([performance.now(), 0, 0]);
+  requestAnimationFrame(frame);
 }
 
-// World-to-canvas layout: the board on the left (y up), the histogram on the right; the
-// capsules are drawn once to an off-screen canvas.
+// World-to-canvas layout: the board on the left (y up) with each bin's count under it, the
+// histogram on the right; the capsules are drawn once to an off-screen canvas.
 function makeView() {
   var canvas = document.getElementById('board');
-  var left = galton.bound(0), right = galton.bound(1), floor = galton.bound(2);
-  var top = galton.bound(3) + 2;
-  var histW = 280, pad = 12;
+  var left = gw.bound(0), right = gw.bound(1), floor = gw.bound(2), top = gw.bound(3);
+  var histW = 250, pad = 12, under = 18;
   var scale = Math.min((canvas.width - histW - 3 * pad) / (right - left),
-                       (canvas.height - 2 * pad) / (top - floor));
+                       (canvas.height - 2 * pad - under) / (top - floor));
   var v = {
     canvas: canvas, ctx: canvas.getContext('2d'), scale: scale,
-    ox: pad - left * scale, oy: pad + top * scale,
+    ox: pad - left * scale, oy: pad + top * scale, floorY: pad + (top - floor) * scale,
     histX: pad * 2 + (right - left) * scale, histW: histW, pad: pad
   };
   v.statics = document.createElement('canvas');
@@ -172,48 +177,66 @@ function makeView() {
   var sc = v.statics.getContext('2d');
   sc.fillStyle = '#fffdf8';
   sc.fillRect(0, 0, canvas.width, canvas.height);
-  var n = galton.capsuleCount(), firstPin = galton.firstPin(), firstDiv = galton.firstDivider();
-  var F = Module.HEAPF32;
-  var ax = galton.ax() >> 2, ay = galton.ay() >> 2, bx = galton.bx() >> 2, by = galton.by() >> 2;
-  var cr = galton.cr() >> 2;
+  var F = Module.HEAPF32, K = Module.HEAPU8;
+  var ax = gw.ax() >> 2, ay = gw.ay() >> 2, bx = gw.bx() >> 2, by = gw.by() >> 2;
+  var cr = gw.cr() >> 2, kind = gw.kind();
+  var colours = ['#262633', '#595966', '#8c4d1a'];
   sc.lineCap = 'round';
-  for (var k = 0; k < n; k++) {
-    sc.strokeStyle = k < firstPin ? '#262633' : k < firstDiv ? '#8c4d1a' : '#595966';
-    var r = F[cr + k] > 0 ? F[cr + k] : 0.35;
-    sc.lineWidth = Math.max(1, 2 * r * scale);
+  for (var k = 0; k < gw.capsuleCount(); k++) {
+    sc.strokeStyle = sc.fillStyle = colours[K[kind + k]];
+    var x0 = v.ox + F[ax + k] * scale, y0 = v.oy - F[ay + k] * scale;
+    var x1 = v.ox + F[bx + k] * scale, y1 = v.oy - F[by + k] * scale;
+    var w = Math.max(1, 2 * F[cr + k] * scale);
+    if (x0 === x1 && y0 === y1) { // a round pin: a disc (a zero-length stroke may not show)
+      sc.beginPath();
+      sc.arc(x0, y0, w / 2, 0, 2 * Math.PI);
+      sc.fill();
+      continue;
+    }
+    sc.lineWidth = w;
     sc.beginPath();
-    sc.moveTo(v.ox + F[ax + k] * scale, v.oy - F[ay + k] * scale);
-    sc.lineTo(v.ox + F[bx + k] * scale, v.oy - F[by + k] * scale);
+    sc.moveTo(x0, y0);
+    sc.lineTo(x1, y1);
     sc.stroke();
   }
   return v;
 }
 
 var palette = ['#3b5bdb', '#5f3dc4', '#1971c2', '#0c8599', '#2f9e44', '#e8590c'];
+var asleep = '#a5afc2';
 
 function draw(v) {
   var ctx = v.ctx, s = v.scale;
   ctx.drawImage(v.statics, 0, 0);
-  var F = Module.HEAPF32, U = Module.HEAPU32;
-  var n = galton.ballCount(), x = galton.ballX() >> 2, y = galton.ballY() >> 2;
-  var r = Math.max(1.2, galton.ballRadius() * s);
-  for (var p = 0; p < palette.length; p++) {
-    ctx.fillStyle = palette[p];
+  var n = gw.balls(), F = Module.HEAPF32, K = Module.HEAPU8, I = Module.HEAP32;
+  var x = gw.ballX() >> 2, y = gw.ballY() >> 2, awake = gw.ballAwake();
+  var r = Math.max(1.2, gw.ballRadius() * s);
+  // awake balls in the palette's colours by index, sleeping ones grey
+  for (var p = 0; p <= palette.length; p++) {
+    ctx.fillStyle = p < palette.length ? palette[p] : asleep;
     ctx.beginPath();
-    for (var i = p; i < n; i += palette.length) {
+    for (var i = 0; i < n; i++) {
+      if (p < palette.length ? !K[awake + i] || i % palette.length !== p : K[awake + i]) continue;
       var cx = v.ox + F[x + i] * s, cy = v.oy - F[y + i] * s;
       ctx.moveTo(cx + r, cy);
       ctx.arc(cx, cy, r, 0, 2 * Math.PI);
     }
     ctx.fill();
   }
-  // Histogram: balls per bin (bars) and the binomial expectation (dots), counts below the pins.
-  var bins = galton.binCount(), b = galton.bins() >> 2, total = 0, most = 1;
+  // the sensors' counts: under each bin, and as a histogram on the right
+  var bins = gw.binCount(), b = gw.bins() >> 2, total = 0, most = 1;
   for (var k = 0; k < bins; k++) {
-    total += U[b + k];
-    most = Math.max(most, U[b + k]);
+    total += I[b + k];
+    most = Math.max(most, I[b + k]);
   }
-  for (var k2 = 1; k2 < bins; k2++) most = Math.max(most, total * galton.binomial(k2));
+  var left = gw.bound(0) + 0.6, width = (gw.bound(1) - gw.bound(0) - 1.2) / bins;
+  ctx.fillStyle = '#fffdf8';
+  ctx.fillRect(0, v.floorY + 1, v.histX - v.pad, v.canvas.height - v.floorY - 1);
+  ctx.fillStyle = '#222';
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textAlign = 'center';
+  for (var k1 = 0; k1 < bins; k1++)
+    ctx.fillText(String(I[b + k1]), v.ox + (left + (k1 + 0.5) * width) * s, v.floorY + 13);
   var hx = v.histX, hy = v.pad, hw = v.histW, hh = v.canvas.height - 2 * v.pad - 20;
   ctx.fillStyle = '#fffdf8';
   ctx.fillRect(hx, hy, hw, hh + 20);
@@ -221,20 +244,13 @@ function draw(v) {
   ctx.strokeRect(hx, hy, hw, hh);
   var bar = hw / bins;
   ctx.fillStyle = '#4c6ef5';
-  for (var k3 = 0; k3 < bins; k3++) {
-    var h = hh * U[b + k3] / most;
-    ctx.fillRect(hx + k3 * bar + 1, hy + hh - h, bar - 2, h);
-  }
-  ctx.fillStyle = '#e03131';
-  for (var k4 = 1; k4 < bins; k4++) {
-    var e = total * galton.binomial(k4);
-    if (e <= 0) continue;
-    ctx.beginPath();
-    ctx.arc(hx + (k4 + 0.5) * bar, hy + hh - hh * e / most, 3, 0, 2 * Math.PI);
-    ctx.fill();
+  for (var k2 = 0; k2 < bins; k2++) {
+    var h = 0.95 * hh * I[b + k2] / most;
+    ctx.fillRect(hx + k2 * bar + 1, hy + hh - h, bar - 2, h);
   }
   ctx.fillStyle = '#222';
   ctx.font = '13px system-ui, sans-serif';
-  ctx.fillText(total + ' balls in bins; dots: binomial', hx, hy + hh + 16);
+  ctx.textAlign = 'left';
+  ctx.fillText(total + ' balls in bins (sensor counts)', hx, hy + hh + 16);
 }
 })();

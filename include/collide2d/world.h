@@ -322,22 +322,45 @@ typedef struct c2d_world_ray_hit {
 } c2d_world_ray_hit;
 
 /// The first ball or capsule the ray from `origin` to `origin + translation` touches, among
-/// those whose words meet (category, mask) (c2d_filter_allows); sensors are skipped. Ties: balls
-/// before capsules, then the lower id. No hit: C2D_OK with kind C2D_SHAPE_NONE.
+/// those whose words meet (category, mask) (c2d_filter_allows); sensors are skipped. Each
+/// shape's answer is c2d_ray_circle() or c2d_ray_capsule() (their start rule included); the
+/// earliest t wins; ties: balls before capsules, then the lower id. No hit: C2D_OK with id
+/// C2D_NONE, kind C2D_SHAPE_NONE and an all-zero toi. NULL `w` or `out`: C2D_ERROR_NULL; during
+/// a step: C2D_ERROR_STATE; a NaN or infinite origin or translation: C2D_ERROR_VALUE (`out`
+/// untouched on every error).
+///
+/// The world queries change nothing the world shows, but write scratch memory of the world's:
+/// run them one at a time on a world, not at once from several threads, and not during
+/// another call on it. Each costs what lies near the query (the sleeping balls through their
+/// frozen index, the capsules through the world's scenes, the awake balls through a grid that
+/// the first query after a step builds, in O(balls / 8 + awake balls)), not the world's size;
+/// after capsules are added or removed, until the next step, the capsules are tested one by
+/// one. A query allocates, through the world's allocator, for that grid (kept, grown as
+/// needed) and when more shapes lie near it than its stack buffers hold (a few hundred: freed
+/// before returning). Out of memory, a query tests every ball instead of the grid's, and a
+/// region query whose answer outgrows its stack buffer returns C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 translation,
                                       uint32_t category, uint32_t mask, c2d_world_ray_hit *out);
-/// Every ball and capsule (sensors included) that overlaps `box` and whose words meet
-/// (category, mask): balls in id order, then capsules in id order, under batch.h's count,
-/// capacity and size-query rules. Sleeping and awake balls alike; the cost grows with what lies
-/// near the box, not with the world.
+/// Every ball and capsule (sensors included) that overlaps `box` (c2d_overlap_box_circle(),
+/// c2d_overlap_box_capsule()) and whose words meet (category, mask): balls in id order, then
+/// capsules in id order, under batch.h's count, capacity and size-query rules (`*count` the
+/// total; the first min(total, capacity) written; C2D_ERROR_TRUNCATED when more and `out` is
+/// given; `out` NULL with capacity 0: C2D_OK with the total). Sleeping and awake balls alike.
+/// A box with lo > hi on an axis is empty (no results). NULL `w` or `count`, or `out` NULL with
+/// capacity > 0: C2D_ERROR_NULL; during a step: C2D_ERROR_STATE; a NaN or infinite bound:
+/// C2D_ERROR_VALUE; C2D_ERROR_ALLOC; on every error *count is 0.
 C2D_API c2d_status c2d_world_query_box(const c2d_world *w, c2d_box box, uint32_t category,
                                        uint32_t mask, c2d_world_shape_ref *out, size_t capacity,
                                        size_t *count);
-/// As c2d_world_query_box() for the shapes that overlap the disc.
+/// As c2d_world_query_box() for the shapes that overlap the disc (c2d_overlap_circles(),
+/// c2d_overlap_circle_capsule()). A NaN or infinite centre or radius, or a radius below 0:
+/// C2D_ERROR_VALUE.
 C2D_API c2d_status c2d_world_query_disc(const c2d_world *w, c2d_circle disc, uint32_t category,
                                         uint32_t mask, c2d_world_shape_ref *out, size_t capacity,
                                         size_t *count);
-/// As c2d_world_query_box() for the shapes that contain the point.
+/// As c2d_world_query_box() for the shapes that contain the point (c2d_overlap_circles() of
+/// the point as a disc of radius 0, c2d_point_in_capsule()). A NaN or infinite point:
+/// C2D_ERROR_VALUE.
 C2D_API c2d_status c2d_world_query_point(const c2d_world *w, c2d_vec2 point, uint32_t category,
                                          uint32_t mask, c2d_world_shape_ref *out, size_t capacity,
                                          size_t *count);

@@ -1,17 +1,21 @@
-// Loads a page in headless Chromium, waits until it sets data-done on <body>, prints the text
-// of #result and saves a screenshot. Node only, no packages: the DevTools protocol over
-// --remote-debugging-pipe (file descriptors 3 and 4, messages ended by a NUL byte).
+// Checks the live page (web/index.html) in headless Chromium: once the world has run a second
+// and a half, takes two screenshots of the canvas a second apart, reads the steps/s the page
+// measured over the last second, then waits for the world hash the page keeps at its hash step.
+// Node only, no packages: the DevTools protocol over --remote-debugging-pipe (file descriptors
+// 3 and 4, messages ended by a NUL byte).
 //
-//   node browser_check.js CHROMIUM URL SCREENSHOT.png PROFILE_DIR [TIMEOUT_SECONDS]
+//   node browser_check.js CHROMIUM URL SHOT_PREFIX PROFILE_DIR [TIMEOUT_SECONDS]
 //
-// Exit status 0 with the result on stdout; 1 (and the reason on stderr) otherwise.
+// Writes SHOT_PREFIX-1.png and SHOT_PREFIX-2.png and prints one line:
+//   rate=<steps/s> steps=<steps between the shots> ms=<ms between the shots> result=<#result>
+// Exit status 0 then; 1 (and the reason on stderr) otherwise.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 
 const [chromium, url, shot, profile, timeoutArg] = process.argv.slice(2);
 if (!chromium || !url || !shot || !profile) {
-  console.error('usage: browser_check.js CHROMIUM URL SCREENSHOT PROFILE_DIR [TIMEOUT_SECONDS]');
+  console.error('usage: browser_check.js CHROMIUM URL SHOT_PREFIX PROFILE_DIR [TIMEOUT_SECONDS]');
   process.exit(2);
 }
 const timeout = (parseFloat(timeoutArg) || 120) * 1000;
@@ -68,6 +72,7 @@ function fail(why) {
 
 const timer = setTimeout(() => fail('timed out after ' + timeout / 1000 + ' s'), timeout);
 browser.on('exit', (code) => { if (waiting.size) fail('chromium exited (' + code + ')'); });
+const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
 
 (async () => {
   const { targetInfos } = await send('Target.getTargets');
@@ -79,38 +84,40 @@ browser.on('exit', (code) => { if (waiting.size) fail('chromium exited (' + code
   await send('Emulation.setDeviceMetricsOverride',
     { width: 1300, height: 820, deviceScaleFactor: 1, mobile: false }, sessionId);
   await send('Page.navigate', { url }, sessionId);
-  // Poll until the page says it is done (the module loads asynchronously, then runs its steps).
   const probe = `(() => {
-      const st = document.getElementById('status');
-      return { done: !!document.body && document.body.getAttribute('data-done') === '1',
-               status: st ? st.textContent : '(no page yet)',
-               result: (document.getElementById('result') || {}).textContent };
+      const text = (id) => (document.getElementById(id) || {}).textContent;
+      const c = document.getElementById('board'), r = c ? c.getBoundingClientRect() : null;
+      return { live: !!document.body && document.body.getAttribute('data-live') === '1',
+               hash: !!document.body && document.body.hasAttribute('data-hash'),
+               status: text('status') || '(no page yet)', steps: Number(text('steps')),
+               rate: text('rate'), result: text('result'),
+               clip: r && { x: r.left, y: r.top, width: r.width, height: r.height, scale: 1 } };
     })()`;
-  let result = null;
-  for (;;) {
-    let v = null;
+  async function look() {
     try {
       const r = await send('Runtime.evaluate', { expression: probe, returnByValue: true }, sessionId);
-      v = r.result.value;
+      if (r.result.value) lastStatus = r.result.value.status;
+      return r.result.value;
     } catch (e) {
-      v = null; // the navigation replaced the context while we asked
+      return null; // the navigation replaced the context while we asked
     }
-    if (v) lastStatus = v.status;
-    if (v && v.done) {
-      result = v.result;
-      break;
-    }
-    await new Promise((res) => setTimeout(res, 200));
   }
-  // one more frame so the canvas shows the final state
-  await send('Runtime.evaluate', {
-    expression: 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))',
-    awaitPromise: true
-  }, sessionId);
-  const png = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
-  fs.writeFileSync(shot, Buffer.from(png.data, 'base64'));
+  // until the page has stepped a second and a half (its steps/s covers a whole second)
+  let v;
+  while (!((v = await look()) && v.live && v.steps >= 90)) await sleep(200);
+  async function canvasShot(path) {
+    const png = await send('Page.captureScreenshot', { format: 'png', clip: v.clip }, sessionId);
+    fs.writeFileSync(path, Buffer.from(png.data, 'base64'));
+  }
+  const a = await look(), t0 = Date.now();
+  await canvasShot(shot + '-1.png');
+  await sleep(1000);
+  const b = await look(), t1 = Date.now();
+  await canvasShot(shot + '-2.png');
+  while (!((v = await look()) && v.hash)) await sleep(200);
   clearTimeout(timer);
-  console.log(result);
+  console.log('rate=' + b.rate + ' steps=' + (b.steps - a.steps) + ' ms=' + (t1 - t0) +
+              ' result=' + v.result);
   if (consoleLines.length) console.error('page console:\n  ' + consoleLines.join('\n  '));
   try { await send('Browser.close'); } catch (e) { /* closing */ }
   setTimeout(() => { browser.kill('SIGKILL'); process.exit(0); }, 2000).unref();

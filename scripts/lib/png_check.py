@@ -1,7 +1,10 @@
 """Checks that a PNG screenshot is not blank: prints its size, distinct colours and the share
-of pixels that differ from the most common colour; exits 1 below the given thresholds.
+of pixels that differ from the most common colour; exits 1 below the given thresholds. With
+--differ, checks that two screenshots of the same size differ (the page animates): prints how
+many pixels differ; exits 1 when none does.
 
     python3 png_check.py SHOT.png [MIN_COLOURS (16)] [MIN_SHARE (0.02)]
+    python3 png_check.py --differ A.png B.png
 
 Reads 8-bit RGB or RGBA, non-interlaced PNGs (what Chromium writes) with the standard library
 only."""
@@ -52,7 +55,23 @@ def pixels(path):
     return width, height, [bytes(r[i:i + 3]) for r in rows for i in range(0, stride, bpp)]
 
 
+def differ(a, b):
+    wa, ha, pa = pixels(a)
+    wb, hb, pb = pixels(b)
+    if (wa, ha) != (wb, hb):
+        print("%s and %s: sizes differ (%dx%d, %dx%d)" % (a, b, wa, ha, wb, hb))
+        sys.exit(1)
+    n = sum(1 for x, y in zip(pa, pb) if x != y)
+    print("%s and %s: %d of %d pixels differ (%.2f%%)" % (a, b, n, len(pa), 100.0 * n / len(pa)))
+    if n == 0:
+        print("the same picture: nothing moved")
+        sys.exit(1)
+
+
 def main():
+    if sys.argv[1] == "--differ":
+        differ(sys.argv[2], sys.argv[3])
+        return
     path = sys.argv[1]
     min_colours = int(sys.argv[2]) if len(sys.argv) > 2 else 16
     min_share = float(sys.argv[3]) if len(sys.argv) > 3 else 0.02

@@ -270,6 +270,7 @@ void c2d_world_destroy(c2d_world *w) {
         c2d_free(&w->allocator, slots[i]->generation);
         c2d_free(&w->allocator, slots[i]->free_list);
     }
+    c2d_world_query_free(w);
     c2d_scene_destroy(w->balls_scene);
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
@@ -279,7 +280,7 @@ void c2d_world_destroy(c2d_world *w) {
                        w->travelled, w->near_kinematic, w->contacts, w->scratch, w->near,
                        w->kin_start, w->kin_step_start, w->kin_step_end, w->kin_reach, w->sweep_buf, w->matched,
                        w->warm[0].row_start, w->warm[0].entries, w->warm[1].row_start,
-                       w->warm[1].entries, w->query_grid};
+                       w->warm[1].entries};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         c2d_free(&w->allocator, scratch[i]);
     world_array *arrays[] = {&w->begins,   &w->ends,          &w->hits,          &w->enters,
@@ -340,6 +341,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->local_of[k] = C2D_NONE;
         w->ids[k] = slots_take(&w->ball_slots, k);
         if (ids) ids[i] = w->ids[k];
+        c2d_world_query_note_ball(w, k);
     }
     w->change_count++;
     return C2D_OK;
@@ -429,6 +431,7 @@ c2d_status c2d_world_remove_balls(c2d_world *w, const c2d_ball_id *ids, size_t c
             if (frozen && !c2d_world_freeze_now(w, k)) {
                 w->flags[k] |= WORLD_BALL_AWAKE;
                 w->awake_count++;
+                c2d_world_query_note_ball(w, k);
             }
         }
     }
@@ -476,6 +479,7 @@ c2d_status c2d_world_set_ball_position(c2d_world *w, c2d_ball_id id, c2d_vec2 p)
     c2d_world_wake_ball(w, k);
     w->x[k] = p.x;
     w->y[k] = p.y;
+    c2d_world_query_note_ball(w, k);
     w->change_count++;
     return C2D_OK;
 }

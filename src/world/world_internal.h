@@ -52,6 +52,7 @@ static inline uint32_t world_make_id(uint32_t slot, uint8_t generation) {
 typedef struct world_contact {
     uint32_t a, b;
     uint32_t other;    /* dense index of the other ball, or of the capsule */
+    uint32_t body_b;   /* the solver's body on the other side (world_solver.c) */
     uint8_t kind;      /* C2D_SHAPE_CIRCLE or C2D_SHAPE_CAPSULE */
     uint8_t kinematic; /* the capsule moves: `other_velocity` is its point's velocity */
     uint8_t events;    /* either side asked for events */
@@ -155,6 +156,7 @@ struct c2d_world {
     float *travelled;   /* how far it moved this step */
     uint8_t *near_kinematic;
     size_t awake_capacity;
+    size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;
     size_t contact_count, contact_capacity;
     void *scratch;      /* raw results of the scene calls */
@@ -180,10 +182,22 @@ struct c2d_world {
     uint8_t *matched;                    /* per entry of `touching`: seen this step */
     size_t matched_capacity;
 
-    /* Lazily built grid of the awake balls for world queries (world_query.c). */
+    /* The grid of the awake balls for world queries (world_query.c), and the step it was
+     * built at (a grid of another step is rebuilt by the next query). */
     uint64_t query_grid_step;
     void *query_grid;
 };
+
+/* World queries (world_query.c): the grid of the awake balls they use, built by the first
+ * query after a step; none of these fails (out of memory, the queries test every ball):
+ * - c2d_world_query_grid_build: builds it now, O(balls / 8 + awake), O(1) with none awake (a
+ *   step may call it at its end to make the queries read only);
+ * - c2d_world_query_note_ball: outside a step (ignored during one), after a ball was added,
+ *   moved (teleported) or woken, once its values are in place; O(1);
+ * - c2d_world_query_free: in c2d_world_destroy. */
+C2D_INTERNAL void c2d_world_query_grid_build(c2d_world *w);
+C2D_INTERNAL void c2d_world_query_note_ball(c2d_world *w, uint32_t dense);
+C2D_INTERNAL void c2d_world_query_free(c2d_world *w);
 
 /* Memory helpers (world_api.c). */
 typedef struct world_array_ref {

@@ -30,6 +30,7 @@ void c2d_world_wake_ball(c2d_world *w, uint32_t k) {
         c2d_world_thaw_now(w, k);
         w->flags[k] |= WORLD_BALL_AWAKE;
         w->awake_count++;
+        c2d_world_query_note_ball(w, k); /* (outside a step: the queries' grid misses it) */
     }
     w->sleep_timer[k] = 0.0f;
     if (!(w->flags[k] & WORLD_BALL_QUEUED)) {

@@ -51,8 +51,8 @@ static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
     }
 }
 
-static c2d_status gather_awake(c2d_world *w, float dt) {
-    size_t n = w->awake_count;
+/* Room for `need` entries in every per-awake-ball array (the solver's bodies included). */
+static c2d_status reserve_awake(c2d_world *w, size_t need) {
     world_array_ref refs[] = {
         {(void **)&w->awake, sizeof(uint32_t)},  {(void **)&w->ax, sizeof(float)},
         {(void **)&w->ay, sizeof(float)},        {(void **)&w->ar, sizeof(float)},
@@ -66,43 +66,81 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         {(void **)&w->bdy, sizeof(float)},       {(void **)&w->clearance, sizeof(float)},
         {(void **)&w->travelled, sizeof(float)}, {(void **)&w->near_kinematic, sizeof(uint8_t)},
     };
-    if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, n))
-        return C2D_ERROR_ALLOC;
+    return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
+               ? C2D_OK
+               : C2D_ERROR_ALLOC;
+}
+
+/* The solver's bodies: the awake balls, one still body, one per kinematic contact. */
+static c2d_status reserve_bodies(c2d_world *w) {
+    size_t kinematic = 0;
+    for (size_t i = 0; i < w->contact_count; i++)
+        kinematic += w->contacts[i].kinematic;
+    return reserve_awake(w, w->awake_list_count + 1 + kinematic);
+}
+
+static c2d_status gather_awake(c2d_world *w, float dt) {
+    c2d_status st = reserve_awake(w, w->awake_count + 1);
+    if (st != C2D_OK) return st;
     float base = w->def.speculative_distance;
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
     bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
-    size_t i = 0;
+    /* The awake balls' indices first, then each array in its own loop through restrict
+     * pointers (one pass writing twenty arrays through the world reloads every pointer). */
+    uint32_t *restrict awake = w->awake, *restrict local_of = w->local_of;
+    const uint8_t *restrict flags = w->flags;
+    size_t n = 0;
     for (size_t k = 0; k < w->ball_count; k++) {
-        if (!(w->flags[k] & WORLD_BALL_AWAKE)) continue;
-        w->awake[i] = (uint32_t)k;
-        w->local_of[k] = (uint32_t)i;
-        float vx = w->vx[k], vy = w->vy[k], r = w->radius[k];
-        float move = sqrtf(vx * vx + vy * vy) * dt;
+        if (!(flags[k] & WORLD_BALL_AWAKE)) continue;
+        awake[n] = (uint32_t)k;
+        local_of[k] = (uint32_t)n;
+        n++;
+    }
+    const float *restrict x = w->x, *restrict y = w->y, *restrict vx = w->vx, *restrict vy = w->vy;
+    const float *restrict radius = w->radius;
+    float *restrict ax = w->ax, *restrict ay = w->ay, *restrict sx = w->start_x,
+                    *restrict sy = w->start_y, *restrict margin = w->margin, *restrict ar = w->ar,
+                    *restrict arf = w->ar_frozen, *restrict mcap = w->margin_capsule,
+                    *restrict arc = w->ar_capsule, *restrict clear = w->clearance;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = awake[i];
+        float r = radius[k];
+        float move = sqrtf(vx[k] * vx[k] + vy[k] * vy[k]) * dt;
         /* Balls: a quarter of the step's move is enough to catch a landing (measured: the
          * prototype's W9b landings); capsules: the whole move and what gravity adds, so a ball
          * with no capsule within it needs no sweep this step. */
         float m = base + 0.25f * move;
         float mc = base + 1.25f * move + g * dt * dt;
-        w->ax[i] = w->start_x[i] = w->x[k];
-        w->ay[i] = w->start_y[i] = w->y[k];
-        w->margin[i] = m;
-        w->ar[i] = r + m;
-        w->ar_frozen[i] = r + m + base;
-        w->margin_capsule[i] = mc;
-        w->ar_capsule[i] = r + mc;
-        w->acat[i] = w->category[k];
-        w->amask[i] = w->mask[k];
-        w->bvx[i] = vx;
-        w->bvy[i] = vy;
-        w->bw[i] = w->angular_velocity[k];
-        w->binv_mass[i] = w->inv_mass[k];
-        w->binv_inertia[i] = w->inv_inertia[k];
-        w->bdx[i] = w->bdy[i] = 0.0f;
-        w->clearance[i] = statics ? mc : INFINITY;
-        w->travelled[i] = 0.0f;
-        w->near_kinematic[i] = 0;
-        i++;
+        ax[i] = sx[i] = x[k];
+        ay[i] = sy[i] = y[k];
+        margin[i] = m;
+        ar[i] = r + m;
+        arf[i] = r + m + base;
+        mcap[i] = mc;
+        arc[i] = r + mc;
+        clear[i] = statics ? mc : INFINITY;
     }
+    uint32_t *restrict acat = w->acat, *restrict amask = w->amask;
+    for (size_t i = 0; i < n; i++) {
+        acat[i] = w->category[awake[i]];
+        amask[i] = w->mask[awake[i]];
+    }
+    float *restrict bvx = w->bvx, *restrict bvy = w->bvy, *restrict bw = w->bw;
+    for (size_t i = 0; i < n; i++) {
+        bvx[i] = vx[awake[i]];
+        bvy[i] = vy[awake[i]];
+        bw[i] = w->angular_velocity[awake[i]];
+    }
+    float *restrict bim = w->binv_mass, *restrict bii = w->binv_inertia;
+    for (size_t i = 0; i < n; i++) {
+        bim[i] = w->inv_mass[awake[i]];
+        bii[i] = w->inv_inertia[awake[i]];
+    }
+    memset(w->bdx, 0, n * sizeof(float));
+    memset(w->bdy, 0, n * sizeof(float));
+    memset(w->travelled, 0, n * sizeof(float));
+    memset(w->near_kinematic, 0, n);
+    size_t i = n;
     w->awake_list_count = i;
     return C2D_OK;
 }
@@ -191,6 +229,7 @@ static c2d_status step(c2d_world *w, float dt) {
     st = plan_kinematic(w, dt);
     if (st != C2D_OK) return st;
     st = c2d_world_find_contacts(w, dt);
+    if (st == C2D_OK) st = reserve_bodies(w);
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);
     if (st != C2D_OK) return st;

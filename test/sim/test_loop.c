@@ -1,4 +1,4 @@
-/* The README's frame loop, as a user copies it (examples/pachinko.c, included here as it is):
+/* The frame loop of docs/frame_loop.md as a user copies it (examples/pachinko.c, included as is):
  * 5,000 balls on the walled pin board for 300 frames, with the real radii (no shrunken sweep
  * radius) and no step-out. Every frame it asserts what a player would see go wrong:
  * - no ball faster than FROZEN_SPEED ends the frame where it started (the sweep-in-a-loop
