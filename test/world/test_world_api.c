@@ -670,7 +670,6 @@ static void test_nulls(void **state) {
 
 /* The queries' NULLs, under batch.h's rules: a NULL `count`, or `out` NULL with a capacity,
  * is NULL and *count is 0 after an error; `out` NULL with capacity 0 is a size query. */
-#ifndef WORLD_API_NO_QUERIES
 static void test_query_nulls(void **state) {
     (void)state;
     fixture f;
@@ -717,7 +716,6 @@ static void test_query_nulls(void **state) {
 
     c2d_world_destroy(f.w);
 }
-#endif
 
 /* ---- 4. Ids --------------------------------------------------------------------------- */
 
@@ -1310,7 +1308,6 @@ static void probe_world(tasks *t) {
     PROBE(t, "get_balls", c2d_world_get_balls(w, &balls), STATE);
     PROBE(t, "get_events", c2d_world_get_events(w, &events), STATE);
     PROBE(t, "get_profile", c2d_world_get_profile(w, &profile), STATE);
-#ifndef WORLD_API_NO_QUERIES
     const uint32_t all = C2D_FILTER_ALL;
     c2d_world_ray_hit hit;
     c2d_world_shape_ref refs[8];
@@ -1325,7 +1322,6 @@ static void probe_world(tasks *t) {
           STATE);
     PROBE(t, "query_point", c2d_world_query_point(w, (c2d_vec2){0.0f, 0.0f}, all, all, refs, 8, &n),
           STATE);
-#endif
     PROBE(t, "c2d_world_ball", c2d_world_ball(w, t->ball, &p, &v), false);
     PROBE(t, "c2d_world_capsule", c2d_world_capsule(w, t->capsule, &shape), false);
     PROBE(t, "ball_awake", c2d_world_ball_awake(w, t->ball), false);
@@ -1386,17 +1382,13 @@ static void test_calls_during_step(void **state) {
         c2d_world_destroy(ref);
         print_message("# c2d_world_step never called enqueue_task (worker_count 2): the calls "
                       "made during a step could not be tried\n");
-        skip();
+        skip(); /* cmocka 1.1.5 prints "not ok # SKIP": Meson counts it as failed */
     }
     for (int i = 0; i < t.probes; i++)
         if (t.result[i].got != t.result[i].want)
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
-#ifdef WORLD_API_NO_QUERIES
-    assert_int_equal(t.probes, 18);
-#else
     assert_int_equal(t.probes, 22);
-#endif
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
     /* Nothing the probes asked for happened. */
@@ -1731,20 +1723,13 @@ static void test_determinism(void **state) {
 }
 
 int main(void) {
-#ifdef WORLD_API_NO_QUERIES
-    /* cmocka 1.1.5 prints a skipped test as "not ok # SKIP", which Meson counts as failed. */
-    print_message("# the world's queries are not built (src/world/world_query.c): their cases "
-                  "are left out\n");
-#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_world_def_ranges),
         cmocka_unit_test(test_ball_def_ranges),
         cmocka_unit_test(test_capsule_def_ranges),
         cmocka_unit_test(test_nulls),
-#ifndef WORLD_API_NO_QUERIES
         cmocka_unit_test(test_query_nulls),
-#endif
         cmocka_unit_test(test_ids_unknown_and_removed),
         cmocka_unit_test(test_ids_reuse),
         cmocka_unit_test(test_ids_survive_removal),
