@@ -9,9 +9,10 @@
 struct w9_figures {
     uint32_t *start; /* bucket b's balls are order[start[b] .. start[b + 1]) */
     uint32_t *order;
-    uint32_t *bucket; /* each ball's bucket */
-    size_t buckets, balls_cap;
-    double *values; /* overlaps or tops */
+    uint32_t *bucket;          /* each ball's bucket */
+    size_t buckets, balls_cap; /* allocated */
+    size_t used;               /* buckets of the last grid (fewer for fewer balls) */
+    double *values;            /* overlaps or tops */
     size_t values_cap, values_count;
 };
 
@@ -114,6 +115,7 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     for (size_t i = 0; i < n; i++)
         if (b->radius[i] > max_r) max_r = b->radius[i];
     const double side = 2.0 * (double)max_r * (1.0 + (double)W9_TOUCH) + 1e-6;
+    f->used = buckets;
     for (size_t k = 0; k <= buckets; k++)
         f->start[k] = 0;
     for (size_t i = 0; i < n; i++) {
@@ -130,11 +132,13 @@ static double grid_build(w9_figures *f, const w9_balls *b) {
     return side;
 }
 
-/* Calls visit(f, i, j, gap, smaller radius, ctx) for every touching pair i < j; stops at the
- * first non-zero return (out of memory). */
+/* Calls visit(f, i, j, gap, smaller radius, ctx) for every touching pair i < j (within
+ * W9_TOUCH of the smaller radius, or of the larger when `by_larger`); stops at the first
+ * non-zero return (out of memory). */
 typedef int pair_fn(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx);
 
-static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, void *ctx) {
+static int each_touching_pair(w9_figures *f, const w9_balls *b, bool by_larger, pair_fn *visit,
+                              void *ctx) {
     const double side = grid_build(f, b);
     if (side < 0.0) return -1;
     for (size_t i = 0; i < b->count; i++) {
@@ -143,7 +147,7 @@ static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, 
         size_t n_seen = 0;
         for (int64_t dy = -1; dy <= 1; dy++)
             for (int64_t dx = -1; dx <= 1; dx++) {
-                const uint32_t k = hash_cell(cx + dx, cy + dy, f->buckets);
+                const uint32_t k = hash_cell(cx + dx, cy + dy, f->used);
                 bool again = false; /* two cells in one bucket: scan it once */
                 for (size_t s = 0; s < n_seen; s++)
                     again |= seen[s] == k;
@@ -155,10 +159,10 @@ static int each_touching_pair(w9_figures *f, const w9_balls *b, pair_fn *visit, 
                     const double ex = (double)b->x[j] - (double)b->x[i];
                     const double ey = (double)b->y[j] - (double)b->y[i];
                     const double ri = b->radius[i], rj = b->radius[j];
-                    const double smaller = ri < rj ? ri : rj;
+                    const double smaller = ri < rj ? ri : rj, larger = ri < rj ? rj : ri;
                     const double gap = sqrt(ex * ex + ey * ey) - ri - rj;
-                    if (gap <= (double)W9_TOUCH * smaller && visit(f, i, j, gap, smaller, ctx) != 0)
-                        return -1;
+                    const double reach = (double)W9_TOUCH * (by_larger ? larger : smaller);
+                    if (gap <= reach && visit(f, i, j, gap, smaller, ctx) != 0) return -1;
                 }
             }
     }
@@ -182,9 +186,9 @@ static double capsule_gap(double x, double y, double r, const c2d_capsule *k) {
     return sqrt(dx * dx + dy * dy) - r - (double)k->radius;
 }
 
-size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
-                        unsigned char *touched) {
-    if (each_touching_pair(f, b, mark_pair, touched) != 0) return (size_t)-1;
+/* Marks the balls of capsules[0 .. m) within W9_TOUCH of their radius; counts the marks. */
+static size_t mark_capsules(const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                            unsigned char *touched) {
     size_t count = 0;
     for (size_t i = 0; i < b->count; i++) {
         const double r = b->radius[i];
@@ -196,6 +200,32 @@ size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *cap
     return count;
 }
 
+size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                        unsigned char *touched) {
+    if (each_touching_pair(f, b, false, mark_pair, touched) != 0) return (size_t)-1;
+    return mark_capsules(b, capsules, m, touched);
+}
+
+typedef struct support_ctx {
+    const w9_balls *b;
+    unsigned char *touched;
+} support_ctx;
+
+static int support_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx) {
+    (void)f, (void)smaller;
+    const support_ctx *c = ctx;
+    if (gap <= (double)W9_TOUCH * c->b->radius[i]) c->touched[i] = 1;
+    if (gap <= (double)W9_TOUCH * c->b->radius[j]) c->touched[j] = 1;
+    return 0;
+}
+
+size_t w9_mark_supported(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                         unsigned char *touched) {
+    support_ctx c = {b, touched};
+    if (each_touching_pair(f, b, true, support_pair, &c) != 0) return (size_t)-1;
+    return mark_capsules(b, capsules, m, touched);
+}
+
 static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double smaller, void *ctx) {
     (void)i, (void)j, (void)ctx;
     return push_value(f, gap < 0.0 ? -gap / smaller : 0.0);
@@ -204,7 +234,7 @@ static int overlap_pair(w9_figures *f, size_t i, size_t j, double gap, double sm
 int w9_overlaps(w9_figures *f, const w9_balls *b, w9_overlap *out) {
     f->values_count = 0;
     out->pairs = 0, out->max = 0.0, out->p99 = 0.0;
-    if (each_touching_pair(f, b, overlap_pair, NULL) != 0) return -1;
+    if (each_touching_pair(f, b, false, overlap_pair, NULL) != 0) return -1;
     const size_t n = f->values_count;
     out->pairs = n;
     if (n == 0) return 0;

@@ -38,6 +38,13 @@ void w9_figures_destroy(w9_figures *f);
 size_t w9_mark_touching(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
                         unsigned char *touched);
 
+/* As w9_mark_touching() with the issue's rule for support ("each sleeping ball touches a
+ * capsule or another sleeping ball, within 0.005 x its radius"): ball i is marked when its gap
+ * to another ball is at most W9_TOUCH times i's own radius (a large ball resting on a small one
+ * counts a little farther than the pair rule above). */
+size_t w9_mark_supported(w9_figures *f, const w9_balls *b, const c2d_capsule *capsules, size_t m,
+                         unsigned char *touched);
+
 /* The overlaps of touching ball pairs, each as a fraction of the pair's smaller radius (0 for
  * a touching pair with a gap). */
 typedef struct w9_overlap {

@@ -9,7 +9,9 @@
  *     --settle-from K    board: the settling window from step K, not from the first step whose
  *                        mean speed is low (bench/w9_layout.h)
  *     --trace K          board: the balls' mean speed, highest top and share below the pins
- *                        every K steps */
+ *                        every K steps
+ *     --steps K          board: stop after K steps (90: the falling window alone, for
+ *                        scripts/bench) */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <stdbool.h>
@@ -144,7 +146,8 @@ static motion motion_of(peer_box2d_w9 *p, const w9_layout *l, state *s) {
     return m;
 }
 
-static int run_board(size_t n, double cap, size_t settle_from, size_t trace, bool ccd) {
+static int run_board(size_t n, double cap, size_t settle_from, size_t trace, bool ccd,
+                     size_t max_steps) {
     w9_layout l;
     if (w9_layout_board(&l, n) != 0) return fail("out of memory");
     peer_box2d_w9 *p = peer_box2d_w9_create(&l, false, ccd);
@@ -153,7 +156,8 @@ static int run_board(size_t n, double cap, size_t settle_from, size_t trace, boo
     double cpu = 0.0, fall = 0.0, settle = 0.0, ring[W9A_SETTLE_STEPS] = {0};
     size_t k = 0, first = settle_from; /* 0: not found yet */
     motion at = {-1.0, -1.0, -1.0};
-    while (cpu < cap && !(first && k == first + W9A_SETTLE_STEPS)) {
+    while (cpu < cap && !(first && k == first + W9A_SETTLE_STEPS) &&
+           (!max_steps || k < max_steps)) {
         const bool look = !first && k >= W9A_FALL_END && k % W9A_SETTLE_EVERY == 0;
         if (look || (trace && k % trace == 0) || (first && k == first)) {
             const motion m = motion_of(p, &l, &s);
@@ -201,13 +205,13 @@ static int run_board(size_t n, double cap, size_t settle_from, size_t trace, boo
 int main(int argc, char **argv) {
     if (argc < 3 || (strcmp(argv[1], "pile") != 0 && strcmp(argv[1], "board") != 0)) {
         fprintf(stderr, "usage: c2d_w9_peer pile|board N [--pitch P] [--cap S] [--no-ccd] "
-                        "[--settle-from K] [--trace K]\n");
+                        "[--settle-from K] [--trace K] [--steps K]\n");
         return 2;
     }
     const size_t n = (size_t)strtoul(argv[2], NULL, 10);
     float pitch = W9B_PITCH;
     double cap = 120.0;
-    size_t settle_from = 0, trace = 0;
+    size_t settle_from = 0, trace = 0, max_steps = 0;
     bool ccd = true;
     for (int a = 3; a < argc; a += 2) {
         if (strcmp(argv[a], "--no-ccd") == 0) {
@@ -223,10 +227,12 @@ int main(int argc, char **argv) {
             settle_from = (size_t)strtoul(argv[a + 1], NULL, 10);
         else if (strcmp(argv[a], "--trace") == 0)
             trace = (size_t)strtoul(argv[a + 1], NULL, 10);
+        else if (strcmp(argv[a], "--steps") == 0)
+            max_steps = (size_t)strtoul(argv[a + 1], NULL, 10);
         else
             return fail("unknown option");
     }
     if (n == 0) return fail("N must be positive");
     return argv[1][0] == 'p' ? run_pile(n, pitch, cap, ccd)
-                             : run_board(n, cap, settle_from, trace, ccd);
+                             : run_board(n, cap, settle_from, trace, ccd, max_steps);
 }

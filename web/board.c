@@ -147,6 +147,9 @@ static int spawn(void) {
         d[n] = c2d_ball_default_def();
         d[n].radius = BALL_RADIUS;
         d[n].restitution = BALL_RESTITUTION;
+        /* No rolling resistance: with the default (0.05, for piles on a floor) a ball that
+         * lands within about 3 degrees of a pin's top can rest there. */
+        d[n].rolling_resistance = 0.0f;
         d[n].position =
             (c2d_vec2){0.6f * ((float)n - 0.5f * (SPAWN_BALLS - 1)) + 0.05f * jitter(), g.drop_y};
         d[n].velocity = (c2d_vec2){0.3f * jitter(), -6.0f};

@@ -60,6 +60,7 @@ static int pour(c2d_world *world, size_t count, int frame, unsigned *rng) {
         defs[k].position = (c2d_vec2){0.7f + (WIDTH - 1.4f) * (float)k / PER_FRAME, 70.0f};
         defs[k].velocity = (c2d_vec2){0.0f, -10.0f};
         defs[k].restitution = 0.3f;
+        defs[k].rolling_resistance = 0.0f; /* the default 0.05 lets a ball rest on a pin's top */
     }
     return c2d_world_add_balls(world, defs, n, NULL) == C2D_OK ? 0 : -1;
 }

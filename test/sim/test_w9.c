@@ -103,6 +103,35 @@ static void overlap_brute_force(void **state) {
     w9_figures_destroy(f);
 }
 
+/* One w9_figures for a large set, then a small one (the world's mid-air check alternates the
+ * pile and its sleeping part): the small set's grid is looked up with its own bucket count. */
+static void overlap_reuse(void **state) {
+    (void)state;
+    enum { N = 3000 };
+    static float x[N], y[N], r[N];
+    c2d_rng rng = {C2D_WORKLOAD_SEED};
+    for (size_t i = 0; i < N; i++) {
+        x[i] = c2d_rng_range(&rng, -20.0f, 20.0f);
+        y[i] = c2d_rng_range(&rng, -20.0f, 20.0f);
+        r[i] = c2d_rng_range(&rng, 0.4f, 0.6f);
+    }
+    w9_figures *f = w9_figures_create();
+    assert_non_null(f);
+    w9_overlap o;
+    w9_balls b = balls(x, y, r, N);
+    assert_int_equal(w9_overlaps(f, &b, &o), 0);
+    /* overlap_three_balls's five: A-B, A-C, C-D */
+    const float x5[5] = {0.0f, 1.9f, 0.0f, 1.0f, 1.0f}, y5[5] = {0.0f, 0.0f, 1.4f, 1.4f, 2.91f};
+    const float r5[5] = {1.0f, 1.0f, 0.5f, 0.5f, 1.0f};
+    b = balls(x5, y5, r5, 5);
+    assert_int_equal(w9_overlaps(f, &b, &o), 0);
+    assert_int_equal(o.pairs, 3);
+    assert_float_equal(o.max, 0.2, 1e-5);
+    unsigned char touched[5] = {0, 0, 0, 0, 0};
+    assert_int_equal(w9_mark_touching(f, &b, NULL, 0, touched), 4);
+    w9_figures_destroy(f);
+}
+
 /* On the floor (a capsule), in the air alone, and two touching in the air. */
 static void touching(void **state) {
     (void)state;
@@ -120,6 +149,28 @@ static void touching(void **state) {
     const float y2[4] = {3.0f, 0.5f, 9.0f, 12.0f}; /* ball 1 lands; 0 stays marked */
     b = balls(x, y2, r, 4);
     assert_int_equal(w9_mark_touching(f, &b, &floor, 1, touched), 4);
+    w9_figures_destroy(f);
+}
+
+/* Support by each ball's own radius: balls of radius 1 and 0.5 apart by 0.004 (within 0.005
+ * of 1, not of 0.5): the large one is supported, the small one not, and the pair rule marks
+ * neither; a third ball on the floor is supported by it. */
+static void supported(void **state) {
+    (void)state;
+    const c2d_capsule floor = {{-1.0f, -1.0f}, {11.0f, -1.0f}, 1.0f};
+    const float x[3] = {0.0f, 1.504f, 8.0f}, y[3] = {5.0f, 5.0f, 0.5f};
+    const float r[3] = {1.0f, 0.5f, 0.5f};
+    w9_figures *f = w9_figures_create();
+    assert_non_null(f);
+    w9_balls b = balls(x, y, r, 3);
+    unsigned char touched[3] = {0, 0, 0};
+    assert_int_equal(w9_mark_supported(f, &b, &floor, 1, touched), 2);
+    assert_int_equal(touched[0], 1);
+    assert_int_equal(touched[1], 0);
+    assert_int_equal(touched[2], 1);
+    unsigned char pair[3] = {0, 0, 0};
+    assert_int_equal(w9_mark_touching(f, &b, &floor, 1, pair), 1);
+    assert_int_equal(pair[0] | pair[1], 0);
     w9_figures_destroy(f);
 }
 
@@ -229,7 +280,9 @@ int main(void) {
         cmocka_unit_test(overlap_three_balls),
         cmocka_unit_test(overlap_percentile),
         cmocka_unit_test(overlap_brute_force),
+        cmocka_unit_test(overlap_reuse),
         cmocka_unit_test(touching),
+        cmocka_unit_test(supported),
         cmocka_unit_test(energy),
         cmocka_unit_test(energy_rise),
         cmocka_unit_test(packing),
