@@ -143,7 +143,9 @@ typedef struct c2d_ball_def {
     c2d_vec2 velocity;       ///< Finite, units/s. Default (0, 0).
     float angular_velocity;  ///< Finite, rad/s, counter-clockwise. Default 0.
     float radius;            ///< > 0 and finite. Default 0.5.
-    float density;           ///< >= 0 and finite; mass = density pi r^2; 0: never moves. Default 1.
+    /// >= 0 and finite, and the mass density pi r^2 finite too; 0: never moves (and never
+    /// sleeps: a static round peg is better a capsule with a == b). Default 1.
+    float density;
     float restitution;       ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.
     float friction;          ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.
     /// >= 0 and finite: a torque that slows rolling, this times the radius times the contact's
