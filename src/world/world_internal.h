@@ -61,7 +61,7 @@ typedef struct world_contact {
     c2d_vec2 point;    /* on the other's surface, at the step's start */
     float separation;  /* at the step's start: < 0 overlapping */
     float radius_a, radius_b; /* anchors: a's radius, b's radius (0 for a capsule) */
-    float normal_mass, tangent_mass, inv_inertia_sum_roll;
+    float normal_mass, soft_mass, tangent_mass, inv_inertia_sum_roll;
     float friction, restitution, rolling;
     float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
     float relative_velocity; /* normal velocity before the solve, for restitution */

@@ -93,6 +93,12 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         float mb = w->binv_mass[c->body_b], ib = w->binv_inertia[c->body_b];
         float k = ma + mb;
         c->normal_mass = k > 0.0f ? 1.0f / k : 0.0f;
+        /* The soft push's mass counts a sleeping ball as the ball it is: the spring of a pair
+         * keeps its stiffness when one side falls asleep. With the sleeping side's infinite
+         * mass the same overlap pushed twice as hard, the awake ball jumped, and its jump woke
+         * the sleeper again (a 40,000 pile kept three balls in that loop for ever). */
+        float ks = c->b == C2D_NONE && c->kind == C2D_SHAPE_CIRCLE ? ma + w->inv_mass[c->other] : k;
+        c->soft_mass = ks > 0.0f ? 1.0f / ks : 0.0f;
         float kt = ma + mb + ia * c->radius_a * c->radius_a + ib * c->radius_b * c->radius_b;
         c->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
         float kr = ia + ib;
@@ -228,7 +234,8 @@ void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
             mass_scale = s.mass_scale;
             impulse_scale = s.impulse_scale;
         }
-        float impulse = -c->normal_mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
+        float mass = impulse_scale > 0.0f ? c->soft_mass : c->normal_mass;
+        float impulse = -mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
         float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
         c->normal_impulse = total;
