@@ -352,7 +352,7 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
     const size_t threshold = (stream + 9) / 10;
     const c2d_vec2 rest = {0.0f, 0.0f};
     unsigned seed = 88172645u;
-    double cpu = 0.0, counted = 0.0;
+    double cpu = 0.0, counted = 0.0, awake_sum = 0.0;
     size_t row = 0;
     for (;;) {
         if (row < STREAM_ROWS) {
@@ -379,13 +379,17 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
         r->stream_steps++;
         if (awake >= threshold) {
             counted += t;
+            awake_sum += (double)awake;
             r->stream_counted++;
         }
     }
     free(x);
     r->cpu_s += cpu;
     r->steps = s->steps;
-    if (r->stream_counted) r->stream_ms = 1e3 * counted / (double)r->stream_counted;
+    if (r->stream_counted) {
+        r->stream_ms = 1e3 * counted / (double)r->stream_counted;
+        r->stream_awake_mean = awake_sum / (double)r->stream_counted;
+    }
     return 0;
 }
 

@@ -132,7 +132,8 @@ typedef struct w9w_board {
     size_t stream_counted; /* steps in that mean */
     size_t stream_steps;   /* steps from the first row until fewer than 10% were awake */
     size_t stream_awake_max;
-    bool stream_ended; /* fewer than 10% awake before the cap */
+    double stream_awake_mean; /* balls awake, the mean over the steps counted */
+    bool stream_ended;        /* fewer than 10% awake before the cap */
 } w9w_board;
 int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w9w_board *r);
 

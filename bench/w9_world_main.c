@@ -88,9 +88,9 @@ static int run_board(size_t n, double cap, size_t stream, size_t sleep_limit, bo
         printf("asleep_step=%zu asleep_ms=%.4f\n", r.asleep, r.asleep_ms);
         if (stream && r.asleep)
             printf("stream=%zu stream_ms=%.3f stream_counted=%zu stream_steps=%zu "
-                   "stream_awake_max=%zu stream_ended=%d\n",
+                   "stream_awake_max=%zu stream_awake_mean=%.0f stream_ended=%d\n",
                    r.stream, r.stream_ms, r.stream_counted, r.stream_steps, r.stream_awake_max,
-                   r.stream_ended);
+                   r.stream_awake_mean, r.stream_ended);
     }
     if (check) print_midair(&s);
     w9w_scene_destroy(&s);
