@@ -139,22 +139,22 @@ C2D_API void c2d_world_destroy(c2d_world *world);
 
 /// A ball to add. Get the defaults from c2d_ball_default_def() and change fields by name.
 typedef struct c2d_ball_def {
-    c2d_vec2 position;       ///< Finite. Default (0, 0).
-    c2d_vec2 velocity;       ///< Finite, units/s. Default (0, 0).
-    float angular_velocity;  ///< Finite, rad/s, counter-clockwise. Default 0.
-    float radius;            ///< > 0 and finite. Default 0.5.
+    c2d_vec2 position;      ///< Finite. Default (0, 0).
+    c2d_vec2 velocity;      ///< Finite, units/s. Default (0, 0).
+    float angular_velocity; ///< Finite, rad/s, counter-clockwise. Default 0.
+    float radius;           ///< > 0 and finite. Default 0.5.
     /// >= 0 and finite, and the mass density pi r^2 finite too; 0: never moves (and never
     /// sleeps: a static round peg is better a capsule with a == b). Default 1.
     float density;
-    float restitution;       ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.
-    float friction;          ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.
+    float restitution; ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.
+    float friction;    ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.
     /// >= 0 and finite: a torque that slows rolling, this times the radius times the contact's
     /// normal force. Default 0.05 (without it the bottom rows of a large pile creep for ever).
     float rolling_resistance;
-    uint32_t category; ///< Layers the ball is on (collide2d/filter.h). Default C2D_FILTER_ALL.
-    uint32_t mask;     ///< Layers the ball meets. Default C2D_FILTER_ALL.
-    bool events;       ///< Contact begin, end and hit events for this ball. Default false.
-    bool enable_sleep; ///< false: never sleeps (a player's ball). Default true.
+    uint32_t category;  ///< Layers the ball is on (collide2d/filter.h). Default C2D_FILTER_ALL.
+    uint32_t mask;      ///< Layers the ball meets. Default C2D_FILTER_ALL.
+    bool events;        ///< Contact begin, end and hit events for this ball. Default false.
+    bool enable_sleep;  ///< false: never sleeps (a player's ball). Default true.
     uint64_t user_data; ///< The program's own value, read back by c2d_world_ball_user_data().
 } c2d_ball_def;
 
@@ -208,8 +208,7 @@ C2D_API c2d_status c2d_world_add_capsules(c2d_world *w, const c2d_capsule_def *d
                                           c2d_capsule_id *ids);
 /// Removes the capsules; all or nothing as c2d_world_remove_balls(). Sleeping balls that
 /// touched them wake.
-C2D_API c2d_status c2d_world_remove_capsules(c2d_world *w, const c2d_capsule_id *ids,
-                                             size_t count);
+C2D_API c2d_status c2d_world_remove_capsules(c2d_world *w, const c2d_capsule_id *ids, size_t count);
 /// Sets a kinematic capsule's velocity (its pivot's) and angular velocity (about its pivot),
 /// kept until changed. A static capsule: C2D_ERROR_STATE. Non-finite: C2D_ERROR_VALUE.
 /// Sleeping balls touching it wake when it moves.
@@ -275,11 +274,11 @@ C2D_API size_t c2d_world_capsule_count(const c2d_world *w);
 /// A contact event. For a ball-ball pair `ball` is the lower id and `other` the higher.
 typedef struct c2d_world_contact_event {
     c2d_ball_id ball;
-    uint32_t other;              ///< A ball id or a capsule id, as other_kind says.
-    c2d_shape_kind other_kind;   ///< C2D_SHAPE_CIRCLE (a ball) or C2D_SHAPE_CAPSULE.
-    c2d_vec2 point;              ///< On `other`'s surface.
-    c2d_vec2 normal;             ///< Unit, from `other` toward `ball`.
-    float approach_speed;        ///< Begin and hit: the speed of approach; 0 for end.
+    uint32_t other;            ///< A ball id or a capsule id, as other_kind says.
+    c2d_shape_kind other_kind; ///< C2D_SHAPE_CIRCLE (a ball) or C2D_SHAPE_CAPSULE.
+    c2d_vec2 point;            ///< On `other`'s surface.
+    c2d_vec2 normal;           ///< Unit, from `other` toward `ball`.
+    float approach_speed;      ///< Begin and hit: the speed of approach; 0 for end.
 } c2d_world_contact_event;
 
 /// A sensor event: `ball` entered or left `sensor`.

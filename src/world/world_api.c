@@ -50,10 +50,18 @@ c2d_capsule_def c2d_capsule_default_def(void) {
     };
 }
 
-static bool finite(float v) { return isfinite(v); }
-static bool positive(float v) { return isfinite(v) && v > 0.0f; }
-static bool non_negative(float v) { return isfinite(v) && v >= 0.0f; }
-static bool finite_vec(c2d_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+static bool finite(float v) {
+    return isfinite(v);
+}
+static bool positive(float v) {
+    return isfinite(v) && v > 0.0f;
+}
+static bool non_negative(float v) {
+    return isfinite(v) && v >= 0.0f;
+}
+static bool finite_vec(c2d_vec2 v) {
+    return isfinite(v.x) && isfinite(v.y);
+}
 
 static bool world_def_valid(const c2d_world_def *d) {
     bool tasks = (d->enqueue_task == NULL) == (d->finish_task == NULL);
@@ -62,8 +70,8 @@ static bool world_def_valid(const c2d_world_def *d) {
            positive(d->max_push_speed) && non_negative(d->restitution_threshold) &&
            non_negative(d->hit_speed) && positive(d->sleep_speed) && positive(d->sleep_time) &&
            finite(d->wake_speed) && d->wake_speed >= d->sleep_speed &&
-           non_negative(d->speculative_distance) && d->worker_count >= 1 &&
-           d->worker_count <= 64 && tasks;
+           non_negative(d->speculative_distance) && d->worker_count >= 1 && d->worker_count <= 64 &&
+           tasks;
 }
 
 static bool ball_def_valid(const c2d_ball_def *d) {
@@ -89,7 +97,9 @@ static bool capsule_def_valid(const c2d_capsule_def *d) {
 }
 
 /* A call on a world that is stepping (from a task or another thread) is refused. */
-static bool busy(const c2d_world *w) { return atomic_load(&((c2d_world *)w)->stepping) != 0; }
+static bool busy(const c2d_world *w) {
+    return atomic_load(&((c2d_world *)w)->stepping) != 0;
+}
 
 /* ---- memory ---- */
 
@@ -127,21 +137,28 @@ bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element, siz
         {(void **)&(w)->mask, sizeof(uint32_t)}, {(void **)&(w)->flags, sizeof(uint8_t)},          \
         {(void **)&(w)->user_data, sizeof(uint64_t)}, {(void **)&(w)->ids, sizeof(uint32_t)},      \
         {(void **)&(w)->warm_row, sizeof(uint32_t)}, {(void **)&(w)->warm_step, sizeof(uint64_t)}, \
-        {(void **)&(w)->wake_queue, sizeof(uint32_t)}, {(void **)&(w)->local_of, sizeof(uint32_t)}
+        {(void **)&(w)->wake_queue, sizeof(uint32_t)}, {                                           \
+        (void **)&(w)->local_of, sizeof(uint32_t)                                                  \
+    }
 
 #define CAPSULE_ARRAYS(w)                                                                          \
-    {(void **)&(w)->shape, sizeof(c2d_capsule)}, {(void **)&(w)->motion, sizeof(uint8_t)},        \
-        {(void **)&(w)->sensor, sizeof(uint8_t)}, {(void **)&(w)->capsule_events, sizeof(uint8_t)}, \
+    {(void **)&(w)->shape, sizeof(c2d_capsule)}, {(void **)&(w)->motion, sizeof(uint8_t)},         \
+        {(void **)&(w)->sensor, sizeof(uint8_t)},                                                  \
+        {(void **)&(w)->capsule_events, sizeof(uint8_t)},                                          \
         {(void **)&(w)->capsule_restitution, sizeof(float)},                                       \
         {(void **)&(w)->capsule_friction, sizeof(float)},                                          \
         {(void **)&(w)->capsule_category, sizeof(uint32_t)},                                       \
         {(void **)&(w)->capsule_mask, sizeof(uint32_t)},                                           \
         {(void **)&(w)->capsule_user_data, sizeof(uint64_t)},                                      \
-        {(void **)&(w)->capsule_ids, sizeof(uint32_t)}, {(void **)&(w)->kin, sizeof(c2d_world_kin)},   \
-        {(void **)&(w)->kin_target, sizeof(uint8_t)}, {(void **)&(w)->kin_goal, sizeof(c2d_capsule)}
+        {(void **)&(w)->capsule_ids, sizeof(uint32_t)},                                            \
+        {(void **)&(w)->kin, sizeof(c2d_world_kin)}, {(void **)&(w)->kin_target, sizeof(uint8_t)}, \
+    {                                                                                              \
+        (void **)&(w)->kin_goal, sizeof(c2d_capsule)                                               \
+    }
 
 /* Grows every array of `refs` from `*capacity` to hold `need` elements; all or nothing. */
-bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n, size_t *capacity, size_t need) {
+bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n, size_t *capacity,
+                           size_t need) {
     if (need <= *capacity) return true;
     size_t cap = c2d_grown(*capacity, need);
     void *fresh[32];
@@ -274,17 +291,48 @@ void c2d_world_destroy(c2d_world *w) {
     c2d_scene_destroy(w->balls_scene);
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
-    void *scratch[] = {w->static_map, w->sensor_map, w->kinematic_list, w->awake, w->ax, w->ay,
-                       w->ar, w->ar_frozen, w->margin, w->ar_capsule, w->margin_capsule, w->acat, w->amask, w->start_x, w->start_y, w->bvx,
-                       w->bvy, w->bw, w->binv_mass, w->binv_inertia, w->bdx, w->bdy, w->clearance,
-                       w->travelled, w->near_kinematic, w->contacts, w->scratch, w->near,
-                       w->kin_start, w->kin_step_start, w->kin_step_end, w->kin_reach, w->sweep_buf, w->matched,
-                       w->warm[0].row_start, w->warm[0].entries, w->warm[1].row_start,
+    void *scratch[] = {w->static_map,
+                       w->sensor_map,
+                       w->kinematic_list,
+                       w->awake,
+                       w->ax,
+                       w->ay,
+                       w->ar,
+                       w->ar_frozen,
+                       w->margin,
+                       w->ar_capsule,
+                       w->margin_capsule,
+                       w->acat,
+                       w->amask,
+                       w->start_x,
+                       w->start_y,
+                       w->bvx,
+                       w->bvy,
+                       w->bw,
+                       w->binv_mass,
+                       w->binv_inertia,
+                       w->bdx,
+                       w->bdy,
+                       w->clearance,
+                       w->travelled,
+                       w->near_kinematic,
+                       w->contacts,
+                       w->scratch,
+                       w->near,
+                       w->kin_start,
+                       w->kin_step_start,
+                       w->kin_step_end,
+                       w->kin_reach,
+                       w->sweep_buf,
+                       w->matched,
+                       w->warm[0].row_start,
+                       w->warm[0].entries,
+                       w->warm[1].row_start,
                        w->warm[1].entries};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         c2d_free(&w->allocator, scratch[i]);
-    world_array *arrays[] = {&w->begins,   &w->ends,          &w->hits,          &w->enters,
-                             &w->exits,    &w->touching,      &w->touching_next, &w->inside,
+    world_array *arrays[] = {&w->begins,      &w->ends,       &w->hits,          &w->enters,
+                             &w->exits,       &w->touching,   &w->touching_next, &w->inside,
                              &w->inside_next, &w->swept_hits, &w->sensor_found};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free_array(w, arrays[i]);
@@ -305,7 +353,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
     if (count == 0) return C2D_OK;
     world_array_ref refs[] = {BALL_ARRAYS(w)};
     if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->ball_capacity,
-                     w->ball_count + count) ||
+                               w->ball_count + count) ||
         !slots_reserve(w, &w->ball_slots, count))
         return C2D_ERROR_ALLOC;
     for (size_t i = 0; i < count; i++) {
@@ -418,8 +466,10 @@ c2d_status c2d_world_remove_balls(c2d_world *w, const c2d_ball_id *ids, size_t c
         c2d_world_lookup_ball(w, ids[i], &k);
         /* Its sensor memberships and touching pairs end at the next step, which finds the id
          * gone; the frozen index forgets it now. */
-        if (w->flags[k] & WORLD_BALL_AWAKE) w->awake_count--;
-        else c2d_world_thaw_now(w, k);
+        if (w->flags[k] & WORLD_BALL_AWAKE)
+            w->awake_count--;
+        else
+            c2d_world_thaw_now(w, k);
         slots_release(&w->ball_slots, ids[i]);
         uint32_t last = (uint32_t)--w->ball_count;
         if (k != last) {
@@ -541,8 +591,8 @@ c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool en
     c2d_status st = ball_for_change(w, id, &k);
     if (st != C2D_OK) return st;
     if (!enable) c2d_world_wake_ball(w, k);
-    w->flags[k] = (uint8_t)(enable ? w->flags[k] | WORLD_BALL_SLEEPS
-                                   : w->flags[k] & ~WORLD_BALL_SLEEPS);
+    w->flags[k] =
+        (uint8_t)(enable ? w->flags[k] | WORLD_BALL_SLEEPS : w->flags[k] & ~WORLD_BALL_SLEEPS);
     w->sleep_timer[k] = 0.0f;
     return C2D_OK;
 }
@@ -553,8 +603,12 @@ uint64_t c2d_world_ball_user_data(const c2d_world *w, c2d_ball_id id) {
     return w->user_data[k];
 }
 
-size_t c2d_world_awake_count(const c2d_world *w) { return w && !busy(w) ? w->awake_count : 0; }
-size_t c2d_world_ball_count(const c2d_world *w) { return w && !busy(w) ? w->ball_count : 0; }
+size_t c2d_world_awake_count(const c2d_world *w) {
+    return w && !busy(w) ? w->awake_count : 0;
+}
+size_t c2d_world_ball_count(const c2d_world *w) {
+    return w && !busy(w) ? w->ball_count : 0;
+}
 size_t c2d_world_capsule_count(const c2d_world *w) {
     return w && !busy(w) ? w->capsule_count : 0;
 }
@@ -572,7 +626,7 @@ c2d_status c2d_world_add_capsules(c2d_world *w, const c2d_capsule_def *defs, siz
     if (count == 0) return C2D_OK;
     world_array_ref refs[] = {CAPSULE_ARRAYS(w)};
     if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->capsule_capacity,
-                     w->capsule_count + count) ||
+                               w->capsule_count + count) ||
         !slots_reserve(w, &w->capsule_slots, count))
         return C2D_ERROR_ALLOC;
     for (size_t i = 0; i < count; i++) {
@@ -701,9 +755,12 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
         goto done;
     size_t ns = 0, ne = 0, nk = 0;
     for (uint32_t k = 0; k < n; k++) {
-        if (w->motion[k] == C2D_KINEMATIC && !w->sensor[k]) kinematic[nk++] = k;
-        else if (w->sensor[k]) sensor_map[ne++] = k;
-        else static_map[ns++] = k;
+        if (w->motion[k] == C2D_KINEMATIC && !w->sensor[k])
+            kinematic[nk++] = k;
+        else if (w->sensor[k])
+            sensor_map[ne++] = k;
+        else
+            static_map[ns++] = k;
     }
     /* Builds one scene from the capsules `map` lists (SoA in `arrays`, words in `words`). */
     for (int pass = 0; pass < 2; pass++) {
@@ -721,8 +778,14 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
             cat[i] = w->capsule_category[map[i]];
             msk[i] = w->capsule_mask[map[i]];
         }
-        c2d_capsule_soa soa = {.ax = ax, .ay = ay, .bx = bx, .by = by, .radius = r, .count = m,
-                               .category = cat, .mask = msk};
+        c2d_capsule_soa soa = {.ax = ax,
+                               .ay = ay,
+                               .bx = bx,
+                               .by = by,
+                               .radius = r,
+                               .count = m,
+                               .category = cat,
+                               .mask = msk};
         st = c2d_scene_create(&soa, &w->allocator, pass == 0 ? &statics : &sensors);
         if (st != C2D_OK) goto done;
     }

@@ -17,8 +17,8 @@
 typedef c2d_status scratch_call(c2d_world *w, void *out, size_t capacity, size_t *total,
                                 const void *ctx);
 
-static c2d_status run_into_scratch(c2d_world *w, scratch_call *call, size_t size,
-                                   const void *ctx, size_t *total) {
+static c2d_status run_into_scratch(c2d_world *w, scratch_call *call, size_t size, const void *ctx,
+                                   size_t *total) {
     for (;;) {
         size_t capacity = w->scratch_bytes / size;
         c2d_status st = call(w, w->scratch, capacity, total, ctx);
@@ -32,15 +32,18 @@ static c2d_status run_into_scratch(c2d_world *w, scratch_call *call, size_t size
 }
 
 static c2d_status push_contacts(c2d_world *w, size_t more) {
-    return c2d_world_reserve(w, (void **)&w->contacts, &w->contact_capacity, w->contact_count + more,
-                         sizeof(world_contact))
+    return c2d_world_reserve(w, (void **)&w->contacts, &w->contact_capacity,
+                             w->contact_count + more, sizeof(world_contact))
                ? C2D_OK
                : C2D_ERROR_ALLOC;
 }
 
 static c2d_circle_soa awake_soa(const c2d_world *w, const float *radius) {
-    return (c2d_circle_soa){.x = w->ax, .y = w->ay, .radius = radius,
-                            .count = w->awake_list_count, .category = w->acat,
+    return (c2d_circle_soa){.x = w->ax,
+                            .y = w->ay,
+                            .radius = radius,
+                            .count = w->awake_list_count,
+                            .category = w->acat,
                             .mask = w->amask};
 }
 
@@ -65,7 +68,9 @@ static c2d_status call_frozen(c2d_world *w, void *out, size_t capacity, size_t *
     return c2d_scene_collide_frozen(w->balls_scene, &soa, w->awake, out, capacity, total);
 }
 
-static float mix(float a, float b) { return sqrtf(a * b); }
+static float mix(float a, float b) {
+    return sqrtf(a * b);
+}
 
 /* Fills the material fields of a contact of awake ball ka against ball kb. */
 static void ball_materials(const c2d_world *w, world_contact *c, uint32_t ka, uint32_t kb) {
@@ -215,7 +220,8 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
             c2d_vec2 nrm = pp[i].contact.normal;
             if (!a_awake) nrm = (c2d_vec2){-nrm.x, -nrm.y};
             c.normal = nrm;
-            c.point = (c2d_vec2){w->x[kf] + nrm.x * w->radius[kf], w->y[kf] + nrm.y * w->radius[kf]};
+            c.point =
+                (c2d_vec2){w->x[kf] + nrm.x * w->radius[kf], w->y[kf] + nrm.y * w->radius[kf]};
             c.separation = w->margin[a] + base - pp[i].contact.depth;
             c.radius_a = w->radius[ka];
             c.radius_b = w->radius[kf];

@@ -14,7 +14,9 @@
 
 #define HYSTERESIS 0.01f
 
-static float max_f(float a, float b) { return a > b ? a : b; }
+static float max_f(float a, float b) {
+    return a > b ? a : b;
+}
 
 static int pair_cmp(const void *pa, const void *pb) {
     const world_pair *a = pa, *b = pb;
@@ -30,7 +32,8 @@ static int event_cmp(const void *pa, const void *pb) {
     if (a->other_kind != b->other_kind) return a->other_kind < b->other_kind ? -1 : 1;
     if (a->other != b->other) return a->other < b->other ? -1 : 1;
     /* The same pair twice (a swept hit and a contact): the faster first, then by bytes. */
-    if (a->approach_speed != b->approach_speed) return a->approach_speed > b->approach_speed ? -1 : 1;
+    if (a->approach_speed != b->approach_speed)
+        return a->approach_speed > b->approach_speed ? -1 : 1;
     return memcmp(a, b, sizeof *a);
 }
 
@@ -45,12 +48,11 @@ static void sort_events(world_array *a) {
     if (a->count > 1) qsort(a->data, a->count, sizeof(c2d_world_contact_event), event_cmp);
 }
 
-
 /* The pair key and event of a contact, oriented by section 14's rule (ball-ball: the lower id
  * is `ball`, the normal toward it), with the normal and point where the shapes are at the end
  * of the step, and the gap then. */
-static world_pair contact_key(const c2d_world *w, const world_contact *c, c2d_world_contact_event *e,
-                              double *gap, float *smaller) {
+static world_pair contact_key(const c2d_world *w, const world_contact *c,
+                              c2d_world_contact_event *e, double *gap, float *smaller) {
     uint32_t ka = w->awake[c->a];
     double ax = w->x[ka], ay = w->y[ka];
     if (c->kind == C2D_SHAPE_CAPSULE) {
@@ -65,8 +67,8 @@ static world_pair contact_key(const c2d_world *w, const world_contact *c, c2d_wo
         *gap = d - s.radius - w->radius[ka];
         *smaller = w->radius[ka];
         c2d_vec2 p = {(float)(qx + n.x * (double)s.radius), (float)(qy + n.y * (double)s.radius)};
-        *e = (c2d_world_contact_event){w->ids[ka], w->capsule_ids[c->other], C2D_SHAPE_CAPSULE,
-                                       p, n, 0.0f};
+        *e = (c2d_world_contact_event){
+            w->ids[ka], w->capsule_ids[c->other], C2D_SHAPE_CAPSULE, p, n, 0.0f};
         return (world_pair){w->ids[ka], C2D_SHAPE_CAPSULE, w->capsule_ids[c->other]};
     }
     uint32_t kb = c->b != C2D_NONE ? w->awake[c->b] : c->other;
@@ -166,7 +168,7 @@ static c2d_status contact_events(c2d_world *w) {
             continue;
         }
         c2d_world_contact_event e = {prev[i].ball, prev[i].other, (c2d_shape_kind)prev[i].kind,
-                                     {0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f};
+                                     {0.0f, 0.0f}, {0.0f, 0.0f},  0.0f};
         ok &= push(w, &w->ends, &e, sizeof e);
     }
     /* The sweeps' hits. */
@@ -214,8 +216,12 @@ static c2d_status sensor_events(c2d_world *w) {
             w->ay[i] = w->y[k];
             w->ar[i] = w->radius[k] * (1.0f + HYSTERESIS);
         }
-        c2d_circle_soa soa = {.x = w->ax, .y = w->ay, .radius = w->ar, .count = n,
-                              .category = w->acat, .mask = w->amask};
+        c2d_circle_soa soa = {.x = w->ax,
+                              .y = w->ay,
+                              .radius = w->ar,
+                              .count = n,
+                              .category = w->acat,
+                              .mask = w->amask};
         size_t total;
         c2d_status st;
         for (;;) {
@@ -225,7 +231,7 @@ static c2d_status sensor_events(c2d_world *w) {
                 !(st == C2D_OK && total > w->scratch_bytes / sizeof(c2d_pair_contact)))
                 break;
             if (!c2d_world_reserve(w, &w->scratch, &w->scratch_bytes,
-                               total * sizeof(c2d_pair_contact), 1))
+                                   total * sizeof(c2d_pair_contact), 1))
                 return C2D_ERROR_ALLOC;
         }
         if (st != C2D_OK) return st;
@@ -284,8 +290,12 @@ static c2d_status sensor_events(c2d_world *w) {
             w->ay[q] = w->start_y[q];
             w->ar[q] = w->radius[w->awake[q]];
         }
-        c2d_circle_soa soa = {.x = w->ax, .y = w->ay, .radius = w->ar, .count = n,
-                              .category = w->acat, .mask = w->amask};
+        c2d_circle_soa soa = {.x = w->ax,
+                              .y = w->ay,
+                              .radius = w->ar,
+                              .count = n,
+                              .category = w->acat,
+                              .mask = w->amask};
         c2d_circle_toi *toi = w->scratch; /* room: c2d_world_move_reserve() */
         c2d_status st = c2d_scene_sweep(w->sensor_scene, &soa, mx, my, toi);
         if (st != C2D_OK) return st;
@@ -327,8 +337,12 @@ c2d_status c2d_world_events_reserve(c2d_world *w) {
               c2d_world_reserve(w, (void **)&w->matched, &w->matched_capacity, t + 1, 1);
     if (!ok) return C2D_ERROR_ALLOC;
     if (!w->sensor_scene || w->sensor_count == 0 || a == 0) return C2D_OK;
-    c2d_circle_soa soa = {.x = w->ax, .y = w->ay, .radius = w->ar_capsule, .count = a,
-                          .category = w->acat, .mask = w->amask};
+    c2d_circle_soa soa = {.x = w->ax,
+                          .y = w->ay,
+                          .radius = w->ar_capsule,
+                          .count = a,
+                          .category = w->acat,
+                          .mask = w->amask};
     size_t total = 0;
     c2d_status st = c2d_scene_collide(w->sensor_scene, &soa, NULL, 0, &total);
     if (st != C2D_OK) return st;

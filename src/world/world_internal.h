@@ -25,8 +25,8 @@
 enum {
     WORLD_BALL_AWAKE = 1,
     WORLD_BALL_EVENTS = 2,
-    WORLD_BALL_SLEEPS = 4, /* the ball's enable_sleep */
-    WORLD_BALL_FIXED = 8,  /* density 0: never moves (and never sleeps) */
+    WORLD_BALL_SLEEPS = 4,  /* the ball's enable_sleep */
+    WORLD_BALL_FIXED = 8,   /* density 0: never moves (and never sleeps) */
     WORLD_BALL_QUEUED = 16, /* in wake_queue: its sleeping neighbours' support is checked */
 };
 
@@ -41,7 +41,9 @@ typedef struct world_slots {
 #define WORLD_SLOT_BITS 24
 #define WORLD_SLOT_MASK 0xFFFFFFu
 
-static inline uint32_t world_id_slot(uint32_t id) { return id & WORLD_SLOT_MASK; }
+static inline uint32_t world_id_slot(uint32_t id) {
+    return id & WORLD_SLOT_MASK;
+}
 static inline uint32_t world_make_id(uint32_t slot, uint8_t generation) {
     return slot | (uint32_t)generation << WORLD_SLOT_BITS;
 }
@@ -57,16 +59,16 @@ typedef struct world_contact {
     uint8_t kinematic; /* the capsule moves: `other_velocity` is its point's velocity */
     uint8_t events;    /* either side asked for events */
     uint8_t pad;
-    c2d_vec2 normal;   /* from the other toward a */
-    c2d_vec2 point;    /* on the other's surface, at the step's start */
-    float separation;  /* at the step's start: < 0 overlapping */
+    c2d_vec2 normal;          /* from the other toward a */
+    c2d_vec2 point;           /* on the other's surface, at the step's start */
+    float separation;         /* at the step's start: < 0 overlapping */
     float radius_a, radius_b; /* anchors: a's radius, b's radius (0 for a capsule) */
     float normal_mass, soft_mass, tangent_mass, inv_inertia_sum_roll;
     float friction, restitution, rolling;
     float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
     float relative_velocity; /* normal velocity before the solve, for restitution */
-    c2d_vec2 other_velocity;  /* kinematic capsule: its velocity at the point */
-    float end_separation;     /* after the substeps */
+    c2d_vec2 other_velocity; /* kinematic capsule: its velocity at the point */
+    float end_separation;    /* after the substeps */
 } world_contact;
 
 /* Warm-start memory: the impulses of last step's contacts, in rows of their owner ball. */
@@ -99,7 +101,7 @@ struct c2d_world {
     atomic_int stepping;
     uint64_t step_index;
     c2d_world_profile profile; /* the last step's */
-    uint64_t change_count; /* bumped by every call that adds, removes or teleports a ball */
+    uint64_t change_count;     /* bumped by every call that adds, removes or teleports a ball */
 
     /* Balls, dense. */
     size_t ball_count, ball_capacity;
@@ -110,14 +112,14 @@ struct c2d_world {
     uint8_t *flags;
     uint64_t *user_data;
     c2d_ball_id *ids;
-    uint32_t *warm_row;   /* the ball's row in `warm` when it owned contacts last step */
-    uint64_t *warm_step;  /* the step that row belongs to */
+    uint32_t *warm_row;  /* the ball's row in `warm` when it owned contacts last step */
+    uint64_t *warm_step; /* the step that row belongs to */
     world_slots ball_slots;
     size_t awake_count;   /* balls with WORLD_BALL_AWAKE */
     uint32_t *wake_queue; /* ids of balls woken since the last support check (ball_capacity) */
     size_t wake_count;
-    uint32_t *local_of;   /* an awake ball's index in `awake` (this step's; ball_capacity) */
-    float max_radius;     /* the largest radius ever added */
+    uint32_t *local_of; /* an awake ball's index in `awake` (this step's; ball_capacity) */
+    float max_radius;   /* the largest radius ever added */
 
     /* Capsules, dense. */
     size_t capsule_count, capsule_capacity;
@@ -128,7 +130,7 @@ struct c2d_world {
     uint64_t *capsule_user_data;
     c2d_capsule_id *capsule_ids;
     struct c2d_world_kin *kin; /* per capsule (world_kinematic.h); used by kinematic ones */
-    uint8_t *kin_target;   /* move_capsule_to pending: kin_goal holds the target */
+    uint8_t *kin_target;       /* move_capsule_to pending: kin_goal holds the target */
     c2d_capsule *kin_goal;
     world_slots capsule_slots;
 
@@ -141,34 +143,34 @@ struct c2d_world {
     bool capsules_dirty; /* the scenes are rebuilt before the next step or query */
 
     /* Step scratch (kept between steps). */
-    uint32_t *awake;    /* dense indices of the awake balls, ascending */
+    uint32_t *awake; /* dense indices of the awake balls, ascending */
     size_t awake_list_count;
-    float *ax, *ay, *ar, *ar_frozen; /* awake SoA: centres, radii grown by the margin (and by
-                                        * the sleeping balls' margin for ar_frozen) */
-    float *margin;      /* speculative margin against balls */
+    float *ax, *ay, *ar, *ar_frozen;    /* awake SoA: centres, radii grown by the margin (and by
+                                         * the sleeping balls' margin for ar_frozen) */
+    float *margin;                      /* speculative margin against balls */
     float *ar_capsule, *margin_capsule; /* radius and margin against capsules (a whole step's
                                             move: a ball without a capsule within it moves
                                             unswept) */
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
-    float *clearance;   /* distance the ball may move before a static capsule can be near */
-    float *travelled;   /* how far it moved this step */
+    float *clearance; /* distance the ball may move before a static capsule can be near */
+    float *travelled; /* how far it moved this step */
     uint8_t *near_kinematic;
     size_t awake_capacity;
     size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;
     size_t contact_count, contact_capacity;
-    void *scratch;      /* raw results of the scene calls */
+    void *scratch; /* raw results of the scene calls */
     size_t scratch_bytes;
     c2d_circle_pair_contact *near; /* results of the sleep code's neighbour queries */
     size_t near_capacity;
-    c2d_capsule *kin_start;  /* kinematic capsules at the start of the substep (per list entry) */
+    c2d_capsule *kin_start; /* kinematic capsules at the start of the substep (per list entry) */
     c2d_capsule *kin_step_start; /* and at the start of the step */
     c2d_capsule *kin_step_end;   /* and at its end */
     float *kin_reach;            /* how far any of its points moves this step */
     size_t kin_capacity;
-    float *sweep_buf;        /* the swept balls' SoA (world_move.c) */
+    float *sweep_buf; /* the swept balls' SoA (world_move.c) */
     size_t sweep_capacity;
     world_warm warm[2];
     int warm_current;
@@ -204,10 +206,12 @@ typedef struct world_array_ref {
     void **array;
     size_t size;
 } world_array_ref;
-C2D_INTERNAL bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n, size_t *capacity,
-                       size_t need);
-C2D_INTERNAL bool c2d_world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size);
-C2D_INTERNAL bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element, size_t size);
+C2D_INTERNAL bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n,
+                                        size_t *capacity, size_t need);
+C2D_INTERNAL bool c2d_world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need,
+                                    size_t size);
+C2D_INTERNAL bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element,
+                                       size_t size);
 
 /* Slot tables (world_api.c). */
 C2D_INTERNAL bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
@@ -217,8 +221,9 @@ C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id
 C2D_INTERNAL c2d_status c2d_world_refresh_scenes(c2d_world *w);
 
 /* Sleep and waking (world_sleep.c). */
-C2D_INTERNAL void c2d_world_wake_ball(c2d_world *w, uint32_t dense);   /* awake now; never fails */
-C2D_INTERNAL bool c2d_world_sleep_ball(c2d_world *w, uint32_t dense);  /* false: the index could not grow */
+C2D_INTERNAL void c2d_world_wake_ball(c2d_world *w, uint32_t dense); /* awake now; never fails */
+C2D_INTERNAL bool c2d_world_sleep_ball(c2d_world *w,
+                                       uint32_t dense); /* false: the index could not grow */
 C2D_INTERNAL bool c2d_world_freeze_now(c2d_world *w, uint32_t dense);
 C2D_INTERNAL void c2d_world_thaw_now(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t dense);
@@ -242,6 +247,8 @@ C2D_INTERNAL c2d_status c2d_world_events_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_update_events(c2d_world *w, float dt);
 
 /* |(x, y)|: sqrt of the sum of squares (hypotf is libm's, not the same bytes everywhere). */
-static inline float c2d_world_len(float x, float y) { return sqrtf(x * x + y * y); }
+static inline float c2d_world_len(float x, float y) {
+    return sqrtf(x * x + y * y);
+}
 
 #endif

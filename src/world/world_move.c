@@ -27,7 +27,8 @@ c2d_status c2d_world_move_reserve(c2d_world *w) {
     size_t floats, bytes;
     if (!c2d_size_mul(n, 11, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
         return C2D_ERROR_ALLOC;
-    return c2d_world_reserve(w, (void **)&w->sweep_buf, &w->sweep_capacity, floats, sizeof(float)) &&
+    return c2d_world_reserve(w, (void **)&w->sweep_buf, &w->sweep_capacity, floats,
+                             sizeof(float)) &&
                    c2d_world_reserve(w, &w->scratch, &w->scratch_bytes, bytes, 1)
                ? C2D_OK
                : C2D_ERROR_ALLOC;
@@ -52,8 +53,10 @@ static sweep_set carve(c2d_world *w) {
 /* Keeps an angle in [-pi, pi] (the drawing angle; no libm). */
 static float wrap_angle(float a) {
     const float pi = 3.14159265f, two_pi = 6.28318531f;
-    if (a > pi) a -= two_pi;
-    else if (a < -pi) a += two_pi;
+    if (a > pi)
+        a -= two_pi;
+    else if (a < -pi)
+        a += two_pi;
     return a;
 }
 
@@ -111,8 +114,11 @@ static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
             float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
             float ox = w->x[k] + mx, oy = w->y[k] + my;
             if (statics) {
-                c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &w->radius[k],
-                                      .count = 1, .category = &w->category[k],
+                c2d_circle_soa one = {.x = &w->x[k],
+                                      .y = &w->y[k],
+                                      .radius = &w->radius[k],
+                                      .count = 1,
+                                      .category = &w->category[k],
                                       .mask = &w->mask[k]};
                 c2d_move_soa move = {.x = &mx, .y = &my};
                 c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
@@ -164,8 +170,8 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
     }
     c2d_circle_toi *toi = w->scratch;
     for (int pass = 0; pass < MOVE_PASSES && s.count > 0; pass++) {
-        c2d_circle_soa soa = {.x = s.x, .y = s.y, .radius = s.r, .count = s.count,
-                              .category = s.cat, .mask = s.mask};
+        c2d_circle_soa soa = {
+            .x = s.x, .y = s.y, .radius = s.r, .count = s.count, .category = s.cat, .mask = s.mask};
         if (statics) {
             c2d_status st = c2d_scene_sweep(w->static_scene, &soa, s.mx, s.my, toi);
             if (st != C2D_OK) return st;
@@ -187,8 +193,8 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
                         continue;
                     c2d_toi kt;
                     if (c2d_world_sweep_circle_morphing_capsule(ball, (c2d_vec2){s.mx[j], s.my[j]},
-                                                            w->kin_start[q], w->shape[cap],
-                                                            &kt) &&
+                                                                w->kin_start[q], w->shape[cap],
+                                                                &kt) &&
                         kt.t < t) {
                         t = kt.t;
                         toi[j].capsule = cap | 0x80000000u; /* kinematic */

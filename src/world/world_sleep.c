@@ -18,12 +18,18 @@
 #define SUPPORT_TOUCH 0.005f
 
 bool c2d_world_freeze_now(c2d_world *w, uint32_t k) {
-    c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &w->radius[k], .count = 1,
-                          .category = &w->category[k], .mask = &w->mask[k]};
+    c2d_circle_soa one = {.x = &w->x[k],
+                          .y = &w->y[k],
+                          .radius = &w->radius[k],
+                          .count = 1,
+                          .category = &w->category[k],
+                          .mask = &w->mask[k]};
     return c2d_scene_freeze_balls(w->balls_scene, &one, &k) == C2D_OK;
 }
 
-void c2d_world_thaw_now(c2d_world *w, uint32_t k) { c2d_scene_thaw_balls(w->balls_scene, &k, 1); }
+void c2d_world_thaw_now(c2d_world *w, uint32_t k) {
+    c2d_scene_thaw_balls(w->balls_scene, &k, 1);
+}
 
 void c2d_world_wake_ball(c2d_world *w, uint32_t k) {
     if (!(w->flags[k] & WORLD_BALL_AWAKE)) {
@@ -57,15 +63,14 @@ static c2d_status frozen_near(c2d_world *w, float x, float y, float r, uint32_t 
     c2d_circle_soa one = {.x = &x, .y = &y, .radius = &r, .count = 1};
     for (;;) {
         size_t total;
-        c2d_status st = c2d_scene_collide_frozen(w->balls_scene, &one, &id, w->near,
-                                                 w->near_capacity, &total);
+        c2d_status st =
+            c2d_scene_collide_frozen(w->balls_scene, &one, &id, w->near, w->near_capacity, &total);
         if (st == C2D_OK && total <= w->near_capacity) {
             *n = total;
             return C2D_OK;
         }
         if (st != C2D_ERROR_TRUNCATED && st != C2D_OK) return st;
-        if (!c2d_world_reserve(w, (void **)&w->near, &w->near_capacity, total,
-                           sizeof *w->near))
+        if (!c2d_world_reserve(w, (void **)&w->near, &w->near_capacity, total, sizeof *w->near))
             return C2D_ERROR_ALLOC;
     }
 }
@@ -101,8 +106,8 @@ static c2d_status wake_near_capsule(c2d_world *w, c2d_capsule shape, float slack
     if (c2d_scene_frozen_count(w->balls_scene) == 0) return C2D_OK;
     float cx = 0.5f * (shape.a.x + shape.b.x), cy = 0.5f * (shape.a.y + shape.b.y);
     float hx = 0.5f * (shape.b.x - shape.a.x), hy = 0.5f * (shape.b.y - shape.a.y);
-    float reach = sqrtf(hx * hx + hy * hy) + shape.radius + slack +
-                  (1.0f + SUPPORT_TOUCH) * w->max_radius;
+    float reach =
+        sqrtf(hx * hx + hy * hy) + shape.radius + slack + (1.0f + SUPPORT_TOUCH) * w->max_radius;
     size_t n;
     c2d_status st = frozen_near(w, cx, cy, reach * 1.0001f, C2D_NONE, &n);
     if (st != C2D_OK) return st;
@@ -176,8 +181,12 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
     *yes = true;
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
-        c2d_circle_soa one = {.x = &w->x[k], .y = &w->y[k], .radius = &r, .count = 1,
-                              .category = &w->category[k], .mask = &w->mask[k]};
+        c2d_circle_soa one = {.x = &w->x[k],
+                              .y = &w->y[k],
+                              .radius = &r,
+                              .count = 1,
+                              .category = &w->category[k],
+                              .mask = &w->mask[k]};
         size_t total;
         c2d_status st = c2d_scene_collide(w->static_scene, &one, NULL, 0, &total);
         if (st != C2D_OK) return st;
@@ -229,7 +238,8 @@ c2d_status c2d_world_check_support(c2d_world *w) {
     }
     for (size_t q = 0; q < w->wake_count; q++) {
         uint32_t k;
-        if (c2d_world_lookup_ball(w, w->wake_queue[q], &k)) w->flags[k] &= (uint8_t)~WORLD_BALL_QUEUED;
+        if (c2d_world_lookup_ball(w, w->wake_queue[q], &k))
+            w->flags[k] &= (uint8_t)~WORLD_BALL_QUEUED;
     }
     w->wake_count = 0;
     return C2D_OK;

@@ -19,8 +19,12 @@
 
 /* max and min without libm calls (the operands are never NaN here: impulses and speeds of
  * finite bodies). */
-static inline float max_f(float a, float b) { return a > b ? a : b; }
-static inline float min_f(float a, float b) { return a < b ? a : b; }
+static inline float max_f(float a, float b) {
+    return a > b ? a : b;
+}
+static inline float min_f(float a, float b) {
+    return a < b ? a : b;
+}
 
 /* Soft constraint coefficients for a spring of `hertz` and damping ratio `zeta` over a substep
  * of h (Box2D v3's soft step): bias rate, mass scale and impulse scale. */
@@ -105,8 +109,8 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         c->inv_inertia_sum_roll = kr > 0.0f ? 1.0f / kr : 0.0f;
         /* The normal velocity before the solve, for restitution. */
         c2d_vec2 n = c->normal;
-        c->relative_velocity = (w->bvx[c->a] - w->bvx[c->body_b]) * n.x +
-                               (w->bvy[c->a] - w->bvy[c->body_b]) * n.y;
+        c->relative_velocity =
+            (w->bvx[c->a] - w->bvx[c->body_b]) * n.x + (w->bvy[c->a] - w->bvy[c->body_b]) * n.y;
         c->max_normal_impulse = 0.0f;
         /* Warm start from last step's impulses of the same pair. */
         uint32_t owner = w->awake[c->a];
@@ -290,9 +294,9 @@ void c2d_world_restitution(c2d_world *w) {
 c2d_status c2d_world_warm_reserve(c2d_world *w) {
     world_warm *cur = &w->warm[w->warm_current];
     return c2d_world_reserve(w, (void **)&cur->row_start, &cur->row_capacity,
-                         w->awake_list_count + 1, sizeof(uint32_t)) &&
+                             w->awake_list_count + 1, sizeof(uint32_t)) &&
                    c2d_world_reserve(w, (void **)&cur->entries, &cur->capacity, w->contact_count,
-                                 sizeof(world_warm_entry))
+                                     sizeof(world_warm_entry))
                ? C2D_OK
                : C2D_ERROR_ALLOC;
 }

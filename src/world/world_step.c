@@ -54,17 +54,17 @@ static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
 /* Room for `need` entries in every per-awake-ball array (the solver's bodies included). */
 static c2d_status reserve_awake(c2d_world *w, size_t need) {
     world_array_ref refs[] = {
-        {(void **)&w->awake, sizeof(uint32_t)},  {(void **)&w->ax, sizeof(float)},
-        {(void **)&w->ay, sizeof(float)},        {(void **)&w->ar, sizeof(float)},
-        {(void **)&w->ar_frozen, sizeof(float)}, {(void **)&w->margin, sizeof(float)},
-        {(void **)&w->ar_capsule, sizeof(float)}, {(void **)&w->margin_capsule, sizeof(float)},
-        {(void **)&w->acat, sizeof(uint32_t)},   {(void **)&w->amask, sizeof(uint32_t)},
-        {(void **)&w->start_x, sizeof(float)},   {(void **)&w->start_y, sizeof(float)},
-        {(void **)&w->bvx, sizeof(float)},       {(void **)&w->bvy, sizeof(float)},
-        {(void **)&w->bw, sizeof(float)},        {(void **)&w->binv_mass, sizeof(float)},
+        {(void **)&w->awake, sizeof(uint32_t)},     {(void **)&w->ax, sizeof(float)},
+        {(void **)&w->ay, sizeof(float)},           {(void **)&w->ar, sizeof(float)},
+        {(void **)&w->ar_frozen, sizeof(float)},    {(void **)&w->margin, sizeof(float)},
+        {(void **)&w->ar_capsule, sizeof(float)},   {(void **)&w->margin_capsule, sizeof(float)},
+        {(void **)&w->acat, sizeof(uint32_t)},      {(void **)&w->amask, sizeof(uint32_t)},
+        {(void **)&w->start_x, sizeof(float)},      {(void **)&w->start_y, sizeof(float)},
+        {(void **)&w->bvx, sizeof(float)},          {(void **)&w->bvy, sizeof(float)},
+        {(void **)&w->bw, sizeof(float)},           {(void **)&w->binv_mass, sizeof(float)},
         {(void **)&w->binv_inertia, sizeof(float)}, {(void **)&w->bdx, sizeof(float)},
-        {(void **)&w->bdy, sizeof(float)},       {(void **)&w->clearance, sizeof(float)},
-        {(void **)&w->travelled, sizeof(float)}, {(void **)&w->near_kinematic, sizeof(uint8_t)},
+        {(void **)&w->bdy, sizeof(float)},          {(void **)&w->clearance, sizeof(float)},
+        {(void **)&w->travelled, sizeof(float)},    {(void **)&w->near_kinematic, sizeof(uint8_t)},
     };
     return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
                ? C2D_OK
@@ -195,9 +195,10 @@ static void advance_kinematic(c2d_world *w, int s, float h) {
             if (s + 1 == w->def.substeps) {
                 w->shape[c] = b;
             } else {
-                w->shape[c] = (c2d_capsule){{a.a.x + (b.a.x - a.a.x) * f, a.a.y + (b.a.y - a.a.y) * f},
-                                            {a.b.x + (b.b.x - a.b.x) * f, a.b.y + (b.b.y - a.b.y) * f},
-                                            a.radius};
+                w->shape[c] =
+                    (c2d_capsule){{a.a.x + (b.a.x - a.a.x) * f, a.a.y + (b.a.y - a.a.y) * f},
+                                  {a.b.x + (b.b.x - a.b.x) * f, a.b.y + (b.b.y - a.b.y) * f},
+                                  a.radius};
             }
         } else {
             c2d_world_kin_advance(&w->kin[c], h);
@@ -211,7 +212,8 @@ static void finish_kinematic(c2d_world *w) {
     for (size_t j = 0; j < w->kinematic_count; j++) {
         uint32_t c = w->kinematic_list[j];
         if (!w->kin_target[c]) continue;
-        c2d_world_kin_init(&w->kin[c], w->kin_goal[c], w->kin[c].pivot, (c2d_vec2){0.0f, 0.0f}, 0.0f);
+        c2d_world_kin_init(&w->kin[c], w->kin_goal[c], w->kin[c].pivot, (c2d_vec2){0.0f, 0.0f},
+                           0.0f);
         w->shape[c] = w->kin_goal[c];
         w->kin_target[c] = 0;
     }

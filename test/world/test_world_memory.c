@@ -49,7 +49,8 @@ static void steady_steps_allocate_nothing(void **state) {
     for (int i = 0; i < 200; i++) {
         balls[i] = c2d_ball_default_def();
         balls[i].radius = 0.4f + 0.01f * (float)(i % 20);
-        balls[i].position = (c2d_vec2){1.0f + 1.2f * (float)(i % 15), 1.0f + 1.2f * (float)(i / 15)};
+        balls[i].position =
+            (c2d_vec2){1.0f + 1.2f * (float)(i % 15), 1.0f + 1.2f * (float)(i / 15)};
     }
     for (int i = 200; i < 220; i++) {
         balls[i] = c2d_ball_default_def();
@@ -66,8 +67,8 @@ static void steady_steps_allocate_nothing(void **state) {
     size_t before = allocations;
     for (int s = 0; s < 600; s++)
         assert_int_equal(c2d_world_step(w, 1.0f / 60.0f), C2D_OK);
-    print_message("allocations: %zu while warming up, %zu in 600 steady steps; awake %zu\n",
-                  before, allocations - before, c2d_world_awake_count(w));
+    print_message("allocations: %zu while warming up, %zu in 600 steady steps; awake %zu\n", before,
+                  allocations - before, c2d_world_awake_count(w));
     assert_true(c2d_world_awake_count(w) >= 20);
     assert_int_equal(allocations - before, 0);
     c2d_world_destroy(w);
