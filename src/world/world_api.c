@@ -101,29 +101,6 @@ static bool busy(const c2d_world *w) {
     return atomic_load(&((c2d_world *)w)->stepping) != 0;
 }
 
-/* ---- memory ---- */
-
-bool c2d_world_reserve(c2d_world *w, void **array, size_t *capacity, size_t need, size_t size) {
-    if (need <= *capacity) return true;
-    size_t cap = c2d_grown(*capacity, need);
-    void *p = c2d_alloc_array(&w->allocator, cap, size);
-    if (!p) return false;
-    if (*array) {
-        memcpy(p, *array, *capacity * size);
-        c2d_free(&w->allocator, *array);
-    }
-    *array = p;
-    *capacity = cap;
-    return true;
-}
-
-bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element, size_t size) {
-    if (!c2d_world_reserve(w, &a->data, &a->capacity, a->count + 1, size)) return false;
-    memcpy((char *)a->data + a->count * size, element, size);
-    a->count++;
-    return true;
-}
-
 /* Every per-ball array with its element size, for growing them together. */
 #define BALL_ARRAYS(w)                                                                             \
     {(void **)&(w)->x, sizeof(float)}, {(void **)&(w)->y, sizeof(float)},                          \
@@ -156,91 +133,11 @@ bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element, siz
         (void **)&(w)->kin_goal, sizeof(c2d_capsule)                                               \
     }
 
-/* Grows every array of `refs` from `*capacity` to hold `need` elements; all or nothing. */
-bool c2d_world_reserve_all(c2d_world *w, world_array_ref *refs, size_t n, size_t *capacity,
-                           size_t need) {
-    if (need <= *capacity) return true;
-    size_t cap = c2d_grown(*capacity, need);
-    void *fresh[32];
-    for (size_t i = 0; i < n; i++) {
-        fresh[i] = c2d_alloc_array(&w->allocator, cap, refs[i].size);
-        if (!fresh[i]) {
-            while (i--)
-                c2d_free(&w->allocator, fresh[i]);
-            return false;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (*refs[i].array) {
-            memcpy(fresh[i], *refs[i].array, *capacity * refs[i].size);
-            c2d_free(&w->allocator, *refs[i].array);
-        }
-        *refs[i].array = fresh[i];
-    }
-    *capacity = cap;
-    return true;
-}
-
 static void free_all(c2d_world *w, world_array_ref *refs, size_t n) {
     for (size_t i = 0; i < n; i++) {
         c2d_free(&w->allocator, *refs[i].array);
         *refs[i].array = NULL;
     }
-}
-
-/* ---- slots ---- */
-
-/* Room for `more` new slots (all or nothing as far as the slots in use go: a failure leaves
- * the table as it was, perhaps with a larger array that is not yet counted). */
-static bool slots_reserve(c2d_world *w, world_slots *s, size_t more) {
-    size_t need = s->count + more;
-    size_t c1 = s->capacity, c2 = s->capacity, c3 = s->capacity;
-    if (!c2d_world_reserve(w, (void **)&s->dense, &c1, need, sizeof(uint32_t)) ||
-        !c2d_world_reserve(w, (void **)&s->generation, &c2, need, sizeof(uint8_t)) ||
-        !c2d_world_reserve(w, (void **)&s->free_list, &c3, need, sizeof(uint32_t)))
-        return false;
-    s->capacity = c1;
-    return true;
-}
-
-/* Takes a slot (room reserved) for dense index `dense`; returns the id. */
-static uint32_t slots_take(world_slots *s, uint32_t dense) {
-    uint32_t slot;
-    if (s->free_count > 0) {
-        slot = s->free_list[--s->free_count];
-    } else {
-        slot = (uint32_t)s->count++;
-        s->generation[slot] = 0;
-    }
-    s->dense[slot] = dense;
-    return world_make_id(slot, s->generation[slot]);
-}
-
-/* Frees `id`'s slot: its generation moves on, so the id is refused from now on. */
-static void slots_release(world_slots *s, uint32_t id) {
-    uint32_t slot = world_id_slot(id);
-    s->dense[slot] = C2D_NONE;
-    s->generation[slot]++;
-    /* A generation that would make an id equal to C2D_NONE is skipped. */
-    if (world_make_id(slot, s->generation[slot]) == C2D_NONE) s->generation[slot]++;
-    s->free_list[s->free_count++] = slot;
-}
-
-static bool slots_lookup(const world_slots *s, uint32_t id, uint32_t *dense) {
-    uint32_t slot = world_id_slot(id);
-    if (id == C2D_NONE || slot >= s->count || s->dense[slot] == C2D_NONE ||
-        world_make_id(slot, s->generation[slot]) != id)
-        return false;
-    *dense = s->dense[slot];
-    return true;
-}
-
-bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense) {
-    return slots_lookup(&w->ball_slots, id, dense);
-}
-
-bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense) {
-    return slots_lookup(&w->capsule_slots, id, dense);
 }
 
 /* ---- create, destroy ---- */
@@ -354,7 +251,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
     world_array_ref refs[] = {BALL_ARRAYS(w)};
     if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->ball_capacity,
                                w->ball_count + count) ||
-        !slots_reserve(w, &w->ball_slots, count))
+        !c2d_world_slots_reserve(w, &w->ball_slots, count))
         return C2D_ERROR_ALLOC;
     for (size_t i = 0; i < count; i++) {
         const c2d_ball_def *d = &defs[i];
@@ -387,7 +284,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->warm_step[k] = UINT64_MAX;
         w->warm_row[k] = C2D_NONE;
         w->local_of[k] = C2D_NONE;
-        w->ids[k] = slots_take(&w->ball_slots, k);
+        w->ids[k] = c2d_world_slots_take(&w->ball_slots, k);
         if (ids) ids[i] = w->ids[k];
         c2d_world_query_note_ball(w, k);
     }
@@ -470,7 +367,7 @@ c2d_status c2d_world_remove_balls(c2d_world *w, const c2d_ball_id *ids, size_t c
             w->awake_count--;
         else
             c2d_world_thaw_now(w, k);
-        slots_release(&w->ball_slots, ids[i]);
+        c2d_world_slots_release(&w->ball_slots, ids[i]);
         uint32_t last = (uint32_t)--w->ball_count;
         if (k != last) {
             bool frozen = !(w->flags[last] & WORLD_BALL_AWAKE);
@@ -627,7 +524,7 @@ c2d_status c2d_world_add_capsules(c2d_world *w, const c2d_capsule_def *defs, siz
     world_array_ref refs[] = {CAPSULE_ARRAYS(w)};
     if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->capsule_capacity,
                                w->capsule_count + count) ||
-        !slots_reserve(w, &w->capsule_slots, count))
+        !c2d_world_slots_reserve(w, &w->capsule_slots, count))
         return C2D_ERROR_ALLOC;
     for (size_t i = 0; i < count; i++) {
         const c2d_capsule_def *d = &defs[i];
@@ -644,7 +541,7 @@ c2d_status c2d_world_add_capsules(c2d_world *w, const c2d_capsule_def *defs, siz
         c2d_world_kin_init(&w->kin[k], d->shape, d->pivot, d->velocity, d->angular_velocity);
         w->kin_target[k] = 0;
         w->kin_goal[k] = d->shape;
-        w->capsule_ids[k] = slots_take(&w->capsule_slots, k);
+        w->capsule_ids[k] = c2d_world_slots_take(&w->capsule_slots, k);
         if (ids) ids[i] = w->capsule_ids[k];
     }
     w->capsules_dirty = true;
@@ -687,7 +584,7 @@ c2d_status c2d_world_remove_capsules(c2d_world *w, const c2d_capsule_id *ids, si
     for (size_t i = 0; i < count; i++) {
         uint32_t k = 0;
         c2d_world_lookup_capsule(w, ids[i], &k);
-        slots_release(&w->capsule_slots, ids[i]);
+        c2d_world_slots_release(&w->capsule_slots, ids[i]);
         uint32_t last = (uint32_t)--w->capsule_count;
         if (k != last) move_capsule(w, last, k);
     }

@@ -201,7 +201,7 @@ C2D_INTERNAL void c2d_world_query_grid_build(c2d_world *w);
 C2D_INTERNAL void c2d_world_query_note_ball(c2d_world *w, uint32_t dense);
 C2D_INTERNAL void c2d_world_query_free(c2d_world *w);
 
-/* Memory helpers (world_api.c). */
+/* Memory helpers (world_store.c). */
 typedef struct world_array_ref {
     void **array;
     size_t size;
@@ -213,7 +213,10 @@ C2D_INTERNAL bool c2d_world_reserve(c2d_world *w, void **array, size_t *capacity
 C2D_INTERNAL bool c2d_world_array_push(c2d_world *w, world_array *a, const void *element,
                                        size_t size);
 
-/* Slot tables (world_api.c). */
+/* Slot tables (world_store.c). */
+C2D_INTERNAL bool c2d_world_slots_reserve(c2d_world *w, world_slots *s, size_t more);
+C2D_INTERNAL uint32_t c2d_world_slots_take(world_slots *s, uint32_t dense);
+C2D_INTERNAL void c2d_world_slots_release(world_slots *s, uint32_t id);
 C2D_INTERNAL bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
 C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
 
