@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -142,11 +143,22 @@ static size_t midair_sleepers(w9w_scene *s) {
     return touching == (size_t)-1 ? touching : k - touching;
 }
 
+void w9w_split(const double from[5], const double to[5], size_t steps, char *out, size_t size) {
+    double n = steps ? (double)steps : 1.0;
+    snprintf(out, size, "%.3f/%.3f/%.3f/%.3f/%.3f", (to[0] - from[0]) / n, (to[1] - from[1]) / n,
+             (to[2] - from[2]) / n, (to[3] - from[3]) / n, (to[4] - from[4]) / n);
+}
+
 double w9w_step(w9w_scene *s) {
     const double t0 = w9w_cpu_seconds();
     const c2d_status st = c2d_world_step(s->world, W9_DT);
     const double t = w9w_cpu_seconds() - t0;
     if (st != C2D_OK) return -1.0;
+    c2d_world_profile pr;
+    if (c2d_world_get_profile(s->world, &pr) == C2D_OK) {
+        s->stage[0] += pr.contacts, s->stage[1] += pr.solve, s->stage[2] += pr.moves;
+        s->stage[3] += pr.sleep, s->stage[4] += pr.events;
+    }
     s->steps++;
     if (s->check) {
         const size_t midair = midair_sleepers(s);
@@ -320,14 +332,19 @@ static size_t stream_row(const w9_layout *l, size_t total, size_t row, unsigned 
 int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w9w_board *r) {
     memset(r, 0, sizeof *r);
     r->fall_ms = -1.0, r->asleep_ms = -1.0, r->stream_ms = -1.0;
-    double fall = 0.0;
+    double fall = 0.0, at[5];
     while (r->cpu_s < cap && s->steps < sleep_limit) {
         const size_t k = s->steps;
+        if (k == W9A_FALL_FIRST) memcpy(at, s->stage, sizeof at);
         const double t = w9w_step(s);
         if (t < 0.0) return -1;
         r->cpu_s += t;
         if (k >= W9A_FALL_FIRST && k < W9A_FALL_END) fall += t;
-        if (s->steps == W9A_FALL_END) r->fall_ms = 1e3 * fall / (W9A_FALL_END - W9A_FALL_FIRST);
+        if (s->steps == W9A_FALL_END) {
+            r->fall_ms = 1e3 * fall / (W9A_FALL_END - W9A_FALL_FIRST);
+            w9w_split(at, s->stage, W9A_FALL_END - W9A_FALL_FIRST, r->fall_split,
+                      sizeof r->fall_split);
+        }
         if (c2d_world_awake_count(s->world) == 0) {
             r->asleep = s->steps;
             break;
@@ -336,12 +353,14 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
     r->steps = s->steps;
     if (!r->asleep) return 0;
     double asleep = 0.0;
+    memcpy(at, s->stage, sizeof at);
     for (int k = 0; k < W9W_ASLEEP_STEPS; k++) {
         const double t = w9w_step(s);
         if (t < 0.0) return -1;
         asleep += t;
     }
     r->asleep_ms = 1e3 * asleep / W9W_ASLEEP_STEPS;
+    w9w_split(at, s->stage, W9W_ASLEEP_STEPS, r->asleep_split, sizeof r->asleep_split);
     r->steps = s->steps;
     if (!stream) return 0;
     /* the stream: one row before each of the first STREAM_ROWS steps */
@@ -399,8 +418,10 @@ int w9w_board_settle(w9w_scene *s, double cap, w9w_settle *r) {
     r->start_mean_speed = -1.0, r->start_top = -1.0;
     double fall = 0.0, settle = 0.0, ring[W9A_SETTLE_STEPS] = {0};
     size_t first = 0; /* 0: not found yet */
+    double at[5] = {0};
     while (r->cpu_s < cap && !(first && s->steps == first + W9A_SETTLE_STEPS)) {
         const size_t k = s->steps;
+        if (first && k == first) memcpy(at, s->stage, sizeof at);
         if (!first && k >= W9A_FALL_END && k % W9A_SETTLE_EVERY == 0) {
             const w9_balls b = w9w_balls(s);
             double speed = 0.0, top = -1e30;
@@ -432,5 +453,7 @@ int w9w_board_settle(w9w_scene *s, double cap, w9w_settle *r) {
     r->fall_ms = s->steps >= W9A_FALL_END ? 1e3 * fall / (W9A_FALL_END - W9A_FALL_FIRST) : recent;
     r->capped = !(first && s->steps == first + W9A_SETTLE_STEPS);
     r->settle_ms = first && s->steps > first ? 1e3 * settle / (double)(s->steps - first) : recent;
+    if (first && s->steps > first)
+        w9w_split(at, s->stage, s->steps - first, r->settle_split, sizeof r->settle_split);
     return 0;
 }

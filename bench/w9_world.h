@@ -46,6 +46,8 @@ typedef struct w9w_scene {
     float *sx, *sy, *sr;    /* scratch: the sleeping balls */
     size_t scratch_cap;
     size_t steps;        /* steps taken */
+    double stage[5];     /* running sums of c2d_world_get_profile()'s stages, ms: contacts,
+                            solve, moves, sleep, events */
     bool check;          /* count mid-air sleepers after every step */
     size_t midair_max;   /* the most mid-air sleepers after one step */
     size_t midair_steps; /* steps after which there was at least one */
@@ -68,6 +70,11 @@ double w9w_step(w9w_scene *s);
 w9_balls w9w_balls(const w9w_scene *s);
 
 /* W9b's quality figures (DESIGN.md section 15). */
+/* The mean ms a step of each stage (contacts, solve, moves, sleep, events: wall clock, as
+ * c2d_world_get_profile() times them) between two snapshots of w9w_scene.stage taken `steps`
+ * steps apart, as one "a/b/c/d/e" string into out (at least 64 bytes). */
+void w9w_split(const double from[5], const double to[5], size_t steps, char *out, size_t size);
+
 typedef struct w9w_quality {
     size_t steps;    /* steps run */
     double cpu_s;    /* CPU seconds of those steps */
@@ -127,6 +134,7 @@ typedef struct w9w_board {
     double fall_ms;        /* -1: not reached */
     size_t asleep;         /* the step the board slept at (0: not within the cap) */
     double asleep_ms;      /* -1: never asleep */
+    char fall_split[64], asleep_split[64]; /* w9w_split() of those windows ("": none) */
     size_t stream;         /* balls streamed */
     double stream_ms;      /* -1: not run */
     size_t stream_counted; /* steps in that mean */
@@ -144,6 +152,7 @@ typedef struct w9w_settle {
     double fall_ms;
     size_t from; /* the settling window's first step (0: not reached) */
     double settle_ms;
+    char settle_split[64]; /* w9w_split() of the settling window ("": none) */
     bool capped; /* the window was cut by the cap ("> t": the mean of the last steps run) */
     double start_mean_speed, start_top;
 } w9w_settle;

@@ -84,6 +84,8 @@ static int run_board(size_t n, double cap, size_t stream, size_t sleep_limit, bo
            (double)s.l.width, s.l.m);
     printf("steps=%zu cpu_s=%.2f cap_s=%g\n", r.steps, r.cpu_s, cap);
     printf("fall_ms=%.3f\n", r.fall_ms);
+    if (r.fall_split[0]) printf("fall_split=%s\n", r.fall_split);
+    if (r.asleep_split[0]) printf("asleep_split=%s\n", r.asleep_split);
     if (!fall_only) {
         printf("asleep_step=%zu asleep_ms=%.4f\n", r.asleep, r.asleep_ms);
         if (stream && r.asleep)
@@ -108,6 +110,7 @@ static int run_settle(size_t n, double cap) {
     printf("fall_ms=%.3f\n", r.fall_ms);
     printf("settle_from=%zu settle_ms=%.3f settle_capped=%d settle_reached=%d\n", r.from,
            r.settle_ms, r.capped, r.from != 0);
+    if (r.settle_split[0]) printf("settle_split=%s\n", r.settle_split);
     printf("settle_start_mean_speed=%.3f settle_start_top=%.2f\n", r.start_mean_speed, r.start_top);
     w9w_scene_destroy(&s);
     return 0;
