@@ -421,7 +421,6 @@ int w9w_board_settle(w9w_scene *s, double cap, w9w_settle *r) {
     double at[5] = {0};
     while (r->cpu_s < cap && !(first && s->steps == first + W9A_SETTLE_STEPS)) {
         const size_t k = s->steps;
-        if (first && k == first) memcpy(at, s->stage, sizeof at);
         if (!first && k >= W9A_FALL_END && k % W9A_SETTLE_EVERY == 0) {
             const w9_balls b = w9w_balls(s);
             double speed = 0.0, top = -1e30;
@@ -433,6 +432,7 @@ int w9w_board_settle(w9w_scene *s, double cap, w9w_settle *r) {
             if (speed < (double)W9A_SETTLE_SPEED || k >= W9A_SETTLE_LIMIT) {
                 first = k;
                 r->start_mean_speed = speed, r->start_top = top;
+                memcpy(at, s->stage, sizeof at);
             }
         }
         const double t = w9w_step(s);
