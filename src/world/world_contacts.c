@@ -12,25 +12,6 @@
 #include "world_internal.h"
 #include "world_kinematic.h"
 
-/* Runs a scene call that writes `size`-byte records into w->scratch, growing it when the
- * call says the records did not fit. `call` returns the scene call's status and total. */
-typedef c2d_status scratch_call(c2d_world *w, void *out, size_t capacity, size_t *total,
-                                const void *ctx);
-
-static c2d_status run_into_scratch(c2d_world *w, scratch_call *call, size_t size, const void *ctx,
-                                   size_t *total) {
-    for (;;) {
-        size_t capacity = w->scratch_bytes / size;
-        c2d_status st = call(w, w->scratch, capacity, total, ctx);
-        /* A first call with no memory is a size query: OK with the total. */
-        if (st != C2D_ERROR_TRUNCATED && !(st == C2D_OK && *total > capacity)) return st;
-        size_t bytes;
-        if (!c2d_size_mul(*total, size, &bytes) ||
-            !c2d_world_reserve(w, &w->scratch, &w->scratch_bytes, bytes, 1))
-            return C2D_ERROR_ALLOC;
-    }
-}
-
 static c2d_status push_contacts(c2d_world *w, size_t more) {
     return c2d_world_reserve(w, (void **)&w->contacts, &w->contact_capacity,
                              w->contact_count + more, sizeof(world_contact))
@@ -38,33 +19,24 @@ static c2d_status push_contacts(c2d_world *w, size_t more) {
                : C2D_ERROR_ALLOC;
 }
 
-static c2d_circle_soa awake_soa(const c2d_world *w, const float *radius) {
-    return (c2d_circle_soa){.x = w->ax,
-                            .y = w->ay,
-                            .radius = radius,
-                            .count = w->awake_list_count,
-                            .category = w->acat,
-                            .mask = w->amask};
-}
-
 static c2d_status call_static(c2d_world *w, void *out, size_t capacity, size_t *total,
                               const void *ctx) {
     (void)ctx;
-    c2d_circle_soa soa = awake_soa(w, w->ar_capsule);
+    c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar_capsule);
     return c2d_scene_collide(w->static_scene, &soa, out, capacity, total);
 }
 
 static c2d_status call_awake(c2d_world *w, void *out, size_t capacity, size_t *total,
                              const void *ctx) {
     (void)ctx;
-    c2d_circle_soa soa = awake_soa(w, w->ar);
+    c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar);
     return c2d_scene_collide_circles(w->balls_scene, &soa, out, capacity, total);
 }
 
 static c2d_status call_frozen(c2d_world *w, void *out, size_t capacity, size_t *total,
                               const void *ctx) {
     (void)ctx;
-    c2d_circle_soa soa = awake_soa(w, w->ar_frozen);
+    c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar_frozen);
     return c2d_scene_collide_frozen(w->balls_scene, &soa, w->awake, out, capacity, total);
 }
 
@@ -95,6 +67,22 @@ static world_contact blank_contact(void) {
     return c;
 }
 
+/* Runs a scene call that writes `size`-byte records into w->scratch, growing it when the call
+ * says the records did not fit (a first call with no memory is a size query: OK with the
+ * total). */
+c2d_status c2d_world_into_scratch(c2d_world *w, c2d_world_scratch_call *call, size_t size,
+                                  const void *ctx, size_t *total) {
+    for (;;) {
+        size_t capacity = w->scratch_bytes / size;
+        c2d_status st = call(w, w->scratch, capacity, total, ctx);
+        if (st != C2D_ERROR_TRUNCATED && !(st == C2D_OK && *total > capacity)) return st;
+        size_t bytes;
+        if (!c2d_size_mul(*total, size, &bytes) ||
+            !c2d_world_reserve(w, &w->scratch, &w->scratch_bytes, bytes, 1))
+            return C2D_ERROR_ALLOC;
+    }
+}
+
 /* Kinematic capsule list entry `list_index`'s velocity at `p` (the average over the step: each
  * endpoint moves on a straight line from its start to its end). */
 static c2d_vec2 kinematic_velocity(const c2d_world *w, size_t list_index, c2d_vec2 p,
@@ -119,7 +107,7 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
 
     /* Static capsules. */
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
-        st = run_into_scratch(w, call_static, sizeof(c2d_pair_contact), NULL, &total);
+        st = c2d_world_into_scratch(w, call_static, sizeof(c2d_pair_contact), NULL, &total);
         if (st != C2D_OK) return st;
         if (push_contacts(w, total) != C2D_OK) return C2D_ERROR_ALLOC;
         const c2d_pair_contact *pc = w->scratch;
@@ -179,7 +167,7 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
     }
 
     /* Awake balls against awake balls. */
-    st = run_into_scratch(w, call_awake, sizeof(c2d_circle_pair_contact), NULL, &total);
+    st = c2d_world_into_scratch(w, call_awake, sizeof(c2d_circle_pair_contact), NULL, &total);
     if (st != C2D_OK) return st;
     if (push_contacts(w, total) != C2D_OK) return C2D_ERROR_ALLOC;
     const c2d_circle_pair_contact *pp = w->scratch;
@@ -203,7 +191,7 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
     /* Awake balls against sleeping ones (global ids = dense indices; the normal points toward
      * the lower index, so it is turned toward the awake ball where needed). */
     if (c2d_scene_frozen_count(w->balls_scene) > 0) {
-        st = run_into_scratch(w, call_frozen, sizeof(c2d_circle_pair_contact), NULL, &total);
+        st = c2d_world_into_scratch(w, call_frozen, sizeof(c2d_circle_pair_contact), NULL, &total);
         if (st != C2D_OK) return st;
         if (push_contacts(w, total) != C2D_OK) return C2D_ERROR_ALLOC;
         pp = w->scratch;

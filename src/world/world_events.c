@@ -203,6 +203,14 @@ static int sensor_pair_cmp(const void *pa, const void *pb) {
     return 0;
 }
 
+/* The awake balls (radii in w->ar) against the sensors. */
+static c2d_status sensor_overlaps(c2d_world *w, void *out, size_t capacity, size_t *total,
+                                  const void *ctx) {
+    (void)ctx;
+    c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar);
+    return c2d_scene_collide(w->sensor_scene, &soa, out, capacity, total);
+}
+
 static c2d_status sensor_events(c2d_world *w) {
     bool ok = true;
     world_array *found = &w->sensor_found;
@@ -216,24 +224,9 @@ static c2d_status sensor_events(c2d_world *w) {
             w->ay[i] = w->y[k];
             w->ar[i] = w->radius[k] * (1.0f + HYSTERESIS);
         }
-        c2d_circle_soa soa = {.x = w->ax,
-                              .y = w->ay,
-                              .radius = w->ar,
-                              .count = n,
-                              .category = w->acat,
-                              .mask = w->amask};
         size_t total;
-        c2d_status st;
-        for (;;) {
-            st = c2d_scene_collide(w->sensor_scene, &soa, w->scratch,
-                                   w->scratch_bytes / sizeof(c2d_pair_contact), &total);
-            if (st != C2D_ERROR_TRUNCATED &&
-                !(st == C2D_OK && total > w->scratch_bytes / sizeof(c2d_pair_contact)))
-                break;
-            if (!c2d_world_reserve(w, &w->scratch, &w->scratch_bytes,
-                                   total * sizeof(c2d_pair_contact), 1))
-                return C2D_ERROR_ALLOC;
-        }
+        c2d_status st =
+            c2d_world_into_scratch(w, sensor_overlaps, sizeof(c2d_pair_contact), NULL, &total);
         if (st != C2D_OK) return st;
         const c2d_pair_contact *pc = w->scratch;
         for (size_t i = 0; i < total; i++) {
@@ -290,12 +283,7 @@ static c2d_status sensor_events(c2d_world *w) {
             w->ay[q] = w->start_y[q];
             w->ar[q] = w->radius[w->awake[q]];
         }
-        c2d_circle_soa soa = {.x = w->ax,
-                              .y = w->ay,
-                              .radius = w->ar,
-                              .count = n,
-                              .category = w->acat,
-                              .mask = w->amask};
+        c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar);
         c2d_circle_toi *toi = w->scratch; /* room: c2d_world_move_reserve() */
         c2d_status st = c2d_scene_sweep(w->sensor_scene, &soa, mx, my, toi);
         if (st != C2D_OK) return st;
@@ -337,12 +325,7 @@ c2d_status c2d_world_events_reserve(c2d_world *w) {
               c2d_world_reserve(w, (void **)&w->matched, &w->matched_capacity, t + 1, 1);
     if (!ok) return C2D_ERROR_ALLOC;
     if (!w->sensor_scene || w->sensor_count == 0 || a == 0) return C2D_OK;
-    c2d_circle_soa soa = {.x = w->ax,
-                          .y = w->ay,
-                          .radius = w->ar_capsule,
-                          .count = a,
-                          .category = w->acat,
-                          .mask = w->amask};
+    c2d_circle_soa soa = c2d_world_awake_soa(w, w->ar_capsule);
     size_t total = 0;
     c2d_status st = c2d_scene_collide(w->sensor_scene, &soa, NULL, 0, &total);
     if (st != C2D_OK) return st;

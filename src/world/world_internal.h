@@ -68,7 +68,7 @@ typedef struct world_contact {
     float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
     float relative_velocity; /* normal velocity before the solve, for restitution */
     c2d_vec2 other_velocity; /* kinematic capsule: its velocity at the point */
-    float end_separation;    /* after the substeps */
+    double end_gap;          /* exact gap after the substeps (world_sleep.c) */
 } world_contact;
 
 /* Warm-start memory: the impulses of last step's contacts, in rows of their owner ball. */
@@ -235,6 +235,25 @@ C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_update_sleep(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_check_support(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t dense);
+
+/* The awake balls as the scene calls take them, with the radii `radius` (one of the awake
+ * arrays: ar, ar_frozen, ar_capsule). */
+static inline c2d_circle_soa c2d_world_awake_soa(const c2d_world *w, const float *radius) {
+    return (c2d_circle_soa){.x = w->ax,
+                            .y = w->ay,
+                            .radius = radius,
+                            .count = w->awake_list_count,
+                            .category = w->acat,
+                            .mask = w->amask};
+}
+
+/* A scene call that writes records into `out` (at most `capacity`) and its total into
+ * *total; c2d_world_into_scratch() runs it into w->scratch, grown until the records fit
+ * (world_contacts.c). */
+typedef c2d_status c2d_world_scratch_call(c2d_world *w, void *out, size_t capacity, size_t *total,
+                                          const void *ctx);
+C2D_INTERNAL c2d_status c2d_world_into_scratch(c2d_world *w, c2d_world_scratch_call *call,
+                                               size_t size, const void *ctx, size_t *total);
 
 /* The step's stages (world_step.c and the files it calls). */
 C2D_INTERNAL c2d_status c2d_world_find_contacts(c2d_world *w, float dt);

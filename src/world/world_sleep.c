@@ -268,6 +268,9 @@ static float ball_speed(const c2d_world *w, uint32_t k) {
 c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
     size_t n = w->awake_list_count;
     uint8_t *candidate = w->near_kinematic; /* reused: the moves are done */
+    /* Every contact's exact gap once (the rounds below read it again and again). */
+    for (size_t c = 0; c < w->contact_count; c++)
+        w->contacts[c].end_gap = contact_gap(w, &w->contacts[c]);
     size_t ready = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t k = w->awake[i];
@@ -293,14 +296,14 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
         if (w->flags[other] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
         uint32_t ka = w->awake[ct->a];
         if (ball_speed(w, ka) > w->def.wake_speed &&
-            contact_gap(w, ct) <= SUPPORT_TOUCH * w->radius[ka] + w->def.speculative_distance)
+            ct->end_gap <= SUPPORT_TOUCH * w->radius[ka] + w->def.speculative_distance)
             c2d_world_wake_ball(w, other);
     }
     if (ready == 0) return C2D_OK;
     /* A ball touching a kinematic capsule does not sleep. */
     for (size_t c = 0; c < w->contact_count; c++) {
         const world_contact *ct = &w->contacts[c];
-        if (ct->kinematic && contact_gap(w, ct) <= SUPPORT_TOUCH * w->radius[w->awake[ct->a]])
+        if (ct->kinematic && ct->end_gap <= SUPPORT_TOUCH * w->radius[w->awake[ct->a]])
             candidate[ct->a] = 0;
     }
     /* Rounds: a ready ball touching a static capsule or a sleeping ball sleeps; the balls that
@@ -322,7 +325,7 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
                                         : w->awake[ct->a];
                     support = !(w->flags[o] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED));
                 }
-                if (!support || contact_gap(w, ct) > SUPPORT_TOUCH * w->radius[k]) continue;
+                if (!support || ct->end_gap > SUPPORT_TOUCH * w->radius[k]) continue;
                 if (c2d_world_sleep_ball(w, k)) {
                     candidate[i] = 3;
                     slept++;
