@@ -143,8 +143,10 @@ typedef struct c2d_ball_def {
     c2d_vec2 velocity;      ///< Finite, units/s. Default (0, 0).
     float angular_velocity; ///< Finite, rad/s, counter-clockwise. Default 0.
     float radius;           ///< > 0 and finite. Default 0.5.
-    /// >= 0 and finite, and the mass density pi r^2 finite too; 0: never moves (and never
-    /// sleeps: a static round peg is better a capsule with a == b). Default 1.
+    /// >= 0 and finite; 0: never moves (and never sleeps: a static round peg is better a
+    /// capsule with a == b). Above 0 the mass m = density (pi r^2), 1 / m and 2 / (m r^2)
+    /// must be finite and m above 0 (in metres with density 1: radii from about 1e-9 to 1e18).
+    /// Default 1.
     float density;
     float restitution; ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.
     float friction;    ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.

@@ -74,11 +74,21 @@ static bool world_def_valid(const c2d_world_def *d) {
            tasks;
 }
 
+/* A ball that moves needs a mass, its inverse and its inverse moment of inertia as finite
+ * floats (add_balls computes them so): density 0 is a fixed ball; a radius so small or so large
+ * that pi r^2 or m r^2 leaves the floats is refused. */
+static bool mass_in_range(float density, float radius) {
+    if (density == 0.0f) return true;
+    float mass = density * (3.14159265f * radius * radius);
+    return isfinite(mass) && mass > 0.0f && isfinite(1.0f / mass) &&
+           isfinite(2.0f / (mass * radius * radius));
+}
+
 static bool ball_def_valid(const c2d_ball_def *d) {
     return finite_vec(d->position) && finite_vec(d->velocity) && finite(d->angular_velocity) &&
            positive(d->radius) && non_negative(d->density) && non_negative(d->restitution) &&
            non_negative(d->friction) && non_negative(d->rolling_resistance) &&
-           isfinite(d->density * d->radius * d->radius);
+           mass_in_range(d->density, d->radius);
 }
 
 static bool shape_valid(c2d_capsule k) {
@@ -264,7 +274,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->angular_velocity[k] = d->angular_velocity;
         w->radius[k] = d->radius;
         if (d->radius > w->max_radius) w->max_radius = d->radius;
-        float mass = d->density * 3.14159265f * d->radius * d->radius;
+        float mass = d->density * (3.14159265f * d->radius * d->radius);
         bool fixed_ball = !(mass > 0.0f);
         w->inv_mass[k] = fixed_ball ? 0.0f : 1.0f / mass;
         /* A solid disc: I = m r^2 / 2. */

@@ -20,7 +20,9 @@
  * - the ball calls (fuzz_balls.h), the response calls (fuzz_response.h) and the search calls,
  *   ray casts and region queries, batch and scene (fuzz_search.h), against their scalar loops;
  * - the safe advance c2d_scene_advance (fuzz_advance.h): its rule against every capsule in
- *   double, the same bytes on every backend, in place and with t NULL.
+ *   double, the same bytes on every backend, in place and with t NULL;
+ * - the world (fuzz_world.h): its range checks on the fuzzed defs, finite balls after a few
+ *   steps, and the same hash on every backend.
  *
  * Any violation prints the inputs as hex floats and aborts, which libFuzzer records as a crash.
  *
@@ -879,6 +881,7 @@ static void check_valid_results(const scene *s, const reference *ref) {
 #include "fuzz_frozen.h"
 #include "fuzz_filter_batch.h"
 #include "fuzz_filter_balls.h"
+#include "fuzz_world.h"
 
 static bool initialised;
 static c2d_backend backends[C2D_BACKEND_COUNT];
@@ -967,6 +970,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_filter_scene(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_search(&s, &cs, &ks, backends, n_backends);
     fuzz_frozen(&s, backends, n_backends);
+    fuzz_world(&s, backends, n_backends);
     fuzz_filter_batch(&s, &cs, &ks, &ref, backends, n_backends);
     fuzz_filter_balls(&s, backends, n_backends);
 

@@ -490,9 +490,10 @@ static void test_ball_def_ranges(void **state) {
         for (size_t i = 0; i < n; i++) {
             c2d_ball_def d = ball_at(-10, 20, 1);
             set_float(&d, fields[fi].offset, v[i]);
-            /* world.h: the mass density pi r^2 must be finite too; a huge radius is accepted
-             * on a ball of density 0. */
-            if (fields[fi].offset == offsetof(c2d_ball_def, radius) && v[i] > 1e18f)
+            /* world.h: a moving ball's mass, inverse mass and inverse inertia must be finite;
+             * a huge or tiny radius is accepted on a ball of density 0. */
+            if (fields[fi].offset == offsetof(c2d_ball_def, radius) &&
+                (v[i] > 1e18f || v[i] < 1e-9f))
                 d.density = 0.0f;
             snprintf(what, sizeof what, "add_balls, ball_def.%s = %g", fields[fi].name,
                      (double)v[i]);

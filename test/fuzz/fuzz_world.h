@@ -1,0 +1,98 @@
+/* Part of fuzz_batch.c (included after its helpers): the world (collide2d/world.h).
+ *
+ * The fuzzed balls (centres, radii, moves as velocities) and capsules become a world with the
+ * defaults: each ball def and capsule def alone, so a def outside its range is refused with
+ * C2D_ERROR_VALUE and changes nothing (the hash and the counts), and one that is in range is
+ * added. The world then takes a few steps on every backend. Checked:
+ * - a def is refused exactly when a value is outside the range world.h writes beside it;
+ * - every step returns C2D_OK, and afterwards every ball's centre, velocity and angle are
+ *   finite;
+ * - the same bytes on every backend (c2d_world_hash after each step);
+ * - queries over the result answer C2D_OK. */
+
+static bool world_ball_in_range(float x, float y, float r, float vx, float vy) {
+    /* world.h's range; density 1: the mass, its inverse and the inverse inertia finite */
+    const float m = 3.14159265f * r * r;
+    return isfinite(x) && isfinite(y) && isfinite(vx) && isfinite(vy) && isfinite(r) && r > 0.0f &&
+           isfinite(m) && m > 0.0f && isfinite(1.0f / m) && isfinite(2.0f / (m * r * r));
+}
+
+static bool world_capsule_in_range(float ax, float ay, float bx, float by, float R) {
+    return isfinite(ax) && isfinite(ay) && isfinite(bx) && isfinite(by) && isfinite(R) && R >= 0.0f;
+}
+
+/* Builds the world from the scene; returns it (NULL when the input is left out). */
+static c2d_world *world_from(const scene *s) {
+    c2d_world_def def = c2d_world_default_def();
+    c2d_world *w;
+    if (c2d_world_create(&def, &w) != C2D_OK) fail("world_create", "defaults");
+    for (size_t k = 0; k < s->nk; k++) {
+        c2d_capsule_def d = c2d_capsule_default_def();
+        d.shape = (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+        const uint64_t before = c2d_world_hash(w);
+        const size_t count = c2d_world_capsule_count(w);
+        const c2d_status st = c2d_world_add_capsules(w, &d, 1, NULL);
+        const bool ok = world_capsule_in_range(s->ax[k], s->ay[k], s->bx[k], s->by[k], s->R[k]);
+        if (st != (ok ? C2D_OK : C2D_ERROR_VALUE)) fail("world_add_capsules: status", "range");
+        if (!ok && (c2d_world_hash(w) != before || c2d_world_capsule_count(w) != count))
+            fail("world_add_capsules: a refused def changed the world", "range");
+    }
+    for (size_t i = 0; i < s->nc; i++) {
+        c2d_ball_def d = c2d_ball_default_def();
+        d.position = (c2d_vec2){s->x[i], s->y[i]};
+        d.radius = s->r[i];
+        d.velocity = (c2d_vec2){s->mx[i], s->my[i]};
+        const uint64_t before = c2d_world_hash(w);
+        const size_t count = c2d_world_ball_count(w);
+        const c2d_status st = c2d_world_add_balls(w, &d, 1, NULL);
+        const bool ok = world_ball_in_range(s->x[i], s->y[i], s->r[i], s->mx[i], s->my[i]);
+        if (st != (ok ? C2D_OK : C2D_ERROR_VALUE)) fail("world_add_balls: status", "range");
+        if (!ok && (c2d_world_hash(w) != before || c2d_world_ball_count(w) != count))
+            fail("world_add_balls: a refused def changed the world", "range");
+    }
+    return w;
+}
+
+enum { WORLD_FUZZ_STEPS = 3 };
+
+static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_backends) {
+    /* Values the world takes but no game gives (|coordinates| or speeds past 2^20, radii past
+     * 2^10) make steps of many seconds: those inputs are the batch layer's to fuzz. */
+    for (size_t i = 0; i < s->nc; i++)
+        if (fabsf(s->x[i]) > 0x1p20f || fabsf(s->y[i]) > 0x1p20f || fabsf(s->r[i]) > 0x1p10f ||
+            fabsf(s->mx[i]) > 0x1p20f || fabsf(s->my[i]) > 0x1p20f)
+            return;
+    for (size_t k = 0; k < s->nk; k++)
+        if (fabsf(s->ax[k]) > 0x1p20f || fabsf(s->ay[k]) > 0x1p20f || fabsf(s->bx[k]) > 0x1p20f ||
+            fabsf(s->by[k]) > 0x1p20f || fabsf(s->R[k]) > 0x1p10f)
+            return;
+    uint64_t first[WORLD_FUZZ_STEPS];
+    for (size_t b = 0; b < n_backends; b++) {
+        const char *name = c2d_backend_name(backends[b]);
+        if (c2d_backend_select(backends[b]) != C2D_OK) fail("backend_select", name);
+        c2d_world *w = world_from(s);
+        for (int k = 0; k < WORLD_FUZZ_STEPS; k++) {
+            if (c2d_world_step(w, 1.0f / 60.0f) != C2D_OK) fail("world_step: status", name);
+            c2d_world_balls balls;
+            if (c2d_world_get_balls(w, &balls) != C2D_OK) fail("world_get_balls", name);
+            for (size_t i = 0; i < balls.count; i++)
+                if (!isfinite(balls.x[i]) || !isfinite(balls.y[i]) || !isfinite(balls.vx[i]) ||
+                    !isfinite(balls.vy[i]) || !isfinite(balls.angle[i]))
+                    fail("world_step: a ball is not finite", name);
+            const uint64_t h = c2d_world_hash(w);
+            if (b == 0)
+                first[k] = h;
+            else if (h != first[k])
+                fail("world_hash differs between backends", name);
+        }
+        size_t n = 0;
+        const c2d_box box = {{-10.0f, -10.0f}, {10.0f, 10.0f}};
+        if (c2d_world_query_box(w, box, C2D_FILTER_ALL, C2D_FILTER_ALL, NULL, 0, &n) != C2D_OK)
+            fail("world_query_box: status", name);
+        c2d_world_ray_hit hit;
+        if (c2d_world_cast_ray(w, (c2d_vec2){-20.0f, 0.0f}, (c2d_vec2){40.0f, 0.0f}, C2D_FILTER_ALL,
+                               C2D_FILTER_ALL, &hit) != C2D_OK)
+            fail("world_cast_ray: status", name);
+        c2d_world_destroy(w);
+    }
+}
