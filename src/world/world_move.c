@@ -139,6 +139,7 @@ static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
 
 c2d_status c2d_world_move_balls(c2d_world *w, float h) {
     size_t n = w->awake_list_count;
+    if (n == 0) return C2D_OK; /* (and the empty arrays may be NULL: no pointer to carve) */
     float inv_h = 1.0f / h;
     sweep_set s = carve(w);
     s.count = 0;
