@@ -100,6 +100,7 @@ static c2d_vec2 kinematic_velocity(const c2d_world *w, size_t list_index, c2d_ve
 
 c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
     w->contact_count = 0;
+    w->capsule_contact_count = 0;
     size_t n = w->awake_list_count;
     if (n == 0) return C2D_OK;
     size_t total;
@@ -165,6 +166,8 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
             w->contacts[w->contact_count++] = c;
         }
     }
+
+    w->capsule_contact_count = w->contact_count;
 
     /* Awake balls against awake balls. */
     st = c2d_world_into_scratch(w, call_awake, sizeof(c2d_circle_pair_contact), NULL, &total);

@@ -161,6 +161,7 @@ struct c2d_world {
     size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;
     size_t contact_count, contact_capacity;
+    size_t capsule_contact_count; /* the contacts' first ones: balls against capsules */
     void *scratch; /* raw results of the scene calls */
     size_t scratch_bytes;
     c2d_circle_pair_contact *near; /* results of the sleep code's neighbour queries */

@@ -197,79 +197,100 @@ static float static_gap(c2d_world *w, world_contact *c) {
     return d - c->radius_a - k.radius;
 }
 
+/* What one pass of the solve needs besides the world. */
+typedef struct pass {
+    soft s;
+    float inv_h, max_push;
+    bool use_bias;
+} pass;
+
+static void solve_contact(c2d_world *w, world_contact *c, const pass *p) {
+    uint32_t b = c->body_b;
+    float sep;
+    if (c->kind == C2D_SHAPE_CAPSULE && !c->kinematic) {
+        /* A static capsule: the normal and gap where the ball is now. With the step's
+         * normal, a fast ball passing a round pin sees a gap that closes while the true
+         * one stays open, and is stopped by a pin it never touches. */
+        sep = static_gap(w, c);
+    } else {
+        /* The separation now: the start's plus the sides' moves along the normal. */
+        sep = c->separation + (w->bdx[c->a] - w->bdx[b]) * c->normal.x +
+              (w->bdy[c->a] - w->bdy[b]) * c->normal.y;
+    }
+    c2d_vec2 n = c->normal, t = {n.y, -n.x};
+
+    /* Normal. Spin moves the contact points across the normal, never along it, so the
+     * normal velocity is the centres'. */
+    float vn = (w->bvx[c->a] - w->bvx[b]) * n.x + (w->bvy[c->a] - w->bvy[b]) * n.y;
+    float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+    if (sep > 0.0f) {
+        bias = sep * p->inv_h; /* speculative: may close this far, no further */
+        /* Not closing that far, and nothing accumulated: no impulse of any kind (most
+         * contacts of a falling crowd). */
+        if (vn + bias >= 0.0f && c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f &&
+            c->rolling_impulse == 0.0f)
+            return;
+    } else if (p->use_bias) {
+        bias = max_f(p->s.bias_rate * sep, -p->max_push);
+        /* Ball pairs are soft; a capsule contact is rigid. The swept moves keep a ball out
+         * of a capsule, so a soft capsule contact could never compress to the overlap its
+         * spring needs: it carried its load by letting the ball sink into the capsule at a
+         * speed the move then threw away, and the ball above, pushing a ball on the floor,
+         * saw that ball recede and sank into it (0.27 of a radius in the 40,000 pile). */
+        if (c->kind == C2D_SHAPE_CIRCLE) {
+            mass_scale = p->s.mass_scale;
+            impulse_scale = p->s.impulse_scale;
+        }
+    }
+    float mass = impulse_scale > 0.0f ? c->soft_mass : c->normal_mass;
+    float impulse = -mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
+    float total = max_f(c->normal_impulse + impulse, 0.0f);
+    impulse = total - c->normal_impulse;
+    c->normal_impulse = total;
+    c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
+    apply_normal(w, c, impulse);
+
+    /* Friction and rolling resistance in both passes. In the relax pass only (Box2D v3's
+     * current order) saves a sixth of the solve, but a 40,000-ball pile then keeps a few
+     * balls rolling on top of each other for 20 s more (33 s to sleep instead of 10). */
+    /* Friction (Coulomb, clamped by the normal impulse). */
+    c2d_vec2 dv = relative_velocity(w, c);
+    float vt = dv.x * t.x + dv.y * t.y;
+    float ft = -c->tangent_mass * vt;
+    float limit = c->friction * c->normal_impulse;
+    float tt = min_f(max_f(c->tangent_impulse + ft, -limit), limit);
+    ft = tt - c->tangent_impulse;
+    c->tangent_impulse = tt;
+    apply_tangent(w, c, ft, 0.0f);
+
+    /* Rolling resistance: a torque on the relative spin, clamped like friction. */
+    if (c->rolling > 0.0f && c->inv_inertia_sum_roll > 0.0f) {
+        float rel = w->bw[c->a] - w->bw[b];
+        float rj = -c->inv_inertia_sum_roll * rel;
+        float rlimit = c->rolling * c->normal_impulse;
+        float rt = min_f(max_f(c->rolling_impulse + rj, -rlimit), rlimit);
+        rj = rt - c->rolling_impulse;
+        c->rolling_impulse = rt;
+        apply_tangent(w, c, 0.0f, rj);
+    }
+}
+
 void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
-    soft s = make_soft(contact_hertz(w, h), w->def.contact_damping_ratio, h);
-    float inv_h = 1.0f / h;
-    float max_push = w->def.max_push_speed;
+    pass p = {make_soft(contact_hertz(w, h), w->def.contact_damping_ratio, h), 1.0f / h,
+              w->def.max_push_speed, use_bias};
     /* The kinematic bodies' moves so far. */
     for (size_t b = w->awake_list_count + 1; b < w->body_count; b++) {
         w->bdx[b] = w->bvx[b] * elapsed;
         w->bdy[b] = w->bvy[b] * elapsed;
     }
-    for (size_t i = 0; i < w->contact_count; i++) {
-        world_contact *c = &w->contacts[i];
-        uint32_t b = c->body_b;
-        float sep;
-        if (c->kind == C2D_SHAPE_CAPSULE && !c->kinematic) {
-            /* A static capsule: the normal and gap where the ball is now. With the step's
-             * normal, a fast ball passing a round pin sees a gap that closes while the true
-             * one stays open, and is stopped by a pin it never touches. */
-            sep = static_gap(w, c);
-        } else {
-            /* The separation now: the start's plus the sides' moves along the normal. */
-            sep = c->separation + (w->bdx[c->a] - w->bdx[b]) * c->normal.x +
-                  (w->bdy[c->a] - w->bdy[b]) * c->normal.y;
-        }
-        c2d_vec2 n = c->normal, t = {n.y, -n.x};
-
-        /* Normal. Spin moves the contact points across the normal, never along it, so the
-         * normal velocity is the centres'. */
-        float vn = (w->bvx[c->a] - w->bvx[b]) * n.x + (w->bvy[c->a] - w->bvy[b]) * n.y;
-        float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-        if (sep > 0.0f) {
-            bias = sep * inv_h; /* speculative: may close this far, no further */
-            /* Not closing that far, and nothing accumulated: no impulse of any kind (most
-             * contacts of a falling crowd). */
-            if (vn + bias >= 0.0f && c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f &&
-                c->rolling_impulse == 0.0f)
-                continue;
-        } else if (use_bias) {
-            bias = max_f(s.bias_rate * sep, -max_push);
-            mass_scale = s.mass_scale;
-            impulse_scale = s.impulse_scale;
-        }
-        float mass = impulse_scale > 0.0f ? c->soft_mass : c->normal_mass;
-        float impulse = -mass * mass_scale * (vn + bias) - impulse_scale * c->normal_impulse;
-        float total = max_f(c->normal_impulse + impulse, 0.0f);
-        impulse = total - c->normal_impulse;
-        c->normal_impulse = total;
-        c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
-        apply_normal(w, c, impulse);
-
-        /* Friction and rolling resistance in both passes. In the relax pass only (Box2D v3's
-         * current order) saves a sixth of the solve, but a 40,000-ball pile then keeps a few
-         * balls rolling on top of each other for 20 s more (33 s to sleep instead of 10). */
-        /* Friction (Coulomb, clamped by the normal impulse). */
-        c2d_vec2 dv = relative_velocity(w, c);
-        float vt = dv.x * t.x + dv.y * t.y;
-        float ft = -c->tangent_mass * vt;
-        float limit = c->friction * c->normal_impulse;
-        float tt = min_f(max_f(c->tangent_impulse + ft, -limit), limit);
-        ft = tt - c->tangent_impulse;
-        c->tangent_impulse = tt;
-        apply_tangent(w, c, ft, 0.0f);
-
-        /* Rolling resistance: a torque on the relative spin, clamped like friction. */
-        if (c->rolling > 0.0f && c->inv_inertia_sum_roll > 0.0f) {
-            float rel = w->bw[c->a] - w->bw[b];
-            float rj = -c->inv_inertia_sum_roll * rel;
-            float rlimit = c->rolling * c->normal_impulse;
-            float rt = min_f(max_f(c->rolling_impulse + rj, -rlimit), rlimit);
-            rj = rt - c->rolling_impulse;
-            c->rolling_impulse = rt;
-            apply_tangent(w, c, 0.0f, rj);
-        }
-    }
+    /* Ball pairs first, the capsules last: the last constraint of a pass holds exactly, so a
+     * ball pressed onto the floor by the balls above leaves the pass at rest against it, and
+     * the move has no approach speed to throw away (the 40,000 pile's deepest overlap went
+     * from 0.17 to 0.15 of a radius with this order). */
+    for (size_t i = w->capsule_contact_count; i < w->contact_count; i++)
+        solve_contact(w, &w->contacts[i], &p);
+    for (size_t i = 0; i < w->capsule_contact_count; i++)
+        solve_contact(w, &w->contacts[i], &p);
 }
 
 void c2d_world_restitution(c2d_world *w) {

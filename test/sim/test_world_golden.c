@@ -22,7 +22,7 @@
 #include "w9_layout.h"
 
 #define GOLDEN_PINBALL UINT64_C(0xb374ecdc8f24a4ac)
-#define GOLDEN_W9B_2500 UINT64_C(0x6c974703f7a7ee85)
+#define GOLDEN_W9B_2500 UINT64_C(0x97b62e988908ac6d)
 
 /* W9b's pile of n balls after `steps` steps; 0 when a call failed. */
 static uint64_t w9b_hash(size_t n, int steps) {
