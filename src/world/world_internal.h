@@ -162,7 +162,7 @@ struct c2d_world {
     world_contact *contacts;
     size_t contact_count, contact_capacity;
     size_t capsule_contact_count; /* the contacts' first ones: balls against capsules */
-    void *scratch; /* raw results of the scene calls */
+    void *scratch;                /* raw results of the scene calls */
     size_t scratch_bytes;
     c2d_circle_pair_contact *near; /* results of the sleep code's neighbour queries */
     size_t near_capacity;
