@@ -129,25 +129,17 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
         }
     }
 
-    /* Kinematic capsules: few, tested against every awake ball whose box meets theirs. */
+    /* Kinematic capsules: each awake ball against those whose step's box meets its own
+     * (world_kinematic_near.c). */
     float inv_dt = 1.0f / dt;
-    for (size_t j = 0; j < w->kinematic_count; j++) {
-        uint32_t cap = w->kinematic_list[j];
-        c2d_capsule s = w->kin_step_start[j];
-        float grow = w->kin_reach[j];
-        c2d_capsule grown = {s.a, s.b, s.radius + grow};
-        float lx = fminf(s.a.x, s.b.x) - grown.radius, hx = fmaxf(s.a.x, s.b.x) + grown.radius;
-        float ly = fminf(s.a.y, s.b.y) - grown.radius, hy = fmaxf(s.a.y, s.b.y) + grown.radius;
-        for (size_t i = 0; i < n; i++) {
-            float r = w->ar_capsule[i];
-            if (w->ax[i] + r < lx || w->ax[i] - r > hx || w->ay[i] + r < ly || w->ay[i] - r > hy)
-                continue;
-            if (!c2d_filter_allows(w->acat[i], w->amask[i], w->capsule_category[cap],
-                                   w->capsule_mask[cap]))
-                continue;
-            w->near_kinematic[i] = 1;
+    for (size_t i = 0; i < n; i++) {
+        for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++) {
+            uint32_t j = w->kin_near[e], cap = w->kinematic_list[j];
+            float grow = w->kin_reach[j];
+            c2d_capsule s = w->kin_step_start[j];
+            c2d_capsule grown = {s.a, s.b, s.radius + grow};
             c2d_contact ct;
-            c2d_circle ball = {{w->ax[i], w->ay[i]}, r};
+            c2d_circle ball = {{w->ax[i], w->ay[i]}, w->ar_capsule[i]};
             if (!c2d_collide_circle_capsule(ball, grown, &ct)) continue;
             if (push_contacts(w, 1) != C2D_OK) return C2D_ERROR_ALLOC;
             uint32_t ka = w->awake[i];

@@ -90,6 +90,11 @@ typedef struct world_pair {
 } world_pair;
 
 /* A growable array of `size`-byte elements. */
+/* An axis-aligned box. */
+typedef struct world_box {
+    float lx, ly, hx, hy;
+} world_box;
+
 typedef struct world_array {
     void *data;
     size_t count, capacity;
@@ -170,7 +175,14 @@ struct c2d_world {
     c2d_capsule *kin_step_start; /* and at the start of the step */
     c2d_capsule *kin_step_end;   /* and at its end */
     float *kin_reach;            /* how far any of its points moves this step */
+    world_box *kin_box;          /* its box over the step, grown by that and its radius */
+    uint32_t *kin_stamp;         /* the last awake ball that looked at it (+1) */
     size_t kin_capacity;
+    /* The grid of those boxes and each awake ball's list of the kinematic capsules (list
+     * indices) its box meets (world_kinematic_near.c): ball i's are kin_near[kin_first[i] ..
+     * kin_first[i + 1]). */
+    uint32_t *kin_cell_start, *kin_cell_items, *kin_first, *kin_near;
+    size_t kin_cell_capacity, kin_item_capacity, kin_near_count, kin_near_capacity;
     float *sweep_buf; /* the swept balls' SoA (world_move.c) */
     size_t sweep_capacity;
     world_warm warm[2];
@@ -233,6 +245,9 @@ C2D_INTERNAL void c2d_world_thaw_now(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t capsule);
 C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
+/* Fills kin_first, kin_near and near_kinematic for the awake balls gathered this step, after
+ * the kinematic capsules' plans (world_kinematic_near.c). Only allocation can fail. */
+C2D_INTERNAL c2d_status c2d_world_find_kinematic_near(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_update_sleep(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_check_support(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t dense);

@@ -102,11 +102,8 @@ static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
     for (size_t i = 0; i < w->awake_list_count; i++) {
         if (!w->near_kinematic[i] || w->binv_mass[i] == 0.0f) continue;
         uint32_t k = w->awake[i];
-        for (size_t q = 0; q < w->kinematic_count; q++) {
-            uint32_t cap = w->kinematic_list[q];
-            if (!c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[cap],
-                                   w->capsule_mask[cap]))
-                continue;
+        for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++) {
+            uint32_t q = w->kin_near[e], cap = w->kinematic_list[q];
             c2d_circle ball = {{w->x[k], w->y[k]}, w->radius[k]};
             c2d_contact ct;
             if (!c2d_collide_circle_capsule(ball, w->shape[cap], &ct) || !(ct.depth > 0.0f))
@@ -187,18 +184,15 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             uint32_t i = s.local[j];
             if (w->near_kinematic[i]) {
                 c2d_circle ball = {{s.x[j], s.y[j]}, s.r[j]};
-                for (size_t q = 0; q < w->kinematic_count; q++) {
-                    uint32_t cap = w->kinematic_list[q];
-                    if (!c2d_filter_allows(s.cat[j], s.mask[j], w->capsule_category[cap],
-                                           w->capsule_mask[cap]))
-                        continue;
+                for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++) {
+                    uint32_t q = w->kin_near[e], cap = w->kinematic_list[q];
                     c2d_toi kt;
                     if (c2d_world_sweep_circle_morphing_capsule(ball, (c2d_vec2){s.mx[j], s.my[j]},
                                                                 w->kin_start[q], w->shape[cap],
                                                                 &kt) &&
                         kt.t < t) {
                         t = kt.t;
-                        toi[j].capsule = cap | 0x80000000u; /* kinematic */
+                        toi[j].capsule = q | 0x80000000u; /* kinematic: its list index */
                         toi[j].toi = kt;
                     }
                 }
@@ -232,9 +226,8 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             c2d_vec2 n = toi[j].toi.normal;
             c2d_vec2 vc = {0.0f, 0.0f};
             if (kinematic) {
-                size_t q = 0;
-                while (w->kinematic_list[q] != cap)
-                    q++;
+                size_t q = cap;
+                cap = w->kinematic_list[q];
                 vc = kinematic_point_velocity(w, q, toi[j].toi.point, inv_h);
             }
             float vn = (w->bvx[i] - vc.x) * n.x + (w->bvy[i] - vc.y) * n.y;

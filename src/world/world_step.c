@@ -65,6 +65,7 @@ static c2d_status reserve_awake(c2d_world *w, size_t need) {
         {(void **)&w->binv_inertia, sizeof(float)}, {(void **)&w->bdx, sizeof(float)},
         {(void **)&w->bdy, sizeof(float)},          {(void **)&w->clearance, sizeof(float)},
         {(void **)&w->travelled, sizeof(float)},    {(void **)&w->near_kinematic, sizeof(uint8_t)},
+        {(void **)&w->kin_first, sizeof(uint32_t)},
     };
     return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
                ? C2D_OK
@@ -139,7 +140,6 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     memset(w->bdx, 0, n * sizeof(float));
     memset(w->bdy, 0, n * sizeof(float));
     memset(w->travelled, 0, n * sizeof(float));
-    memset(w->near_kinematic, 0, n);
     size_t i = n;
     w->awake_list_count = i;
     return C2D_OK;
@@ -152,7 +152,9 @@ static c2d_status plan_kinematic(c2d_world *w, float dt) {
     world_array_ref refs[] = {{(void **)&w->kin_start, sizeof(c2d_capsule)},
                               {(void **)&w->kin_step_start, sizeof(c2d_capsule)},
                               {(void **)&w->kin_step_end, sizeof(c2d_capsule)},
-                              {(void **)&w->kin_reach, sizeof(float)}};
+                              {(void **)&w->kin_reach, sizeof(float)},
+                              {(void **)&w->kin_box, sizeof(world_box)},
+                              {(void **)&w->kin_stamp, sizeof(uint32_t)}};
     if (!c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->kin_capacity, n))
         return C2D_ERROR_ALLOC;
     float h = dt / (float)w->def.substeps;
@@ -229,6 +231,7 @@ static c2d_status step(c2d_world *w, float dt) {
     st = gather_awake(w, dt);
     if (st != C2D_OK) return st;
     st = plan_kinematic(w, dt);
+    if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
     if (st != C2D_OK) return st;
     st = c2d_world_find_contacts(w, dt);
     if (st == C2D_OK) st = reserve_bodies(w);
