@@ -2,6 +2,7 @@
 #include "w9_layout.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,63 @@ int w9_layout_board(w9_layout *l, size_t n) {
     }
     l->width = w;
     l->floor_y = 0.0f;
+    return 0;
+}
+
+int w9_layout_drum(w9_layout *l, size_t n) {
+    if (n == 0) return -1;
+    /* W9a's radii are uniform in [0.15, 0.3]: E[r^2] = (0.3^3 - 0.15^3) / (3 * 0.15) */
+    const double mean_area = 3.14159265358979 * (0.027 - 0.003375) / 0.45;
+    const float radius = (float)sqrt(3.0 * (double)n * mean_area / (0.82 * 3.14159265358979));
+    const float wall = 0.5f, ring = radius + wall; /* the segments' axes */
+    const size_t segments = (size_t)(2.0 * 3.14159265358979 * ring / 4.0) + 1, ribs = 4;
+    if (layout_alloc(l, n, segments + ribs) != 0) return -1;
+    const float cx = radius + 2.0f, cy = radius + 2.0f;
+    for (size_t k = 0; k < segments; k++) {
+        const double a0 = 2.0 * 3.14159265358979 * (double)k / (double)segments;
+        const double a1 = 2.0 * 3.14159265358979 * (double)(k + 1) / (double)segments;
+        l->capsules[k] = capsule(cx + ring * (float)cos(a0), cy + ring * (float)sin(a0),
+                                 cx + ring * (float)cos(a1), cy + ring * (float)sin(a1), wall);
+    }
+    for (size_t k = 0; k < ribs; k++) {
+        const double a = 2.0 * 3.14159265358979 * ((double)k + 0.5) / (double)ribs;
+        const float c = (float)cos(a), s = (float)sin(a), inner = radius - radius / 6.0f;
+        l->capsules[segments + k] =
+            capsule(cx + ring * c, cy + ring * s, cx + inner * c, cy + inner * s, wall);
+    }
+    /* The grid's lowest points inside the drum and clear of the ribs, row by row. */
+    unsigned seed = 2463534242u;
+    const float inside = radius - 0.35f;
+    size_t i = 0;
+    for (float y = cy - inside + 0.35f; i < n && y < cy + inside; y += 0.7f) {
+        for (float x = cx - inside; i < n && x < cx + inside; x += 0.7f) {
+            const float dx = x - cx, dy = y - cy;
+            if (dx * dx + dy * dy > inside * inside) continue;
+            bool near_rib = false;
+            for (size_t k = 0; k < ribs; k++) {
+                const c2d_capsule r = l->capsules[segments + k];
+                const float ex = r.b.x - r.a.x, ey = r.b.y - r.a.y;
+                float u = ((x - r.a.x) * ex + (y - r.a.y) * ey) / (ex * ex + ey * ey);
+                u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+                const float px = x - r.a.x - u * ex, py = y - r.a.y - u * ey;
+                if (px * px + py * py < (wall + 0.4f) * (wall + 0.4f)) near_rib = true;
+            }
+            if (near_rib) continue;
+            l->x[i] = x + uniform(&seed, -0.05f, 0.05f);
+            l->y[i] = y;
+            l->radius[i] = uniform(&seed, 0.15f, 0.3f);
+            i++;
+        }
+    }
+    if (i < n) { /* (cannot happen: the disc holds about 1.2 n points) */
+        w9_layout_free(l);
+        return -1;
+    }
+    l->width = 2.0f * (radius + 2.0f);
+    l->floor_y = cy - radius;
+    l->spin = W9C_SPIN;
+    l->pivot.x = cx, l->pivot.y = cy;
+    l->drum_radius = radius;
     return 0;
 }
 

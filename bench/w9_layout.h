@@ -30,6 +30,10 @@ enum {
     W9A_SETTLE_LIMIT = 3600
 };
 #define W9A_SETTLE_SPEED 1.0f
+/* W9c's drum turns at 0.5 rad/s (section 15); its ms a step is the mean over steps
+ * W9C_FIRST .. W9C_END - 1, once the balls have fallen into the drum's bottom and tumble. */
+#define W9C_SPIN 0.5f
+enum { W9C_FIRST = 300, W9C_END = 600 };
 
 /* One layout: balls at rest (every velocity 0), capsules (all static), and the materials. */
 typedef struct w9_layout {
@@ -44,6 +48,9 @@ typedef struct w9_layout {
     float restitution;         /* every ball */
     float capsule_friction;    /* every capsule: section 14's capsule defaults (1, 1); a pair */
     float capsule_restitution; /* mixes sqrt(a * b), so a ball of friction 0.6 gets 0.775 */
+    float spin;                /* 0: the capsules are static; else every one is kinematic and */
+    c2d_vec2 pivot;            /* turns at `spin` rad/s about `pivot` (W9c's drum) */
+    float drum_radius;         /* W9c: the drum's inner radius (0 for the others) */
 } w9_layout;
 
 /* W9b, the pile: n balls, radii uniform in [0.4, 0.6] (c2d_rng from C2D_WORKLOAD_SEED; per
@@ -62,6 +69,14 @@ int w9_layout_pile(w9_layout *l, size_t n, float pitch);
  * the same generator draws) but at rest, with the world's ball defaults: density 1, friction
  * 0.6, restitution 0. W7's board has no bins. Returns 0, or -1 when out of memory. */
 int w9_layout_board(w9_layout *l, size_t n);
+
+/* W9c, the drum: n balls with W9a's radii (the board's generator and seed) at rest on a grid
+ * 0.7 apart in the lowest rows of a drum whose inner radius R makes them a third of its area
+ * at a packing of 0.82 (R = sqrt(3 n E[pi r^2] / (0.82 pi))). The drum is a ring of capsules
+ * of radius 0.5 (segments about 4 long, their inner faces R from the centre) and four ribs
+ * R / 6 long pointing in, like a washer's, all kinematic, turning at W9C_SPIN rad/s about the
+ * centre (R + 2, R + 2). Returns 0, or -1 when out of memory or n is 0. */
+int w9_layout_drum(w9_layout *l, size_t n);
 
 void w9_layout_free(w9_layout *l);
 

@@ -84,6 +84,11 @@ static int scene_build(w9w_scene *s, bool enable_sleep, bool check) {
     for (size_t k = 0; k < l->m; k++) {
         defs[k] = c2d_capsule_default_def();
         defs[k].shape = l->capsules[k];
+        if (l->spin != 0.0f) {
+            defs[k].motion = C2D_KINEMATIC;
+            defs[k].pivot = l->pivot;
+            defs[k].angular_velocity = l->spin;
+        }
         s->live[k] = l->capsules[k];
     }
     s->live_count = l->m;
@@ -101,6 +106,42 @@ int w9w_pile_create(w9w_scene *s, size_t n) {
         w9w_scene_destroy(s);
         return -1;
     }
+    return 0;
+}
+
+int w9w_drum_create(w9w_scene *s, size_t n) {
+    memset(s, 0, sizeof *s);
+    if (w9_layout_drum(&s->l, n) != 0) return -1;
+    if (scene_build(s, true, false) != 0) {
+        w9w_scene_destroy(s);
+        return -1;
+    }
+    return 0;
+}
+
+int w9w_drum_run(w9w_scene *s, double cap, w9w_drum *r) {
+    memset(r, 0, sizeof *r);
+    r->ms = -1.0;
+    double sum = 0.0, at[5];
+    while (s->steps < W9C_END && r->cpu_s < cap) {
+        if (s->steps == W9C_FIRST) memcpy(at, s->stage, sizeof at);
+        const double t = w9w_step(s);
+        if (t < 0.0) return -1;
+        r->cpu_s += t;
+        if (s->steps > W9C_FIRST) sum += t;
+    }
+    r->steps = s->steps;
+    if (s->steps == W9C_END) {
+        r->ms = 1e3 * sum / (W9C_END - W9C_FIRST);
+        w9w_split(at, s->stage, W9C_END - W9C_FIRST, r->split, sizeof r->split);
+    }
+    /* Balls whose centre is farther from the pivot than the drum's inner face: escaped. */
+    w9_balls b = w9w_balls(s);
+    for (size_t i = 0; i < b.count; i++) {
+        const double dx = (double)b.x[i] - s->l.pivot.x, dy = (double)b.y[i] - s->l.pivot.y;
+        if (sqrt(dx * dx + dy * dy) > (double)s->l.drum_radius) r->escaped++;
+    }
+    r->awake = c2d_world_awake_count(s->world);
     return 0;
 }
 
@@ -372,6 +413,7 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
     const c2d_vec2 rest = {0.0f, 0.0f};
     unsigned seed = 88172645u;
     double cpu = 0.0, counted = 0.0, awake_sum = 0.0;
+    double zero[5] = {0.0}, split[5] = {0.0}, before[5];
     size_t row = 0;
     for (;;) {
         if (row < STREAM_ROWS) {
@@ -389,6 +431,7 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
             break;
         }
         if (cpu >= cap) break;
+        memcpy(before, s->stage, sizeof before);
         const double t = w9w_step(s);
         if (t < 0.0) {
             free(x);
@@ -397,6 +440,8 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
         cpu += t;
         r->stream_steps++;
         if (awake >= threshold) {
+            for (int k = 0; k < 5; k++)
+                split[k] += s->stage[k] - before[k];
             counted += t;
             awake_sum += (double)awake;
             r->stream_counted++;
@@ -408,6 +453,7 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
     if (r->stream_counted) {
         r->stream_ms = 1e3 * counted / (double)r->stream_counted;
         r->stream_awake_mean = awake_sum / (double)r->stream_counted;
+        w9w_split(zero, split, r->stream_counted, r->stream_split, sizeof r->stream_split);
     }
     return 0;
 }

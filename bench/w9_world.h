@@ -61,6 +61,8 @@ int w9w_pile_create(w9w_scene *s, size_t n);
 /* W9a's board of n balls; `enable_sleep` false: the world's def.enable_sleep cleared (the only
  * other field set); `check`: count mid-air sleepers after every step. */
 int w9w_board_create(w9w_scene *s, size_t n, bool enable_sleep, bool check);
+/* W9c's drum of n balls (w9_layout_drum()) in a world with the defaults. */
+int w9w_drum_create(w9w_scene *s, size_t n);
 void w9w_scene_destroy(w9w_scene *s);
 
 /* One step: its CPU seconds (-1 when c2d_world_step() refuses or the check runs out of
@@ -131,19 +133,31 @@ int w9w_floor_removal(w9w_scene *s, w9w_floor *r);
 typedef struct w9w_board {
     size_t steps;
     double cpu_s;
-    double fall_ms;        /* -1: not reached */
-    size_t asleep;         /* the step the board slept at (0: not within the cap) */
-    double asleep_ms;      /* -1: never asleep */
+    double fall_ms;                        /* -1: not reached */
+    size_t asleep;                         /* the step the board slept at (0: not within the cap) */
+    double asleep_ms;                      /* -1: never asleep */
     char fall_split[64], asleep_split[64]; /* w9w_split() of those windows ("": none) */
-    size_t stream;         /* balls streamed */
-    double stream_ms;      /* -1: not run */
-    size_t stream_counted; /* steps in that mean */
-    size_t stream_steps;   /* steps from the first row until fewer than 10% were awake */
+    size_t stream;                         /* balls streamed */
+    double stream_ms;                      /* -1: not run */
+    size_t stream_counted;                 /* steps in that mean */
+    size_t stream_steps; /* steps from the first row until fewer than 10% were awake */
     size_t stream_awake_max;
     double stream_awake_mean; /* balls awake, the mean over the steps counted */
     bool stream_ended;        /* fewer than 10% awake before the cap */
+    char stream_split[64];    /* w9w_split() of the steps counted ("": none) */
 } w9w_board;
 int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w9w_board *r);
+
+/* W9c: steps 0 .. W9C_END - 1 (or until `cap` CPU seconds): ms a step over W9C_FIRST ..
+ * W9C_END - 1, and at the end the balls outside the drum (target 0) and those awake. */
+typedef struct w9w_drum {
+    size_t steps;
+    double cpu_s;
+    double ms; /* -1: the window was not reached within the cap */
+    char split[64];
+    size_t escaped, awake;
+} w9w_drum;
+int w9w_drum_run(w9w_scene *s, double cap, w9w_drum *r);
 
 /* W9a with sleep disabled: the falling and the settling windows of bench/w9_layout.h. */
 typedef struct w9w_settle {

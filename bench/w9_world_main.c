@@ -10,6 +10,8 @@
  *                                            (section 15: 6,554 at 65,536)
  *   c2d_w9_world settle N                    W9a, sleep disabled: falling and settling windows
  *   c2d_w9_world fall N                      W9a, sleep on: steps 0-89 only (scripts/bench)
+ *   c2d_w9_world drum N                      W9c: ms a step over steps 300-599, the balls
+ *                                            outside the drum at the end (target 0)
  *     --cap S          CPU seconds of steps a case (or a part: the stream) may take (120)
  *     --sleep-limit K  board: steps to wait for the board to sleep (20,000)
  *     --check          board: count mid-air sleepers after every step (piles always do) */
@@ -93,8 +95,23 @@ static int run_board(size_t n, double cap, size_t stream, size_t sleep_limit, bo
                    "stream_awake_max=%zu stream_awake_mean=%.0f stream_ended=%d\n",
                    r.stream, r.stream_ms, r.stream_counted, r.stream_steps, r.stream_awake_max,
                    r.stream_awake_mean, r.stream_ended);
+        if (stream && r.asleep && r.stream_split[0]) printf("stream_split=%s\n", r.stream_split);
     }
     if (check) print_midair(&s);
+    w9w_scene_destroy(&s);
+    return 0;
+}
+
+static int run_drum(size_t n, double cap) {
+    w9w_scene s;
+    if (w9w_drum_create(&s, n) != 0) return fail("out of memory or a world call refused");
+    w9w_drum r;
+    if (w9w_drum_run(&s, cap, &r) != 0) return fail("the drum failed");
+    printf("case=drum n=%zu radius=%.2f capsules=%zu spin=%g\n", n, (double)s.l.drum_radius, s.l.m,
+           (double)s.l.spin);
+    printf("steps=%zu cpu_s=%.2f cap_s=%g\n", r.steps, r.cpu_s, cap);
+    printf("drum_ms=%.3f escaped=%zu awake=%zu\n", r.ms, r.escaped, r.awake);
+    if (r.split[0]) printf("drum_split=%s\n", r.split);
     w9w_scene_destroy(&s);
     return 0;
 }
@@ -117,12 +134,12 @@ static int run_settle(size_t n, double cap) {
 }
 
 int main(int argc, char **argv) {
-    const char *cases[] = {"pile", "board", "settle", "fall"};
+    const char *cases[] = {"pile", "board", "settle", "fall", "drum"};
     int which = -1;
-    for (int k = 0; argc >= 3 && k < 4; k++)
+    for (int k = 0; argc >= 3 && k < 5; k++)
         if (strcmp(argv[1], cases[k]) == 0) which = k;
     if (which < 0) {
-        fprintf(stderr, "usage: c2d_w9_world pile|board|settle|fall N [--drop] [--floor] "
+        fprintf(stderr, "usage: c2d_w9_world pile|board|settle|fall|drum N [--drop] [--floor] "
                         "[--stream K] [--cap S] [--sleep-limit K] [--check]\n");
         return 2;
     }
@@ -156,7 +173,9 @@ int main(int argc, char **argv) {
         return run_board(n, cap, stream, sleep_limit, check, false);
     case 2:
         return run_settle(n, cap);
-    default:
+    case 3:
         return run_board(n, cap, 0, 0, false, true);
+    default:
+        return run_drum(n, cap);
     }
 }

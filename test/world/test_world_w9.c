@@ -101,11 +101,37 @@ static void drop_ball(void **state) {
     w9w_scene_destroy(&s);
 }
 
+/* W9c's drum at a small size: 36 kinematic capsules turning around 2,000 balls for 600 steps
+ * (each ball reads only the capsules near it: world_kinematic_near.c). None leaves the drum,
+ * every ball stays finite, and the drum's balls never sleep (it wakes what it reaches). */
+static void drum_holds(void **state) {
+    (void)state;
+    w9w_scene s;
+    assert_int_equal(w9w_drum_create(&s, 2000), 0);
+    w9w_drum r;
+    assert_int_equal(w9w_drum_run(&s, HUGE_VAL, &r), 0);
+    print_message("# drum: %zu capsules, radius %.2f, %.3f ms a step, %zu outside, %zu awake\n",
+                  s.l.m, (double)s.l.drum_radius, r.ms, r.escaped, r.awake);
+    assert_int_equal(r.steps, W9C_END);
+    assert_int_equal(r.escaped, 0);
+    w9_balls b = w9w_balls(&s);
+    assert_int_equal(b.count, 2000);
+    double lowest = HUGE_VAL;
+    for (size_t i = 0; i < b.count; i++) {
+        assert_true(isfinite(b.x[i]) && isfinite(b.y[i]));
+        if (b.y[i] < lowest) lowest = b.y[i];
+    }
+    /* the balls lie in the drum's bottom, not stuck where they started */
+    assert_true(lowest < s.l.pivot.y - 0.8 * s.l.drum_radius);
+    w9w_scene_destroy(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pile_quality),
         cmocka_unit_test(floor_removal),
         cmocka_unit_test(drop_ball),
+        cmocka_unit_test(drum_holds),
     };
     return cmocka_run_group_tests_name("world_w9", tests, NULL, NULL);
 }
