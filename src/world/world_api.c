@@ -223,6 +223,7 @@ void c2d_world_destroy(c2d_world *w) {
                        w->clearance,
                        w->travelled,
                        w->near_kinematic,
+                       w->holds,
                        w->contacts,
                        w->scratch,
                        w->near,

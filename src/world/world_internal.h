@@ -162,6 +162,7 @@ struct c2d_world {
     float *clearance; /* distance the ball may move before a static capsule can be near */
     float *travelled; /* how far it moved this step */
     uint8_t *near_kinematic;
+    uint8_t *holds; /* sleep's count of what holds each awake ball up (world_sleep.c) */
     size_t awake_capacity;
     size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;

@@ -100,6 +100,16 @@ static double axis_distance(c2d_capsule c, double px, double py) {
     return sqrt(ex * ex + ey * ey);
 }
 
+/* Whether the point nearest p on the capsule's axis lies strictly between its ends: p faces
+ * the capsule's flat side, not a round end (a capsule with a == b is all round). */
+static bool flat_side(c2d_capsule c, float px, float py) {
+    float ex = c.b.x - c.a.x, ey = c.b.y - c.a.y;
+    float len2 = ex * ex + ey * ey;
+    if (!(len2 > 0.0f)) return false;
+    float u = ((px - c.a.x) * ex + (py - c.a.y) * ey) / len2;
+    return u > 0.0f && u < 1.0f;
+}
+
 /* Wakes every sleeping ball that touches a capsule of `shape` (within `slack` beyond touching,
  * plus its own support tolerance). */
 static c2d_status wake_near_capsule(c2d_world *w, c2d_capsule shape, float slack) {
@@ -300,12 +310,34 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             c2d_world_wake_ball(w, other);
     }
     if (ready == 0) return C2D_OK;
-    /* A ball touching a kinematic capsule does not sleep. */
+    /* A ball touching a kinematic capsule does not sleep. Nor does a ball balanced on one
+     * round support (a ball, a round pin, a capsule's end cap) that cannot hold it, touching
+     * nothing else: it is in an unstable equilibrium, slow only because it sits almost on
+     * top, and it will roll or slide off (a Galton board's frictionless ball 0.0014 off a
+     * pin's top slept there for good). Two supports hold a ball; so does one flat side of a
+     * capsule, or one round support with both friction and rolling resistance (which hold a
+     * ball a little off the top: the piles' balls on a single ball). */
+    uint8_t *holds = w->holds;
+    memset(holds, 0, n);
     for (size_t c = 0; c < w->contact_count; c++) {
         const world_contact *ct = &w->contacts[c];
-        if (ct->kinematic && ct->end_gap <= SUPPORT_TOUCH * w->radius[w->awake[ct->a]])
+        uint32_t ka = w->awake[ct->a];
+        if (ct->end_gap > SUPPORT_TOUCH * w->radius[ka]) continue;
+        if (ct->kinematic) {
             candidate[ct->a] = 0;
+            continue;
+        }
+        if (ct->kind == C2D_SHAPE_CAPSULE && w->sensor[ct->other]) continue;
+        bool alone =
+            (ct->friction > 0.0f && ct->rolling > 0.0f) ||
+            (ct->kind == C2D_SHAPE_CAPSULE && flat_side(w->shape[ct->other], w->x[ka], w->y[ka]));
+        uint8_t add = alone ? 2 : 1;
+        holds[ct->a] = (uint8_t)(holds[ct->a] + add > 2 ? 2 : holds[ct->a] + add);
+        if (ct->b != C2D_NONE)
+            holds[ct->b] = (uint8_t)(holds[ct->b] + add > 2 ? 2 : holds[ct->b] + add);
     }
+    for (size_t i = 0; i < n; i++)
+        if (candidate[i] == 1 && holds[i] < 2) candidate[i] = 0;
     /* Rounds: a ready ball touching a static capsule or a sleeping ball sleeps; the balls that
      * slept support the next round's. */
     for (int round = 0; round < 16; round++) {

@@ -65,7 +65,7 @@ static c2d_status reserve_awake(c2d_world *w, size_t need) {
         {(void **)&w->binv_inertia, sizeof(float)}, {(void **)&w->bdx, sizeof(float)},
         {(void **)&w->bdy, sizeof(float)},          {(void **)&w->clearance, sizeof(float)},
         {(void **)&w->travelled, sizeof(float)},    {(void **)&w->near_kinematic, sizeof(uint8_t)},
-        {(void **)&w->kin_first, sizeof(uint32_t)},
+        {(void **)&w->kin_first, sizeof(uint32_t)}, {(void **)&w->holds, sizeof(uint8_t)},
     };
     return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
                ? C2D_OK

@@ -1503,6 +1503,35 @@ static void pass_by_pin(void **state) {
     }
 }
 
+/* A frictionless ball set down 0.001 off the top of a round pin is in an unstable equilibrium:
+ * it must slide off and sleep on the floor below, not sleep on the pin (it did: slower than
+ * sleep_speed for sleep_time before it gathered speed). A ball with friction and rolling
+ * resistance on a flat floor sleeps as before. */
+static void no_sleep_on_pin_top(void **state) {
+    (void)state;
+    c2d_world *w = new_world(v2(0.0f, -10.0f));
+    add_static(w, (c2d_capsule){{0.0f, 0.0f}, {0.0f, 0.0f}, 0.25f});   /* the pin */
+    add_static(w, (c2d_capsule){{-5.0f, -3.0f}, {5.0f, -3.0f}, 0.5f}); /* the floor */
+    c2d_ball_def d = ball_def(0.001f, 0.25f + 0.15f, 0.15f, 0.0f, 0.0f);
+    d.friction = 0.0f;
+    c2d_ball_id id;
+    assert_int_equal(c2d_world_add_balls(w, &d, 1, &id), C2D_OK);
+    c2d_ball_id rest = add_ball(w, 3.0f, -3.0f + 0.5f + 0.5f, 0.5f, 0.0f, 0.0f);
+    bool slept_high = false;
+    for (int s = 0; s < 900; s++) {
+        step(w, 1.0f / 60.0f);
+        if (!c2d_world_ball_awake(w, id) && ball_pos(w, id).y > -2.0f) slept_high = true;
+    }
+    c2d_vec2 p = ball_pos(w, id);
+    print_message("ball off the pin's top: at (%.3f, %.3f) after 15 s, %s\n", p.x, p.y,
+                  c2d_world_ball_awake(w, id) ? "awake" : "asleep");
+    assert_false(slept_high);
+    assert_true(p.y < -2.0f); /* on the floor (its top at -2.5, the ball's centre at -2.35) */
+    assert_false(c2d_world_ball_awake(w, id));
+    assert_false(c2d_world_ball_awake(w, rest));
+    c2d_world_destroy(w);
+}
+
 static void *enqueue_inline(c2d_task_fn *task, int count, int min_range, void *task_context,
                             void *user_context) {
     task_sys *t = user_context;
@@ -1634,6 +1663,7 @@ int main(void) {
         cmocka_unit_test(kinematic_move_to),
         cmocka_unit_test(kinematic_wakes_sleepers),
         cmocka_unit_test(pass_by_pin),
+        cmocka_unit_test(no_sleep_on_pin_top),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests_name("world-physics", tests, NULL, NULL);
