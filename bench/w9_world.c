@@ -109,6 +109,20 @@ int w9w_pile_create(w9w_scene *s, size_t n) {
     return 0;
 }
 
+int w9w_board_create_empty(w9w_scene *s, size_t n) {
+    memset(s, 0, sizeof *s);
+    if (w9_layout_board(&s->l, n) != 0) return -1;
+    const size_t balls = s->l.n;
+    s->l.n = 0; /* the board of n balls, none added */
+    const int st = scene_build(s, true, false);
+    s->l.n = balls;
+    if (st != 0) {
+        w9w_scene_destroy(s);
+        return -1;
+    }
+    return 0;
+}
+
 int w9w_drum_create(w9w_scene *s, size_t n) {
     memset(s, 0, sizeof *s);
     if (w9_layout_drum(&s->l, n) != 0) return -1;
@@ -404,6 +418,10 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
     w9w_split(at, s->stage, W9W_ASLEEP_STEPS, r->asleep_split, sizeof r->asleep_split);
     r->steps = s->steps;
     if (!stream) return 0;
+    return w9w_stream_run(s, stream, cap, r);
+}
+
+int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
     /* the stream: one row before each of the first STREAM_ROWS steps */
     const size_t most = stream / STREAM_ROWS + 1;
     float *x = malloc(3 * most * sizeof(float));

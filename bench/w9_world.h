@@ -61,6 +61,8 @@ int w9w_pile_create(w9w_scene *s, size_t n);
 /* W9a's board of n balls; `enable_sleep` false: the world's def.enable_sleep cleared (the only
  * other field set); `check`: count mid-air sleepers after every step. */
 int w9w_board_create(w9w_scene *s, size_t n, bool enable_sleep, bool check);
+/* W9a's board laid out for n balls, but with none added (the stream's yardstick). */
+int w9w_board_create_empty(w9w_scene *s, size_t n);
 /* W9c's drum of n balls (w9_layout_drum()) in a world with the defaults. */
 int w9w_drum_create(w9w_scene *s, size_t n);
 void w9w_scene_destroy(w9w_scene *s);
@@ -147,6 +149,9 @@ typedef struct w9w_board {
     char stream_split[64];    /* w9w_split() of the steps counted ("": none) */
 } w9w_board;
 int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w9w_board *r);
+/* The stream alone, on the world as it is (w9w_board_run() runs it on the sleeping board): its
+ * fields of r (stream*), and r->cpu_s and r->steps. */
+int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r);
 
 /* W9c: steps 0 .. W9C_END - 1 (or until `cap` CPU seconds): ms a step over W9C_FIRST ..
  * W9C_END - 1, and at the end the balls outside the drum (target 0) and those awake. */

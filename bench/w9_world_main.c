@@ -12,6 +12,9 @@
  *   c2d_w9_world fall N                      W9a, sleep on: steps 0-89 only (scripts/bench)
  *   c2d_w9_world drum N                      W9c: ms a step over steps 300-599, the balls
  *                                            outside the drum at the end (target 0)
+ *   c2d_w9_world stream-empty N [--stream K] the stream (K: N / 10) onto W9a's board of N
+ *                                            laid out with no balls: the same awake balls
+ *                                            with no sleeping pile under them
  *     --cap S          CPU seconds of steps a case (or a part: the stream) may take (120)
  *     --sleep-limit K  board: steps to wait for the board to sleep (20,000)
  *     --check          board: count mid-air sleepers after every step (piles always do) */
@@ -116,6 +119,25 @@ static int run_drum(size_t n, double cap) {
     return 0;
 }
 
+/* The stream of K balls onto W9a's board of n laid out with no balls: what the same awake
+ * balls cost with no sleeping pile under them. */
+static int run_stream_empty(size_t n, size_t stream, double cap) {
+    w9w_scene s;
+    if (w9w_board_create_empty(&s, n) != 0) return fail("out of memory or a world call refused");
+    w9w_board r;
+    memset(&r, 0, sizeof r);
+    r.stream_ms = -1.0;
+    if (w9w_stream_run(&s, stream, cap, &r) != 0) return fail("the stream failed");
+    printf("case=stream-empty n=%zu width=%g capsules=%zu\n", n, (double)s.l.width, s.l.m);
+    printf("stream=%zu stream_ms=%.3f stream_counted=%zu stream_steps=%zu "
+           "stream_awake_max=%zu stream_awake_mean=%.0f stream_ended=%d\n",
+           r.stream, r.stream_ms, r.stream_counted, r.stream_steps, r.stream_awake_max,
+           r.stream_awake_mean, r.stream_ended);
+    if (r.stream_split[0]) printf("stream_split=%s\n", r.stream_split);
+    w9w_scene_destroy(&s);
+    return 0;
+}
+
 static int run_settle(size_t n, double cap) {
     w9w_scene s;
     if (w9w_board_create(&s, n, false, false) != 0)
@@ -134,13 +156,14 @@ static int run_settle(size_t n, double cap) {
 }
 
 int main(int argc, char **argv) {
-    const char *cases[] = {"pile", "board", "settle", "fall", "drum"};
+    const char *cases[] = {"pile", "board", "settle", "fall", "drum", "stream-empty"};
     int which = -1;
-    for (int k = 0; argc >= 3 && k < 5; k++)
+    for (int k = 0; argc >= 3 && k < 6; k++)
         if (strcmp(argv[1], cases[k]) == 0) which = k;
     if (which < 0) {
-        fprintf(stderr, "usage: c2d_w9_world pile|board|settle|fall|drum N [--drop] [--floor] "
-                        "[--stream K] [--cap S] [--sleep-limit K] [--check]\n");
+        fprintf(stderr,
+                "usage: c2d_w9_world pile|board|settle|fall|drum|stream-empty N [--drop] [--floor] "
+                "[--stream K] [--cap S] [--sleep-limit K] [--check]\n");
         return 2;
     }
     const size_t n = (size_t)strtoul(argv[2], NULL, 10);
@@ -175,7 +198,9 @@ int main(int argc, char **argv) {
         return run_settle(n, cap);
     case 3:
         return run_board(n, cap, 0, 0, false, true);
-    default:
+    case 4:
         return run_drum(n, cap);
+    default:
+        return run_stream_empty(n, stream ? stream : n / 10, cap);
     }
 }
