@@ -103,8 +103,8 @@ typedef struct c2d_world_def {
     /// Whether balls sleep. Default true.
     bool enable_sleep;
     /// A ball slower than this (its centre's speed plus its spin times its radius), units/s,
-    /// for sleep_time seconds, that rests on a capsule or a sleeping ball, sleeps; > 0 and
-    /// finite. Default 0.05.
+    /// for sleep_time seconds, that rests on a capsule or a sleeping ball, sleeps (not while a
+    /// kinematic capsule that moves touches it); > 0 and finite. Default 0.05.
     float sleep_speed;
     /// Seconds below sleep_speed before a ball sleeps; > 0 and finite. Default 0.3.
     float sleep_time;
@@ -257,8 +257,9 @@ C2D_API c2d_status c2d_world_apply_ball_impulse(c2d_world *w, c2d_ball_id id, c2
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
 /// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of
-/// its radius) on a static capsule or a sleeping ball; in mid-air it stays awake (a sleeping
-/// ball always rests on something). A ball of density 0 never sleeps.
+/// its radius) on a static capsule, a kinematic capsule that holds still, or a sleeping ball;
+/// in mid-air it stays awake (a sleeping ball always rests on something). A ball of density 0
+/// never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);
 /// Sets whether the ball may sleep (false wakes it).
 C2D_API c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool enable);

@@ -186,6 +186,15 @@ c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
     return C2D_OK;
 }
 
+/* Whether kinematic capsule c holds still (no velocity, no spin, no target): then it holds
+ * balls up as a static capsule does, and they may sleep on it; it wakes them when it moves
+ * (c2d_world_wake_near_kinematic()). */
+static bool kinematic_still(const c2d_world *w, uint32_t c) {
+    const c2d_world_kin *k = &w->kin[c];
+    return !w->kin_target[c] && k->velocity.x == 0.0f && k->velocity.y == 0.0f &&
+           k->angular_velocity == 0.0f;
+}
+
 /* Whether sleeping ball k rests on a static capsule or another sleeping ball. */
 static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
@@ -201,6 +210,15 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
         c2d_status st = c2d_scene_collide(w->static_scene, &one, NULL, 0, &total);
         if (st != C2D_OK) return st;
         if (total > 0) return C2D_OK;
+    }
+    for (size_t j = 0; j < w->kinematic_count; j++) {
+        uint32_t c = w->kinematic_list[j];
+        c2d_contact ct;
+        if (kinematic_still(w, c) &&
+            c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[c],
+                              w->capsule_mask[c]) &&
+            c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct))
+            return C2D_OK;
     }
     size_t n;
     c2d_status st = frozen_near(w, w->x[k], w->y[k], r, k, &n);
@@ -273,8 +291,8 @@ static float ball_speed(const c2d_world *w, uint32_t k) {
     return v + fabsf(w->angular_velocity[k]) * w->radius[k];
 }
 
-/* Marks in `candidate` (one byte per awake ball) the balls ready to sleep: 1 ready, 2 touching
- * a kinematic capsule (never sleeps while it does). */
+/* Marks in `candidate` (one byte per awake ball) the balls ready to sleep: 1 ready, 0 not
+ * (touching a moving kinematic capsule, or not held up), 3 asleep now. */
 c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
     size_t n = w->awake_list_count;
     uint8_t *candidate = w->near_kinematic; /* reused: the moves are done */
@@ -310,7 +328,8 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             c2d_world_wake_ball(w, other);
     }
     if (ready == 0) return C2D_OK;
-    /* A ball touching a kinematic capsule does not sleep. Nor does a ball balanced on one
+    /* A ball touching a moving kinematic capsule does not sleep (a still one holds it up as a
+     * static capsule does: balls in a drum that stopped sleep). Nor does a ball balanced on one
      * round support (a ball, a round pin, a capsule's end cap) that cannot hold it, touching
      * nothing else: it is in an unstable equilibrium, slow only because it sits almost on
      * top, and it will roll or slide off (a Galton board's frictionless ball 0.0014 off a
@@ -323,7 +342,7 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
         const world_contact *ct = &w->contacts[c];
         uint32_t ka = w->awake[ct->a];
         if (ct->end_gap > SUPPORT_TOUCH * w->radius[ka]) continue;
-        if (ct->kinematic) {
+        if (ct->kinematic && !kinematic_still(w, ct->other)) {
             candidate[ct->a] = 0;
             continue;
         }
@@ -351,7 +370,8 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
                 uint32_t k = w->awake[i];
                 bool support;
                 if (ct->kind == C2D_SHAPE_CAPSULE) {
-                    support = !ct->kinematic && !w->sensor[ct->other];
+                    support =
+                        (!ct->kinematic || kinematic_still(w, ct->other)) && !w->sensor[ct->other];
                 } else {
                     uint32_t o = s == 0 ? (ct->b != C2D_NONE ? w->awake[ct->b] : ct->other)
                                         : w->awake[ct->a];

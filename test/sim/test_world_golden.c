@@ -21,7 +21,7 @@
 
 #include "w9_layout.h"
 
-#define GOLDEN_PINBALL UINT64_C(0xb374ecdc8f24a4ac)
+#define GOLDEN_PINBALL UINT64_C(0x7c6d1542d5d23f39)
 #define GOLDEN_W9B_2500 UINT64_C(0x97b62e988908ac6d)
 
 /* W9b's pile of n balls after `steps` steps; 0 when a call failed. */

@@ -1532,6 +1532,60 @@ static void no_sleep_on_pin_top(void **state) {
     c2d_world_destroy(w);
 }
 
+/* Balls in a drum of kinematic capsules: awake while it turns, asleep once it stops (a still
+ * kinematic capsule holds them up as a static one does), awake again when it turns again. */
+static void sleep_in_stopped_drum(void **state) {
+    (void)state;
+    c2d_world *w = new_world(v2(0.0f, -10.0f));
+    enum { SEGMENTS = 24 };
+    const float radius = 5.0f;
+    c2d_capsule_id drum[SEGMENTS];
+    for (int k = 0; k < SEGMENTS; k++) {
+        float a0 = 6.2831853f * (float)k / SEGMENTS, a1 = 6.2831853f * (float)(k + 1) / SEGMENTS;
+        drum[k] = add_kinematic(w,
+                                (c2d_capsule){{radius * cosf(a0), radius * sinf(a0)},
+                                              {radius * cosf(a1), radius * sinf(a1)},
+                                              0.2f},
+                                v2(0.0f, 0.0f));
+        assert_int_equal(c2d_world_set_capsule_motion(w, drum[k], v2(0.0f, 0.0f), 1.0f), C2D_OK);
+    }
+    size_t balls = 0;
+    for (float y = -4.0f; y < 0.0f; y += 0.5f)
+        for (float x = -3.0f; x <= 3.0f; x += 0.5f) {
+            if (sqrtf(x * x + y * y) > radius - 0.8f) continue; /* inside the drum */
+            add_ball(w, x, y, 0.2f, 0.0f, 0.0f);
+            balls++;
+        }
+    size_t asleep_turning = 0;
+    for (int s = 0; s < 300; s++) {
+        step(w, 1.0f / 60.0f);
+        asleep_turning += c2d_world_ball_count(w) - c2d_world_awake_count(w);
+    }
+    for (int k = 0; k < SEGMENTS; k++)
+        assert_int_equal(c2d_world_set_capsule_motion(w, drum[k], v2(0.0f, 0.0f), 0.0f), C2D_OK);
+    int asleep_at = -1;
+    for (int s = 0; s < 1200 && asleep_at < 0; s++) {
+        step(w, 1.0f / 60.0f);
+        if (c2d_world_awake_count(w) == 0) asleep_at = s + 1;
+    }
+    c2d_world_balls b;
+    assert_int_equal(c2d_world_get_balls(w, &b), C2D_OK);
+    size_t outside = 0;
+    for (size_t i = 0; i < b.count; i++)
+        outside += sqrtf(b.x[i] * b.x[i] + b.y[i] * b.y[i]) > radius - 0.2f;
+    for (int k = 0; k < SEGMENTS; k++)
+        assert_int_equal(c2d_world_set_capsule_motion(w, drum[k], v2(0.0f, 0.0f), 1.0f), C2D_OK);
+    step(w, 1.0f / 60.0f);
+    size_t woken = c2d_world_awake_count(w);
+    print_message("drum of %zu balls: %zu ball-steps asleep while it turned; all asleep %d steps "
+                  "after it stopped; %zu outside; %zu awake one step after it turned again\n",
+                  balls, asleep_turning, asleep_at, outside, woken);
+    assert_int_equal(outside, 0);
+    assert_true(asleep_at > 0);
+    assert_true(woken > 0);
+    c2d_world_destroy(w);
+}
+
 static void *enqueue_inline(c2d_task_fn *task, int count, int min_range, void *task_context,
                             void *user_context) {
     task_sys *t = user_context;
@@ -1664,6 +1718,7 @@ int main(void) {
         cmocka_unit_test(kinematic_wakes_sleepers),
         cmocka_unit_test(pass_by_pin),
         cmocka_unit_test(no_sleep_on_pin_top),
+        cmocka_unit_test(sleep_in_stopped_drum),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests_name("world-physics", tests, NULL, NULL);
