@@ -8,6 +8,7 @@
  * cost is O(awake balls + capsules x cells each covers) rather than balls x capsules: a drum
  * of 71 turning segments around 16,384 balls tested every pair, every substep. */
 #include <math.h>
+#include <string.h>
 
 #include "world_internal.h"
 
@@ -101,6 +102,7 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
     if (w->kinematic_count == 0) {
         for (size_t i = 0; i <= n; i++)
             first[i] = 0;
+        memset(w->near_kinematic, 0, n);
         return C2D_OK;
     }
     grid_shape g = boxes(w);
