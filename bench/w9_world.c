@@ -99,23 +99,14 @@ static int scene_build(w9w_scene *s, bool enable_sleep, bool check) {
     return add_balls(s->world, l, l->x, l->y, l->radius, l->n, rest);
 }
 
-int w9w_pile_create(w9w_scene *s, size_t n) {
-    memset(s, 0, sizeof *s);
-    if (w9_layout_pile(&s->l, n, W9B_PITCH) != 0) return -1;
-    if (scene_build(s, true, true) != 0) {
-        w9w_scene_destroy(s);
-        return -1;
-    }
-    return 0;
-}
-
-int w9w_board_create_empty(w9w_scene *s, size_t n) {
-    memset(s, 0, sizeof *s);
-    if (w9_layout_board(&s->l, n) != 0) return -1;
-    const size_t balls = s->l.n;
-    s->l.n = 0; /* the board of n balls, none added */
-    const int st = scene_build(s, true, false);
+/* The world of the layout that `laid` (0) put in s->l, with `balls` of its balls added; on
+ * failure nothing is left allocated. */
+static int create(w9w_scene *s, int laid, size_t balls, bool enable_sleep, bool check) {
+    if (laid != 0) return -1;
+    const size_t n = s->l.n;
     s->l.n = balls;
+    const int st = scene_build(s, enable_sleep, check);
+    s->l.n = n;
     if (st != 0) {
         w9w_scene_destroy(s);
         return -1;
@@ -123,14 +114,19 @@ int w9w_board_create_empty(w9w_scene *s, size_t n) {
     return 0;
 }
 
+int w9w_pile_create(w9w_scene *s, size_t n) {
+    memset(s, 0, sizeof *s);
+    return create(s, w9_layout_pile(&s->l, n, W9B_PITCH), n, true, true);
+}
+
+int w9w_board_create_empty(w9w_scene *s, size_t n) {
+    memset(s, 0, sizeof *s);
+    return create(s, w9_layout_board(&s->l, n), 0, true, false); /* the board of n, no ball */
+}
+
 int w9w_drum_create(w9w_scene *s, size_t n) {
     memset(s, 0, sizeof *s);
-    if (w9_layout_drum(&s->l, n) != 0) return -1;
-    if (scene_build(s, true, false) != 0) {
-        w9w_scene_destroy(s);
-        return -1;
-    }
-    return 0;
+    return create(s, w9_layout_drum(&s->l, n), n, true, false);
 }
 
 int w9w_drum_run(w9w_scene *s, double cap, w9w_drum *r) {
@@ -161,12 +157,7 @@ int w9w_drum_run(w9w_scene *s, double cap, w9w_drum *r) {
 
 int w9w_board_create(w9w_scene *s, size_t n, bool enable_sleep, bool check) {
     memset(s, 0, sizeof *s);
-    if (w9_layout_board(&s->l, n) != 0) return -1;
-    if (scene_build(s, enable_sleep, check) != 0) {
-        w9w_scene_destroy(s);
-        return -1;
-    }
-    return 0;
+    return create(s, w9_layout_board(&s->l, n), n, enable_sleep, check);
 }
 
 w9_balls w9w_balls(const w9w_scene *s) {
