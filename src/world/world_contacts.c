@@ -125,7 +125,10 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
             c.radius_a = w->radius[ka];
             capsule_materials(w, &c, ka, cap);
             w->contacts[w->contact_count++] = c;
-            w->clearance[a] = 0.0f; /* near a capsule: swept every substep */
+            /* Near a capsule: unswept only while it cannot reach this one. */
+            float open = c.separation - c2d_world_move_slack(w, w->ax[a], w->ay[a], c.radius_a,
+                                                             w->margin_capsule[a]);
+            if (open < w->clearance[a]) w->clearance[a] = open;
         }
     }
 

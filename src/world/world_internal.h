@@ -144,6 +144,7 @@ struct c2d_world {
      * (held as solid so collide reports them). The maps give a scene index's dense capsule. */
     c2d_scene *balls_scene, *static_scene, *sensor_scene;
     uint32_t *static_map, *sensor_map, *kinematic_list;
+    float static_radius_max; /* of the static capsules (in the moves' rounding slack) */
     size_t static_count, sensor_count, kinematic_count;
     bool capsules_dirty; /* the scenes are rebuilt before the next step or query */
 
@@ -159,7 +160,8 @@ struct c2d_world {
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
-    float *clearance; /* distance the ball may move before a static capsule can be near */
+    float *clearance; /* distance the ball may move before a static capsule can be near
+                       * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
     float *travelled; /* how far it moved this step */
     uint8_t *near_kinematic;
     uint8_t *holds; /* sleep's count of what holds each awake ball up (world_sleep.c) */
@@ -271,6 +273,15 @@ typedef c2d_status c2d_world_scratch_call(c2d_world *w, void *out, size_t capaci
                                           const void *ctx);
 C2D_INTERNAL c2d_status c2d_world_into_scratch(c2d_world *w, c2d_world_scratch_call *call,
                                                size_t size, const void *ctx, size_t *total);
+
+/* The rounding slack of an unswept move of a ball at (x, y) of radius r and capsule margin mc:
+ * a capsule's gap from the contact test, the float sums of the moves and the distance they
+ * add up each err by a few ulps of the magnitudes involved (the largest static radius among
+ * them); 2^-16 of them is hundreds of ulps. A ball may move unswept while the distance it
+ * travelled stays below the nearest capsule's gap (or mc: none nearer) less this. */
+static inline float c2d_world_move_slack(const c2d_world *w, float x, float y, float r, float mc) {
+    return (fabsf(x) + fabsf(y) + r + mc + w->static_radius_max) * 0x1p-16f;
+}
 
 /* The step's stages (world_step.c and the files it calls). */
 C2D_INTERNAL c2d_status c2d_world_find_contacts(c2d_world *w, float dt);

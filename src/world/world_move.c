@@ -1,8 +1,8 @@
 /* A substep's moves: every awake ball advances by v h, swept against the capsules.
  *
- * A ball whose distance travelled this step stays below its clearance (no static capsule was
- * within its speculative margin at the step's start) cannot reach one and moves by plain float
- * addition. Every other ball is swept: c2d_scene_sweep() against the static capsules and
+ * A ball whose distance travelled this step stays below its clearance (the gap to its nearest
+ * static capsule at the step's start, or its capsule margin when none was within it, less a
+ * rounding slack) cannot reach one and moves by plain float addition. Every other ball is swept: c2d_scene_sweep() against the static capsules and
  * c2d_world_sweep_circle_morphing_capsule() against the kinematic ones near it (both endpoints
  * moving over the substep), then advanced by c2d_scene_advance(), which never lets rounding
  * take a ball deeper into a static capsule than it started. A hit stops the ball at its time

@@ -119,7 +119,7 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         arf[i] = r + m + base;
         mcap[i] = mc;
         arc[i] = r + mc;
-        clear[i] = statics ? mc : INFINITY;
+        clear[i] = statics ? mc - c2d_world_move_slack(w, x[k], y[k], r, mc) : INFINITY;
     }
     uint32_t *restrict acat = w->acat, *restrict amask = w->amask;
     for (size_t i = 0; i < n; i++) {
