@@ -718,7 +718,8 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
     w->static_count = ns;
     w->static_radius_max = 0.0f;
     for (size_t i = 0; i < ns; i++)
-        w->static_radius_max = fmaxf(w->static_radius_max, fabsf(w->shape[w->static_map[i]].radius));
+        w->static_radius_max =
+            fmaxf(w->static_radius_max, fabsf(w->shape[w->static_map[i]].radius));
     w->sensor_count = ne;
     w->kinematic_count = nk;
     w->capsules_dirty = false;

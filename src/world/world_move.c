@@ -2,12 +2,13 @@
  *
  * A ball whose distance travelled this step stays below its clearance (the gap to its nearest
  * static capsule at the step's start, or its capsule margin when none was within it, less a
- * rounding slack) cannot reach one and moves by plain float addition. Every other ball is swept: c2d_scene_sweep() against the static capsules and
- * c2d_world_sweep_circle_morphing_capsule() against the kinematic ones near it (both endpoints
- * moving over the substep), then advanced by c2d_scene_advance(), which never lets rounding
- * take a ball deeper into a static capsule than it started. A hit stops the ball at its time
- * of impact, removes its approach velocity (bouncing above restitution_threshold), and the rest
- * of the move slides along the surface (c2d_slide_move), swept again, up to three times. */
+ * rounding slack) cannot reach one and moves by plain float addition. Every other ball is swept:
+ * c2d_scene_sweep() against the static capsules and c2d_world_sweep_circle_morphing_capsule()
+ * against the kinematic ones near it (both endpoints moving over the substep), then advanced by
+ * c2d_scene_advance(), which never lets rounding take a ball deeper into a static capsule than it
+ * started. A hit stops the ball at its time of impact, removes its approach velocity (bouncing
+ * above restitution_threshold), and the rest of the move slides along the surface (c2d_slide_move),
+ * swept again, up to three times. */
 #include <math.h>
 
 #include "world_internal.h"
