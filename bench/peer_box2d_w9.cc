@@ -65,24 +65,33 @@ peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep, bool c
         for (size_t k = 0; k < l->m; k++)
             add_capsule(p->world, l->capsules[k], l->capsule_friction, l->capsule_restitution);
         p->balls.reserve(l->n);
-        for (size_t i = 0; i < l->n; i++) {
-            b2BodyDef def;
-            def.type = b2_dynamicBody;
-            def.position.Set(l->x[i], l->y[i]);
-            b2Body *body = p->world.CreateBody(&def);
-            b2CircleShape circle;
-            circle.m_radius = l->radius[i];
-            b2FixtureDef fd;
-            fd.shape = &circle;
-            fd.density = l->density;
-            fd.friction = l->friction;
-            fd.restitution = l->restitution;
-            body->CreateFixture(&fd);
-            p->balls.push_back(body);
-        }
+        for (size_t i = 0; i < l->n; i++)
+            if (peer_box2d_w9_add_ball(p.get(), l, l->x[i], l->y[i], l->radius[i]) != 0)
+                return nullptr;
         return p.release();
     } catch (const std::bad_alloc &) {
         return nullptr;
+    }
+}
+
+int peer_box2d_w9_add_ball(peer_box2d_w9 *p, const w9_layout *l, float x, float y, float radius) {
+    try {
+        b2BodyDef def;
+        def.type = b2_dynamicBody;
+        def.position.Set(x, y);
+        b2Body *body = p->world.CreateBody(&def);
+        b2CircleShape circle;
+        circle.m_radius = radius;
+        b2FixtureDef fd;
+        fd.shape = &circle;
+        fd.density = l->density;
+        fd.friction = l->friction;
+        fd.restitution = l->restitution;
+        body->CreateFixture(&fd);
+        p->balls.push_back(body);
+        return 0;
+    } catch (const std::bad_alloc &) {
+        return -1;
     }
 }
 

@@ -23,6 +23,9 @@ typedef struct peer_box2d_w9 peer_box2d_w9;
  * Box2D's sqrt(a * b). NULL when out of memory. */
 peer_box2d_w9 *peer_box2d_w9_create(const w9_layout *l, bool allow_sleep, bool ccd);
 
+/* One more ball, as the layout's are made, at (x, y) of `radius`; -1 when out of memory. */
+int peer_box2d_w9_add_ball(peer_box2d_w9 *p, const w9_layout *l, float x, float y, float radius);
+
 /* One b2World::Step(W9_DT, 8, 3). */
 void peer_box2d_w9_step(peer_box2d_w9 *p);
 

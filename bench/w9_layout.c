@@ -182,3 +182,24 @@ void w9_layout_free(w9_layout *l) {
     free(l->capsules);
     memset(l, 0, sizeof *l);
 }
+
+size_t w9_stream_row_most(size_t total) {
+    return total / W9_STREAM_ROWS + 1;
+}
+
+size_t w9_stream_row(const w9_layout *l, size_t total, size_t row, unsigned *seed, float *x,
+                     float *y, float *r) {
+    const size_t first = total * row / W9_STREAM_ROWS, end = total * (row + 1) / W9_STREAM_ROWS;
+    const size_t per_row = w9_stream_row_most(total);
+    const size_t columns = per_row > W9_STREAM_COLUMNS ? per_row : W9_STREAM_COLUMNS;
+    const float ceiling = l->capsules[1].a.y - l->capsules[1].radius; /* its lower face */
+    const float row_y = ceiling - 1.5f - 0.7f * (float)(W9_STREAM_ROWS - 1 - row);
+    const float left = 0.5f * l->width - 0.35f * (float)(columns - 1);
+    size_t k = 0;
+    for (size_t i = first; i < end; i++, k++) {
+        x[k] = left + 0.7f * (float)k;
+        y[k] = row_y;
+        r[k] = uniform(seed, 0.15f, 0.3f);
+    }
+    return k;
+}

@@ -80,6 +80,22 @@ int w9_layout_drum(w9_layout *l, size_t n);
 
 void w9_layout_free(w9_layout *l);
 
+/* W9a's stream (section 15): `total` balls dropped at the top centre over W9_STREAM_ROWS steps,
+ * row `row` (0: the bottom one, released first) before step `row`, in rows 0.7 apart of 110
+ * columns 0.7 apart (or one row of all when a row holds more), radii uniform in [0.15, 0.3]
+ * from examples/pachinko.c's generator, seeded with W9_STREAM_SEED. */
+enum { W9_STREAM_ROWS = 60, W9_STREAM_COLUMNS = 110 };
+#define W9_STREAM_SEED 88172645u
+
+/* The most balls a row of a stream of `total` holds. */
+size_t w9_stream_row_most(size_t total);
+
+/* Row `row` of a stream of `total` on board l: its balls' centres and radii into x, y, r (room
+ * for w9_stream_row_most(total)); returns how many. `seed` carries the generator from row to
+ * row. */
+size_t w9_stream_row(const w9_layout *l, size_t total, size_t row, unsigned *seed, float *x,
+                     float *y, float *r);
+
 #ifdef __cplusplus
 }
 #endif

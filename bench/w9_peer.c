@@ -4,6 +4,10 @@
  *
  *   c2d_w9_peer pile N [--pitch P]     W9b: lands, asleep, overlaps, energy, packing
  *   c2d_w9_peer board N                W9a: ms a step falling and settling, sleep disabled
+ *   c2d_w9_peer stream-empty N --stream K
+ *                                      W9a's stream of K balls onto the board of N laid out
+ *                                      with no balls (c2d_w9_world's yardstick), sleep on: the
+ *                                      mean step while at least a tenth of them are awake
  *     --cap S            CPU seconds of Step a case may take (120)
  *     --no-ccd           Box2D's continuous physics off (b2World::SetContinuousPhysics)
  *     --settle-from K    board: the settling window from step K, not from the first step whose
@@ -202,16 +206,67 @@ static int run_board(size_t n, double cap, size_t settle_from, size_t trace, boo
     return 0;
 }
 
+/* The stream onto the empty board, counted as bench/w9_world.c counts ours: the rows released
+ * before the first W9_STREAM_ROWS steps, the window the steps while at least a tenth of the
+ * stream is awake, ended when fewer are awake after the last row (or by the cap). */
+static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
+    w9_layout l;
+    if (w9_layout_board(&l, n) != 0) return fail("out of memory");
+    w9_layout empty = l;
+    empty.n = 0; /* the board of n, no ball */
+    peer_box2d_w9 *p = peer_box2d_w9_create(&empty, true, ccd);
+    const size_t most = w9_stream_row_most(stream);
+    float *x = malloc(3 * most * sizeof(float));
+    if (!p || !x) return fail("out of memory");
+    float *y = x + most, *r = y + most;
+    const size_t threshold = (stream + 9) / 10;
+    unsigned seed = W9_STREAM_SEED;
+    size_t row = 0, steps = 0, counted = 0, added = 0;
+    double cpu = 0.0, sum = 0.0, awake_sum = 0.0;
+    bool ended = false;
+    for (;;) {
+        if (row < W9_STREAM_ROWS) {
+            const size_t m = w9_stream_row(&l, stream, row++, &seed, x, y, r);
+            for (size_t i = 0; i < m; i++)
+                if (peer_box2d_w9_add_ball(p, &l, x[i], y[i], r[i]) != 0)
+                    return fail("out of memory");
+            added += m;
+        }
+        const size_t awake = peer_box2d_w9_awake(p);
+        if (row == W9_STREAM_ROWS && awake < threshold) {
+            ended = true;
+            break;
+        }
+        if (cpu >= cap) break;
+        const double t0 = cpu_seconds();
+        peer_box2d_w9_step(p);
+        const double t = cpu_seconds() - t0;
+        cpu += t;
+        steps++;
+        if (awake >= threshold) sum += t, awake_sum += (double)awake, counted++;
+    }
+    printf("case=stream-empty n=%zu width=%g capsules=%zu ccd=%d\n", n, (double)l.width, l.m, ccd);
+    printf("stream=%zu stream_ms=%.3f stream_counted=%zu stream_steps=%zu stream_awake_mean=%.0f "
+           "stream_ended=%d cpu_s=%.2f cap_s=%g\n",
+           added, counted ? 1e3 * sum / (double)counted : -1.0, counted, steps,
+           counted ? awake_sum / (double)counted : 0.0, ended, cpu, cap);
+    free(x);
+    peer_box2d_w9_destroy(p);
+    w9_layout_free(&l);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3 || (strcmp(argv[1], "pile") != 0 && strcmp(argv[1], "board") != 0)) {
-        fprintf(stderr, "usage: c2d_w9_peer pile|board N [--pitch P] [--cap S] [--no-ccd] "
-                        "[--settle-from K] [--trace K] [--steps K]\n");
+    if (argc < 3 || (strcmp(argv[1], "pile") != 0 && strcmp(argv[1], "board") != 0 &&
+                     strcmp(argv[1], "stream-empty") != 0)) {
+        fprintf(stderr, "usage: c2d_w9_peer pile|board|stream-empty N [--pitch P] [--cap S] "
+                        "[--no-ccd] [--settle-from K] [--trace K] [--steps K] [--stream K]\n");
         return 2;
     }
     const size_t n = (size_t)strtoul(argv[2], NULL, 10);
     float pitch = W9B_PITCH;
     double cap = 120.0;
-    size_t settle_from = 0, trace = 0, max_steps = 0;
+    size_t settle_from = 0, trace = 0, max_steps = 0, stream = 0;
     bool ccd = true;
     for (int a = 3; a < argc; a += 2) {
         if (strcmp(argv[a], "--no-ccd") == 0) {
@@ -229,10 +284,16 @@ int main(int argc, char **argv) {
             trace = (size_t)strtoul(argv[a + 1], NULL, 10);
         else if (strcmp(argv[a], "--steps") == 0)
             max_steps = (size_t)strtoul(argv[a + 1], NULL, 10);
+        else if (strcmp(argv[a], "--stream") == 0)
+            stream = (size_t)strtoul(argv[a + 1], NULL, 10);
         else
             return fail("unknown option");
     }
     if (n == 0) return fail("N must be positive");
+    if (argv[1][0] == 's') {
+        if (stream == 0) return fail("stream-empty needs --stream K (K > 0)");
+        return run_stream_empty(n, stream, cap, ccd);
+    }
     return argv[1][0] == 'p' ? run_pile(n, pitch, cap, ccd)
                              : run_board(n, cap, settle_from, trace, ccd, max_steps);
 }

@@ -346,35 +346,6 @@ int w9w_floor_removal(w9w_scene *s, w9w_floor *r) {
     return 0;
 }
 
-/* examples/pachinko.c's generator (xorshift32), for the stream's radii. */
-static float uniform(unsigned *s, float lo, float hi) {
-    *s ^= *s << 13;
-    *s ^= *s >> 17;
-    *s ^= *s << 5;
-    return lo + (hi - lo) * (float)(*s >> 8) * (1.0f / 16777216.0f);
-}
-
-enum { STREAM_ROWS = 60, STREAM_COLUMNS = 110 };
-
-/* Row `row` of the stream (0: the bottom one, released first): its balls into x, y, r. */
-static size_t stream_row(const w9_layout *l, size_t total, size_t row, unsigned *seed, float *x,
-                         float *y, float *r) {
-    const size_t first = total * row / STREAM_ROWS, end = total * (row + 1) / STREAM_ROWS;
-    /* 110 columns, or one row of all when a row holds more (streams above 6,600 balls) */
-    const size_t per_row = total / STREAM_ROWS + 1;
-    const size_t columns = per_row > STREAM_COLUMNS ? per_row : STREAM_COLUMNS;
-    const float ceiling = l->capsules[1].a.y - l->capsules[1].radius; /* its lower face */
-    const float row_y = ceiling - 1.5f - 0.7f * (float)(STREAM_ROWS - 1 - row);
-    const float left = 0.5f * l->width - 0.35f * (float)(columns - 1);
-    size_t k = 0;
-    for (size_t i = first; i < end; i++, k++) {
-        x[k] = left + 0.7f * (float)k;
-        y[k] = row_y;
-        r[k] = uniform(seed, 0.15f, 0.3f);
-    }
-    return k;
-}
-
 int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w9w_board *r) {
     memset(r, 0, sizeof *r);
     r->fall_ms = -1.0, r->asleep_ms = -1.0, r->stream_ms = -1.0;
@@ -413,20 +384,20 @@ int w9w_board_run(w9w_scene *s, size_t stream, double cap, size_t sleep_limit, w
 }
 
 int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
-    /* the stream: one row before each of the first STREAM_ROWS steps */
-    const size_t most = stream / STREAM_ROWS + 1;
+    /* the stream: one row before each of the first W9_STREAM_ROWS steps */
+    const size_t most = w9_stream_row_most(stream);
     float *x = malloc(3 * most * sizeof(float));
     if (!x) return -1;
     float *y = x + most, *rad = y + most;
     const size_t threshold = (stream + 9) / 10;
     const c2d_vec2 rest = {0.0f, 0.0f};
-    unsigned seed = 88172645u;
+    unsigned seed = W9_STREAM_SEED;
     double cpu = 0.0, counted = 0.0, awake_sum = 0.0;
     double zero[5] = {0.0}, split[5] = {0.0}, before[5];
     size_t row = 0;
     for (;;) {
-        if (row < STREAM_ROWS) {
-            const size_t m = stream_row(&s->l, stream, row++, &seed, x, y, rad);
+        if (row < W9_STREAM_ROWS) {
+            const size_t m = w9_stream_row(&s->l, stream, row++, &seed, x, y, rad);
             if (add_balls(s->world, &s->l, x, y, rad, m, rest) != 0) {
                 free(x);
                 return -1;
@@ -435,7 +406,7 @@ int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
         }
         const size_t awake = c2d_world_awake_count(s->world);
         if (awake > r->stream_awake_max) r->stream_awake_max = awake;
-        if (row == STREAM_ROWS && awake < threshold) {
+        if (row == W9_STREAM_ROWS && awake < threshold) {
             r->stream_ended = true;
             break;
         }
