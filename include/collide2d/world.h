@@ -163,9 +163,11 @@ typedef struct c2d_ball_def {
 /// The defaults above.
 C2D_API c2d_ball_def c2d_ball_default_def(void);
 
-/// Adds `count` balls, awake; ids[k] (when `ids` is not NULL) receives defs[k]'s id. All or
-/// nothing: NULL `w`, or `defs` NULL with count > 0: C2D_ERROR_NULL; a field out of range:
-/// C2D_ERROR_VALUE; more than C2D_WORLD_MAX_COUNT balls: C2D_ERROR_TOO_LARGE; C2D_ERROR_ALLOC.
+/// Adds `count` balls, awake; ids[k] (when `ids` is not NULL) receives defs[k]'s id. A ball
+/// added overlapping another ball or a capsule is pushed out by the solver at up to
+/// max_push_speed (its moves never take it deeper into a static capsule). All or nothing: NULL
+/// `w`, or `defs` NULL with count > 0: C2D_ERROR_NULL; a field out of range: C2D_ERROR_VALUE;
+/// more than C2D_WORLD_MAX_COUNT balls: C2D_ERROR_TOO_LARGE; C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t count,
                                        c2d_ball_id *ids);
 /// Removes the balls `ids[0 .. count)`. All or nothing: an unknown or removed id, or one listed
@@ -184,9 +186,11 @@ typedef enum c2d_motion {
 typedef struct c2d_capsule_def {
     c2d_capsule shape;      ///< World coordinates; finite, radius >= 0. Default all zero.
     c2d_motion motion;      ///< Default C2D_STATIC.
-    c2d_vec2 velocity;      ///< Kinematic: the pivot's velocity, units/s; finite.
+    c2d_vec2 velocity;      ///< Kinematic: the pivot's velocity, units/s; finite. Default 0.
     float angular_velocity; ///< Kinematic: rad/s, counter-clockwise about the pivot; finite.
-    c2d_vec2 pivot;         ///< Kinematic: the point it turns about (a flipper's hinge); finite.
+    /// Kinematic: the point it turns about (a flipper's hinge), world coordinates; finite.
+    /// Default (0, 0). It moves at `velocity`, and with the capsule on c2d_world_move_capsule_to().
+    c2d_vec2 pivot;
     float restitution;      ///< >= 0 and finite; a pair mixes sqrt(a b). Default 1.
     /// >= 0 and finite; a pair mixes sqrt(a b) (a ball of friction 0.6 gets 0.775 against a
     /// default capsule). Default 1.
@@ -218,8 +222,10 @@ C2D_API c2d_status c2d_world_set_capsule_motion(c2d_world *w, c2d_capsule_id id,
                                                 float angular_velocity);
 /// Moves a kinematic capsule to `target` over the next step, swept (its endpoints move on
 /// straight lines over the step; a flipper stops exactly at its limit angle), then its motion is
-/// zero. `target.radius` must equal the capsule's. A static capsule: C2D_ERROR_STATE;
-/// non-finite or another radius: C2D_ERROR_VALUE.
+/// zero. Its pivot is carried along: turned about the capsule's end `a` by the turn between the
+/// two axes, `a` going to `target.a` (a flipper turned about a hinge at its end keeps its hinge;
+/// a capsule moved away takes its pivot with it). `target.radius` must equal the capsule's. A
+/// static capsule: C2D_ERROR_STATE; non-finite or another radius: C2D_ERROR_VALUE.
 C2D_API c2d_status c2d_world_move_capsule_to(c2d_world *w, c2d_capsule_id id, c2d_capsule target);
 /// Whether `id` names a capsule; if so and `shape` is not NULL, *shape receives where it is.
 C2D_API bool c2d_world_capsule(const c2d_world *w, c2d_capsule_id id, c2d_capsule *shape);

@@ -51,6 +51,20 @@ void c2d_world_kin_init(c2d_world_kin *k, c2d_capsule shape, c2d_vec2 pivot, c2d
     k->radius = shape.radius;
 }
 
+c2d_vec2 c2d_world_carry_point(c2d_capsule from, c2d_capsule to, c2d_vec2 p) {
+    c2d_vec2 d = {p.x - from.a.x, p.y - from.a.y};
+    if (d.x == 0.0f && d.y == 0.0f) return to.a;
+    c2d_vec2 e0 = {from.b.x - from.a.x, from.b.y - from.a.y};
+    c2d_vec2 e1 = {to.b.x - to.a.x, to.b.y - to.a.y};
+    c2d_world_rot r = c2d_world_rot_identity();
+    if ((e0.x != 0.0f || e0.y != 0.0f) && (e1.x != 0.0f || e1.y != 0.0f)) {
+        c2d_world_rot q0 = c2d_world_rot_from(e0), q1 = c2d_world_rot_from(e1);
+        r = (c2d_world_rot){q1.c * q0.c + q1.s * q0.s, q1.s * q0.c - q1.c * q0.s}; /* q1 / q0 */
+    }
+    c2d_vec2 t = c2d_world_rot_apply(r, d);
+    return (c2d_vec2){to.a.x + t.x, to.a.y + t.y};
+}
+
 void c2d_world_kin_advance(c2d_world_kin *k, float h) {
     k->pivot.x = k->pivot.x + k->velocity.x * h;
     k->pivot.y = k->pivot.y + k->velocity.y * h;

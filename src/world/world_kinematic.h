@@ -55,6 +55,12 @@ typedef struct c2d_world_kin {
 C2D_INTERNAL void c2d_world_kin_init(c2d_world_kin *k, c2d_capsule shape, c2d_vec2 pivot,
                                      c2d_vec2 velocity, float angular_velocity);
 
+/* Where point p, attached to capsule `from`, lies once `from` is moved rigidly onto `to` (a
+ * move_capsule_to target): turned about from.a by the rotation between the two axes (none when
+ * either axis has no length), from.a going to to.a. p == from.a gives to.a exactly, so a
+ * flipper's hinge at its end stays where it is while the flipper turns about it. */
+C2D_INTERNAL c2d_vec2 c2d_world_carry_point(c2d_capsule from, c2d_capsule to, c2d_vec2 p);
+
 /* One substep of h seconds: pivot += velocity h; q = c2d_world_rot_integrate(q, w h). */
 C2D_INTERNAL void c2d_world_kin_advance(c2d_world_kin *k, float h);
 

@@ -209,13 +209,15 @@ static void advance_kinematic(c2d_world *w, int s, float h) {
     }
 }
 
-/* After the step: a capsule moved to a target rests there, its motion zero. */
+/* After the step: a capsule moved to a target rests there, its motion zero, its pivot carried
+ * with it (a later spin turns it about the same point of the capsule). */
 static void finish_kinematic(c2d_world *w) {
     for (size_t j = 0; j < w->kinematic_count; j++) {
         uint32_t c = w->kinematic_list[j];
         if (!w->kin_target[c]) continue;
-        c2d_world_kin_init(&w->kin[c], w->kin_goal[c], w->kin[c].pivot, (c2d_vec2){0.0f, 0.0f},
-                           0.0f);
+        c2d_vec2 pivot =
+            c2d_world_carry_point(w->kin_step_start[j], w->kin_goal[c], w->kin[c].pivot);
+        c2d_world_kin_init(&w->kin[c], w->kin_goal[c], pivot, (c2d_vec2){0.0f, 0.0f}, 0.0f);
         w->shape[c] = w->kin_goal[c];
         w->kin_target[c] = 0;
     }

@@ -1067,6 +1067,24 @@ static void test_control_reads_back(void **state) {
     assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
     assert_true(c2d_world_capsule(f.w, f.flipper, &s1));
     assert_memory_equal(&s1, &target, sizeof s1);
+
+    /* The pivot moves with a move_capsule_to (carried rigidly onto the target): moved away by
+     * (5, 5) and then turned a quarter turn in 1 s, the capsule turns about its end a (the
+     * pivot), not about where the pivot was before the move. */
+    const c2d_capsule away = {{target.a.x + 5.0f, target.a.y + 5.0f},
+                              {target.b.x + 5.0f, target.b.y + 5.0f},
+                              target.radius};
+    assert_int_equal(c2d_world_move_capsule_to(f.w, f.flipper, away), C2D_OK);
+    assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
+    assert_int_equal(
+        c2d_world_set_capsule_motion(f.w, f.flipper, (c2d_vec2){0.0f, 0.0f}, 1.57079633f), C2D_OK);
+    for (int k = 0; k < 60; k++)
+        assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
+    assert_true(c2d_world_capsule(f.w, f.flipper, &s1));
+    assert_float_equal(s1.a.x, away.a.x, 1e-3f);
+    assert_float_equal(s1.a.y, away.a.y, 1e-3f);
+    assert_float_equal(s1.b.x, away.a.x - 3.0f, 1e-2f); /* b was 3 above a: now 3 left of it */
+    assert_float_equal(s1.b.y, away.a.y, 1e-2f);
     c2d_world_destroy(f.w);
 }
 

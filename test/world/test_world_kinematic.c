@@ -327,6 +327,30 @@ static void kinematic_pose(void **state) {
 
 /* A random case: a ball, a capsule, and one of a static capsule, a rigid turn about a pivot
  * (a flipper's substep, exact cos/sin), or any linear move of each endpoint. */
+/* c2d_world_carry_point on worked examples: a translation, a quarter turn, an axis of no
+ * length (translation only), and the point at from.a (exactly to.a). */
+static void carry_point(void **state) {
+    (void)state;
+    const c2d_capsule from = capsule(0.0f, 0.0f, 2.0f, 0.0f, 0.5f);
+    c2d_vec2 p = c2d_world_carry_point(from, capsule(5.0f, 5.0f, 7.0f, 5.0f, 0.5f), v2(1.0f, 0.0f));
+    assert_float_equal(p.x, 6.0f, 1e-6f);
+    assert_float_equal(p.y, 5.0f, 1e-6f);
+    const c2d_capsule turned = capsule(0.0f, 0.0f, 0.0f, 2.0f, 0.5f); /* a quarter turn */
+    p = c2d_world_carry_point(from, turned, v2(1.0f, 0.0f));
+    assert_float_equal(p.x, 0.0f, 1e-6f);
+    assert_float_equal(p.y, 1.0f, 1e-6f);
+    p = c2d_world_carry_point(from, turned, v2(0.0f, -1.0f));
+    assert_float_equal(p.x, 1.0f, 1e-6f);
+    assert_float_equal(p.y, 0.0f, 1e-6f);
+    const c2d_capsule dot = capsule(1.0f, 1.0f, 1.0f, 1.0f, 0.5f);
+    p = c2d_world_carry_point(dot, capsule(3.0f, 4.0f, 3.0f, 4.0f, 0.5f), v2(2.0f, 1.0f));
+    assert_float_equal(p.x, 4.0f, 1e-6f);
+    assert_float_equal(p.y, 4.0f, 1e-6f);
+    const c2d_capsule far = capsule(1e4f + 0.3f, -7.1f, 1e4f + 2.9f, 3.3f, 0.5f);
+    p = c2d_world_carry_point(from, far, from.a);
+    assert_memory_equal(&p, &far.a, sizeof p);
+}
+
 static sweep_in random_case(int kind, float offset) {
     sweep_in s;
     double cx = uniform(-3, 3), cy = uniform(-3, 3);
@@ -657,13 +681,13 @@ static void sweep_degenerate(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rotation_angle),         cmocka_unit_test(rotation_unit),
-        cmocka_unit_test(rotation_zero_and_bad),  cmocka_unit_test(kinematic_pose),
-        cmocka_unit_test(sweep_random),           cmocka_unit_test(sweep_random_exact),
-        cmocka_unit_test(sweep_random_advancing), cmocka_unit_test(sweep_static_agrees),
-        cmocka_unit_test(sweep_flipper_tip),      cmocka_unit_test(sweep_flipper_hinge),
-        cmocka_unit_test(sweep_flipper_figures),  cmocka_unit_test(sweep_start_contact),
-        cmocka_unit_test(sweep_degenerate),
+        cmocka_unit_test(rotation_angle),        cmocka_unit_test(rotation_unit),
+        cmocka_unit_test(rotation_zero_and_bad), cmocka_unit_test(kinematic_pose),
+        cmocka_unit_test(carry_point),           cmocka_unit_test(sweep_random),
+        cmocka_unit_test(sweep_random_exact),    cmocka_unit_test(sweep_random_advancing),
+        cmocka_unit_test(sweep_static_agrees),   cmocka_unit_test(sweep_flipper_tip),
+        cmocka_unit_test(sweep_flipper_hinge),   cmocka_unit_test(sweep_flipper_figures),
+        cmocka_unit_test(sweep_start_contact),   cmocka_unit_test(sweep_degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
