@@ -200,13 +200,13 @@ struct c2d_world {
     uint8_t *matched;                    /* per entry of `touching`: seen this step */
     size_t matched_capacity;
 
-    /* The grid of the awake balls for world queries (world_query.c), and the step it was
+    /* The grid of the awake balls for world queries (world_query_grid.c), and the step it was
      * built at (a grid of another step is rebuilt by the next query). */
     uint64_t query_grid_step;
     void *query_grid;
 };
 
-/* World queries (world_query.c): the grid of the awake balls they use, built by the first
+/* World queries (world_query_grid.c): the grid of the awake balls they use, built by the first
  * query after a step; none of these fails (out of memory, the queries test every ball):
  * - c2d_world_query_grid_build: builds it now, O(balls / 8 + awake), O(1) with none awake (a
  *   step may call it at its end to make the queries read only);
@@ -236,7 +236,52 @@ C2D_INTERNAL void c2d_world_slots_release(world_slots *s, uint32_t id);
 C2D_INTERNAL bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
 C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
 
-/* Rebuilds the capsule scenes when capsules were added or removed (world_api.c). */
+/* Every per-ball array with its element size, for growing them together (the adds:
+ * world_balls.c, world_capsules.c) and freeing them (c2d_world_destroy: world_create.c); and
+ * every per-capsule array likewise. */
+#define BALL_ARRAYS(w)                                                                             \
+    {(void **)&(w)->x, sizeof(float)}, {(void **)&(w)->y, sizeof(float)},                          \
+        {(void **)&(w)->vx, sizeof(float)}, {(void **)&(w)->vy, sizeof(float)},                    \
+        {(void **)&(w)->angle, sizeof(float)}, {(void **)&(w)->angular_velocity, sizeof(float)},   \
+        {(void **)&(w)->radius, sizeof(float)}, {(void **)&(w)->inv_mass, sizeof(float)},          \
+        {(void **)&(w)->inv_inertia, sizeof(float)}, {(void **)&(w)->restitution, sizeof(float)},  \
+        {(void **)&(w)->friction, sizeof(float)},                                                  \
+        {(void **)&(w)->rolling_resistance, sizeof(float)},                                        \
+        {(void **)&(w)->sleep_timer, sizeof(float)}, {(void **)&(w)->category, sizeof(uint32_t)},  \
+        {(void **)&(w)->mask, sizeof(uint32_t)}, {(void **)&(w)->flags, sizeof(uint8_t)},          \
+        {(void **)&(w)->user_data, sizeof(uint64_t)}, {(void **)&(w)->ids, sizeof(uint32_t)},      \
+        {(void **)&(w)->warm_row, sizeof(uint32_t)}, {(void **)&(w)->warm_step, sizeof(uint64_t)}, \
+        {(void **)&(w)->wake_queue, sizeof(uint32_t)}, {                                           \
+        (void **)&(w)->local_of, sizeof(uint32_t)                                                  \
+    }
+
+#define CAPSULE_ARRAYS(w)                                                                          \
+    {(void **)&(w)->shape, sizeof(c2d_capsule)}, {(void **)&(w)->motion, sizeof(uint8_t)},         \
+        {(void **)&(w)->sensor, sizeof(uint8_t)},                                                  \
+        {(void **)&(w)->capsule_events, sizeof(uint8_t)},                                          \
+        {(void **)&(w)->capsule_restitution, sizeof(float)},                                       \
+        {(void **)&(w)->capsule_friction, sizeof(float)},                                          \
+        {(void **)&(w)->capsule_category, sizeof(uint32_t)},                                       \
+        {(void **)&(w)->capsule_mask, sizeof(uint32_t)},                                           \
+        {(void **)&(w)->capsule_user_data, sizeof(uint64_t)},                                      \
+        {(void **)&(w)->capsule_ids, sizeof(uint32_t)},                                            \
+        {(void **)&(w)->kin, sizeof(c2d_world_kin)}, {(void **)&(w)->kin_target, sizeof(uint8_t)}, \
+    {                                                                                              \
+        (void **)&(w)->kin_goal, sizeof(c2d_capsule)                                               \
+    }
+
+/* The checks of the public calls (world_defs.c): finite values, the defs' ranges, a world that
+ * is stepping (whose calls are refused), and an id that repeats one before it in a list. */
+C2D_INTERNAL bool c2d_world_finite(float v);
+C2D_INTERNAL bool c2d_world_finite_vec(c2d_vec2 v);
+C2D_INTERNAL bool c2d_world_def_valid(const c2d_world_def *d);
+C2D_INTERNAL bool c2d_world_ball_def_valid(const c2d_ball_def *d);
+C2D_INTERNAL bool c2d_world_shape_valid(c2d_capsule k);
+C2D_INTERNAL bool c2d_world_capsule_def_valid(const c2d_capsule_def *d);
+C2D_INTERNAL bool c2d_world_busy(const c2d_world *w);
+C2D_INTERNAL bool c2d_world_listed_twice(const uint32_t *ids, size_t i);
+
+/* Rebuilds the capsule scenes when capsules were added or removed (world_capsule_scenes.c). */
 C2D_INTERNAL c2d_status c2d_world_refresh_scenes(c2d_world *w);
 
 /* Sleep and waking (world_sleep.c). */
