@@ -128,7 +128,4 @@ C2D_INTERNAL void c2d_world_query_frozen_candidates(const c2d_world *w, const re
 /* A margin far above the rounding of any predicate near coordinates of size `size`. */
 C2D_INTERNAL double c2d_world_query_margin(double size);
 
-/* Whether both coordinates are finite. */
-C2D_INTERNAL bool c2d_world_query_finite2(c2d_vec2 v);
-
 #endif

@@ -283,15 +283,11 @@ static c2d_status region_query(const c2d_world *w, region *q, c2d_world_shape_re
     return st;
 }
 
-bool c2d_world_query_finite2(c2d_vec2 v) {
-    return isfinite(v.x) && isfinite(v.y);
-}
-
 c2d_status c2d_world_query_box(const c2d_world *w, c2d_box box, uint32_t category, uint32_t mask,
                                c2d_world_shape_ref *out, size_t capacity, size_t *count) {
     c2d_status st = query_begin(w, out, capacity, count);
     if (st != C2D_OK) return st;
-    if (!c2d_world_query_finite2(box.lo) || !c2d_world_query_finite2(box.hi))
+    if (!c2d_world_finite_vec(box.lo) || !c2d_world_finite_vec(box.hi))
         return C2D_ERROR_VALUE;
     if (box.lo.x > box.hi.x || box.lo.y > box.hi.y) return C2D_OK; /* empty: meets nothing */
     region q = {.kind = REGION_BOX, .box = box, .category = category, .mask = mask};
@@ -308,7 +304,7 @@ c2d_status c2d_world_query_disc(const c2d_world *w, c2d_circle disc, uint32_t ca
                                 size_t *count) {
     c2d_status st = query_begin(w, out, capacity, count);
     if (st != C2D_OK) return st;
-    if (!c2d_world_query_finite2(disc.center) || !isfinite(disc.radius) || disc.radius < 0.0f)
+    if (!c2d_world_finite_vec(disc.center) || !isfinite(disc.radius) || disc.radius < 0.0f)
         return C2D_ERROR_VALUE;
     region q = {.kind = REGION_DISC, .disc = disc, .category = category, .mask = mask};
     const double cx = disc.center.x, cy = disc.center.y, r = disc.radius;
@@ -325,7 +321,7 @@ c2d_status c2d_world_query_point(const c2d_world *w, c2d_vec2 point, uint32_t ca
                                  size_t *count) {
     c2d_status st = query_begin(w, out, capacity, count);
     if (st != C2D_OK) return st;
-    if (!c2d_world_query_finite2(point)) return C2D_ERROR_VALUE;
+    if (!c2d_world_finite_vec(point)) return C2D_ERROR_VALUE;
     region q = {.kind = REGION_POINT, .disc = {point, 0.0f}, .category = category, .mask = mask};
     q.lo_x = q.hi_x = point.x;
     q.lo_y = q.hi_y = point.y;
