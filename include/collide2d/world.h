@@ -191,7 +191,7 @@ typedef struct c2d_capsule_def {
     /// Kinematic: the point it turns about (a flipper's hinge), world coordinates; finite.
     /// Default (0, 0). It moves at `velocity`, and with the capsule on c2d_world_move_capsule_to().
     c2d_vec2 pivot;
-    float restitution;      ///< >= 0 and finite; a pair mixes sqrt(a b). Default 1.
+    float restitution; ///< >= 0 and finite; a pair mixes sqrt(a b). Default 1.
     /// >= 0 and finite; a pair mixes sqrt(a b) (a ball of friction 0.6 gets 0.775 against a
     /// default capsule). Default 1.
     float friction;
@@ -229,6 +229,22 @@ C2D_API c2d_status c2d_world_set_capsule_motion(c2d_world *w, c2d_capsule_id id,
 C2D_API c2d_status c2d_world_move_capsule_to(c2d_world *w, c2d_capsule_id id, c2d_capsule target);
 /// Whether `id` names a capsule; if so and `shape` is not NULL, *shape receives where it is.
 C2D_API bool c2d_world_capsule(const c2d_world *w, c2d_capsule_id id, c2d_capsule *shape);
+
+/// How a capsule moves now (c2d_world_capsule_motion()).
+typedef struct c2d_capsule_motion {
+    c2d_motion motion;      ///< C2D_STATIC or C2D_KINEMATIC.
+    c2d_vec2 velocity;      ///< The pivot's velocity, units/s (0: static, or to_target).
+    float angular_velocity; ///< rad/s, counter-clockwise about the pivot (0 likewise).
+    c2d_vec2 pivot;         ///< Where the pivot is now, world coordinates ((0, 0) if static).
+    /// A c2d_world_move_capsule_to() target waits for the next step (which moves the capsule
+    /// there and leaves its motion zero).
+    bool to_target;
+    bool sensor; ///< A sensor (static: balls pass through it).
+} c2d_capsule_motion;
+
+/// Whether `id` names a capsule; if so and `out` is not NULL, *out receives its motion.
+C2D_API bool c2d_world_capsule_motion(const c2d_world *w, c2d_capsule_id id,
+                                      c2d_capsule_motion *out);
 
 /// Advances the world by `dt` seconds (> 0 and finite): contacts once, then the substeps, then
 /// sleep, sensors and events. Balls never tunnel through a capsule and never end deeper in a

@@ -122,6 +122,22 @@ bool c2d_world_capsule(const c2d_world *w, c2d_capsule_id id, c2d_capsule *shape
     return true;
 }
 
+bool c2d_world_capsule_motion(const c2d_world *w, c2d_capsule_id id, c2d_capsule_motion *out) {
+    uint32_t k;
+    if (!w || c2d_world_busy(w) || !c2d_world_lookup_capsule(w, id, &k)) return false;
+    if (!out) return true;
+    *out = (c2d_capsule_motion){.motion = (c2d_motion)w->motion[k], .sensor = w->sensor[k] != 0};
+    if (w->motion[k] == C2D_KINEMATIC) {
+        out->pivot = w->kin[k].pivot;
+        out->to_target = w->kin_target[k] != 0;
+        if (!out->to_target) { /* (a target decides the next step's motion) */
+            out->velocity = w->kin[k].velocity;
+            out->angular_velocity = w->kin[k].angular_velocity;
+        }
+    }
+    return true;
+}
+
 uint64_t c2d_world_capsule_user_data(const c2d_world *w, c2d_capsule_id id) {
     uint32_t k;
     if (!w || c2d_world_busy(w) || !c2d_world_lookup_capsule(w, id, &k)) return 0;

@@ -651,6 +651,9 @@ static void test_nulls(void **state) {
     assert_true(c2d_world_ball(f.w, bid, NULL, NULL));
     assert_false(c2d_world_capsule(NULL, cid, &shape));
     assert_true(c2d_world_capsule(f.w, cid, NULL));
+    c2d_capsule_motion motion;
+    assert_false(c2d_world_capsule_motion(NULL, cid, &motion));
+    assert_true(c2d_world_capsule_motion(f.w, cid, NULL));
     assert_false(c2d_world_ball_awake(NULL, bid));
     assert_int_equal(c2d_world_ball_user_data(NULL, bid), 0);
     assert_int_equal(c2d_world_capsule_user_data(NULL, cid), 0);
@@ -743,6 +746,8 @@ static void expect_capsule_refused(c2d_world *w, c2d_capsule_id id, const char *
     char msg[160];
     snprintf(msg, sizeof msg, "%s: capsule id 0x%08x", what, (unsigned)id);
     if (c2d_world_capsule(w, id, NULL)) fail_msg("%s: c2d_world_capsule is true", msg);
+    if (c2d_world_capsule_motion(w, id, NULL))
+        fail_msg("%s: c2d_world_capsule_motion is true", msg);
     if (c2d_world_capsule_user_data(w, id) != 0) fail_msg("%s: user data not 0", msg);
     expect_status(c2d_world_set_capsule_motion(w, id, (c2d_vec2){1.0f, 0.0f}, 0.0f),
                   C2D_ERROR_INDEX, msg);
@@ -1046,11 +1051,26 @@ static void test_control_reads_back(void **state) {
     assert_int_equal(c2d_world_capsule_user_data(f.w, f.flipper), 0x123456789ABCDEF0u);
     assert_int_equal(c2d_world_capsule_user_data(f.w, f.floor), 0);
 
-    /* set_capsule_motion: a kinematic capsule moves at its velocity. */
+    /* The capsules' motion as added: the floor static, the flipper turning about its hinge. */
+    c2d_capsule_motion m;
+    assert_true(c2d_world_capsule_motion(f.w, f.floor, &m));
+    assert_int_equal(m.motion, C2D_STATIC);
+    assert_true(m.velocity.x == 0.0f && m.velocity.y == 0.0f && m.angular_velocity == 0.0f);
+    assert_false(m.to_target);
+    assert_false(m.sensor);
+    const c2d_capsule_def fd = flipper_def();
+    assert_true(c2d_world_capsule_motion(f.w, f.flipper, &m));
+    assert_int_equal(m.motion, C2D_KINEMATIC);
+    assert_memory_equal(&m.pivot, &fd.pivot, sizeof m.pivot);
+    assert_true(m.angular_velocity == fd.angular_velocity);
+
+    /* set_capsule_motion: a kinematic capsule moves at its velocity; the motion reads back. */
     c2d_capsule s0, s1;
     assert_true(c2d_world_capsule(f.w, f.flipper, &s0));
     assert_int_equal(c2d_world_set_capsule_motion(f.w, f.flipper, (c2d_vec2){6.0f, 0.0f}, 0.0f),
                      C2D_OK);
+    assert_true(c2d_world_capsule_motion(f.w, f.flipper, &m));
+    assert_true(m.velocity.x == 6.0f && m.velocity.y == 0.0f && m.angular_velocity == 0.0f);
     assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
     assert_true(c2d_world_capsule(f.w, f.flipper, &s1));
     assert_float_equal(s1.a.x - s0.a.x, 0.1f, 1e-4f);
@@ -1061,7 +1081,12 @@ static void test_control_reads_back(void **state) {
     /* move_capsule_to: exactly there after the next step, then still. */
     const c2d_capsule target = {{s1.a.x, s1.a.y}, {s1.a.x, s1.a.y + 3.0f}, 0.25f};
     assert_int_equal(c2d_world_move_capsule_to(f.w, f.flipper, target), C2D_OK);
+    assert_true(c2d_world_capsule_motion(f.w, f.flipper, &m));
+    assert_true(m.to_target && m.velocity.x == 0.0f && m.angular_velocity == 0.0f);
     assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
+    assert_true(c2d_world_capsule_motion(f.w, f.flipper, &m));
+    assert_false(m.to_target);
+    assert_memory_equal(&m.pivot, &target.a, sizeof m.pivot); /* the hinge at a stays */
     assert_true(c2d_world_capsule(f.w, f.flipper, &s1));
     assert_memory_equal(&s1, &target, sizeof s1);
     assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
@@ -1078,6 +1103,8 @@ static void test_control_reads_back(void **state) {
     assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
     assert_int_equal(
         c2d_world_set_capsule_motion(f.w, f.flipper, (c2d_vec2){0.0f, 0.0f}, 1.57079633f), C2D_OK);
+    assert_true(c2d_world_capsule_motion(f.w, f.flipper, &m));
+    assert_memory_equal(&m.pivot, &away.a, sizeof m.pivot);
     for (int k = 0; k < 60; k++)
         assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
     assert_true(c2d_world_capsule(f.w, f.flipper, &s1));
@@ -1314,6 +1341,7 @@ static void probe_world(tasks *t) {
     c2d_world_profile profile;
     c2d_vec2 p, v;
     c2d_capsule shape;
+    c2d_capsule_motion motion;
     const int STATE = C2D_ERROR_STATE;
     PROBE(t, "add_balls", c2d_world_add_balls(w, &bd, 1, NULL), STATE);
     PROBE(t, "remove_balls", c2d_world_remove_balls(w, &t->ball, 1), STATE);
@@ -1347,6 +1375,7 @@ static void probe_world(tasks *t) {
           STATE);
     PROBE(t, "c2d_world_ball", c2d_world_ball(w, t->ball, &p, &v), false);
     PROBE(t, "c2d_world_capsule", c2d_world_capsule(w, t->capsule, &shape), false);
+    PROBE(t, "capsule_motion", c2d_world_capsule_motion(w, t->capsule, &motion), false);
     PROBE(t, "ball_awake", c2d_world_ball_awake(w, t->ball), false);
 }
 
@@ -1411,7 +1440,7 @@ static void test_calls_during_step(void **state) {
         if (t.result[i].got != t.result[i].want)
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
-    assert_int_equal(t.probes, 22);
+    assert_int_equal(t.probes, 23);
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
     /* Nothing the probes asked for happened. */
