@@ -255,10 +255,6 @@ static void solve_contact(c2d_world *w, world_contact *c, const pass *p) {
     c->normal_impulse = total;
     c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
     apply_normal(w, c, impulse);
-    /* No normal impulse and none kept along the surface: friction and rolling resistance are
-     * clamped to zero, so they would change nothing (a speculative contact that closed this
-     * pass without touching). */
-    if (total == 0.0f && c->tangent_impulse == 0.0f && c->rolling_impulse == 0.0f) return;
 
     /* Friction and rolling resistance in both passes. In the relax pass only (Box2D v3's
      * current order) saves a sixth of the solve, but a 40,000-ball pile then keeps a few
