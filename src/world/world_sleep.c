@@ -347,6 +347,13 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             continue;
         }
         if (ct->kind == C2D_SHAPE_CAPSULE && w->sensor[ct->other]) continue;
+        /* Deeper in a capsule than touching: the solver is still pushing it out (a ball added
+         * inside a capsule slept 0.01 deep once the push slowed below sleep_speed). Capsule
+         * contacts are rigid, so a ball at rest on one is at its surface. */
+        if (ct->kind == C2D_SHAPE_CAPSULE && ct->end_gap < -SUPPORT_TOUCH * w->radius[ka]) {
+            candidate[ct->a] = 0;
+            continue;
+        }
         bool alone =
             (ct->friction > 0.0f && ct->rolling > 0.0f) ||
             (ct->kind == C2D_SHAPE_CAPSULE && flat_side(w->shape[ct->other], w->x[ka], w->y[ka]));

@@ -1532,6 +1532,26 @@ static void no_sleep_on_pin_top(void **state) {
     c2d_world_destroy(w);
 }
 
+/* A ball added 0.3 deep in the floor is pushed out and sleeps at the floor's surface, not inside
+ * it (it slept 0.01 deep once its push slowed below sleep_speed). */
+static void sleep_after_push_out(void **state) {
+    (void)state;
+    c2d_world *w = new_world(v2(0.0f, -10.0f));
+    add_static(w, (c2d_capsule){{-10.0f, 0.0f}, {10.0f, 0.0f}, 0.1f});
+    const float r = 0.5f;
+    c2d_ball_id id = add_ball(w, 0.0f, 0.1f + r - 0.3f, r, 0.0f, 0.0f);
+    int asleep_at = -1;
+    for (int s = 0; s < 120 && asleep_at < 0; s++) {
+        step(w, 1.0f / 60.0f);
+        if (!c2d_world_ball_awake(w, id)) asleep_at = s;
+    }
+    const double gap = (double)ball_pos(w, id).y - (0.1 + (double)r);
+    print_message("pushed out of the floor: asleep at step %d, gap %.5f\n", asleep_at, gap);
+    assert_true(asleep_at >= 0);
+    assert_true(gap >= -0.005 * r);
+    c2d_world_destroy(w);
+}
+
 /* Balls in a drum of kinematic capsules: awake while it turns, asleep once it stops (a still
  * kinematic capsule holds them up as a static one does), awake again when it turns again. */
 static void sleep_in_stopped_drum(void **state) {
@@ -1719,6 +1739,7 @@ int main(void) {
         cmocka_unit_test(pass_by_pin),
         cmocka_unit_test(no_sleep_on_pin_top),
         cmocka_unit_test(sleep_in_stopped_drum),
+        cmocka_unit_test(sleep_after_push_out),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests_name("world-physics", tests, NULL, NULL);
