@@ -217,20 +217,29 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
     peer_box2d_w9 *p = peer_box2d_w9_create(&empty, true, ccd);
     const size_t most = w9_stream_row_most(stream);
     float *x = malloc(3 * most * sizeof(float));
-    if (!p || !x) return fail("out of memory");
+    if (!p || !x) {
+        free(x);
+        if (p) peer_box2d_w9_destroy(p);
+        w9_layout_free(&l);
+        return fail("out of memory");
+    }
     float *y = x + most, *r = y + most;
     const size_t threshold = (stream + 9) / 10;
     unsigned seed = W9_STREAM_SEED;
     size_t row = 0, steps = 0, counted = 0, added = 0;
     double cpu = 0.0, sum = 0.0, awake_sum = 0.0;
-    bool ended = false;
+    bool ended = false, out_of_memory = false;
     for (;;) {
         if (row < W9_STREAM_ROWS) {
             const size_t m = w9_stream_row(&l, stream, row++, &seed, x, y, r);
-            for (size_t i = 0; i < m; i++)
-                if (peer_box2d_w9_add_ball(p, &l, x[i], y[i], r[i]) != 0)
-                    return fail("out of memory");
-            added += m;
+            size_t i = 0;
+            while (i < m && peer_box2d_w9_add_ball(p, &l, x[i], y[i], r[i]) == 0)
+                i++;
+            added += i;
+            if (i < m) {
+                out_of_memory = true;
+                break;
+            }
         }
         const size_t awake = peer_box2d_w9_awake(p);
         if (row == W9_STREAM_ROWS && awake < threshold) {
@@ -244,6 +253,12 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
         cpu += t;
         steps++;
         if (awake >= threshold) sum += t, awake_sum += (double)awake, counted++;
+    }
+    if (out_of_memory) {
+        free(x);
+        peer_box2d_w9_destroy(p);
+        w9_layout_free(&l);
+        return fail("out of memory");
     }
     printf("case=stream-empty n=%zu width=%g capsules=%zu ccd=%d\n", n, (double)l.width, l.m, ccd);
     printf("stream=%zu stream_ms=%.3f stream_counted=%zu stream_steps=%zu stream_awake_mean=%.0f "

@@ -223,8 +223,8 @@ C2D_API c2d_status c2d_world_set_capsule_motion(c2d_world *w, c2d_capsule_id id,
 /// Moves a kinematic capsule to `target` over the next step, swept (its endpoints move on
 /// straight lines over the step; a flipper stops exactly at its limit angle), then its motion is
 /// zero. Its pivot is carried along: turned about the capsule's end `a` by the turn between the
-/// two axes, `a` going to `target.a` (a flipper turned about a hinge at its end keeps its hinge;
-/// a capsule moved away takes its pivot with it). `target.radius` must equal the capsule's. A
+/// two axes, `a` going to `target.a` (a pivot at `a`, a flipper's hinge, stays exactly where
+/// `target.a` is; one elsewhere follows within rounding; a capsule moved away takes it along). `target.radius` must equal the capsule's. A
 /// static capsule: C2D_ERROR_STATE; non-finite or another radius: C2D_ERROR_VALUE.
 C2D_API c2d_status c2d_world_move_capsule_to(c2d_world *w, c2d_capsule_id id, c2d_capsule target);
 /// Whether `id` names a capsule; if so and `shape` is not NULL, *shape receives where it is.

@@ -70,10 +70,12 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
     w->kinematic_list = kinematic;
     static_map = sensor_map = kinematic = NULL;
     w->static_count = ns;
-    w->static_radius_max = 0.0f;
-    for (size_t i = 0; i < ns; i++)
-        w->static_radius_max =
-            fmaxf(w->static_radius_max, fabsf(w->shape[w->static_map[i]].radius));
+    w->static_extent = 0.0f;
+    for (size_t i = 0; i < ns; i++) {
+        c2d_capsule s = w->shape[w->static_map[i]];
+        float m = fmaxf(fmaxf(fabsf(s.a.x), fabsf(s.a.y)), fmaxf(fabsf(s.b.x), fabsf(s.b.y)));
+        w->static_extent = fmaxf(w->static_extent, m + fabsf(s.radius));
+    }
     w->sensor_count = ne;
     w->kinematic_count = nk;
     w->capsules_dirty = false;

@@ -144,7 +144,8 @@ struct c2d_world {
      * (held as solid so collide reports them). The maps give a scene index's dense capsule. */
     c2d_scene *balls_scene, *static_scene, *sensor_scene;
     uint32_t *static_map, *sensor_map, *kinematic_list;
-    float static_radius_max; /* of the static capsules (in the moves' rounding slack) */
+    /* The static capsules' largest |coordinate| + radius (in the moves' rounding slack). */
+    float static_extent;
     size_t static_count, sensor_count, kinematic_count;
     bool capsules_dirty; /* the scenes are rebuilt before the next step or query */
 
@@ -321,11 +322,12 @@ C2D_INTERNAL c2d_status c2d_world_into_scratch(c2d_world *w, c2d_world_scratch_c
 
 /* The rounding slack of an unswept move of a ball at (x, y) of radius r and capsule margin mc:
  * a capsule's gap from the contact test, the float sums of the moves and the distance they
- * add up each err by a few ulps of the magnitudes involved (the largest static radius among
- * them); 2^-16 of them is hundreds of ulps. A ball may move unswept while the distance it
- * travelled stays below the nearest capsule's gap (or mc: none nearer) less this. */
+ * add up each err by a few ulps of the magnitudes involved, the capsules' coordinates among
+ * them (a long capsule's gap near the origin errs by ulps of its far ends); 2^-16 of them is
+ * hundreds of ulps. A ball may move unswept while the distance it travelled stays below the
+ * nearest capsule's gap (or mc: none nearer) less this. */
 static inline float c2d_world_move_slack(const c2d_world *w, float x, float y, float r, float mc) {
-    return (fabsf(x) + fabsf(y) + r + mc + w->static_radius_max) * 0x1p-16f;
+    return (fabsf(x) + fabsf(y) + r + mc + w->static_extent) * 0x1p-16f;
 }
 
 /* The step's stages (world_step.c and the files it calls). */

@@ -235,8 +235,7 @@ c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 tran
                               uint32_t category, uint32_t mask, c2d_world_ray_hit *out) {
     if (!w || !out) return C2D_ERROR_NULL;
     if (atomic_load((atomic_int *)&w->stepping)) return C2D_ERROR_STATE;
-    if (!c2d_world_finite_vec(origin) || !c2d_world_finite_vec(translation))
-        return C2D_ERROR_VALUE;
+    if (!c2d_world_finite_vec(origin) || !c2d_world_finite_vec(translation)) return C2D_ERROR_VALUE;
     ray_query balls = {.origin = origin,
                        .translation = translation,
                        .category = category,

@@ -287,8 +287,7 @@ c2d_status c2d_world_query_box(const c2d_world *w, c2d_box box, uint32_t categor
                                c2d_world_shape_ref *out, size_t capacity, size_t *count) {
     c2d_status st = query_begin(w, out, capacity, count);
     if (st != C2D_OK) return st;
-    if (!c2d_world_finite_vec(box.lo) || !c2d_world_finite_vec(box.hi))
-        return C2D_ERROR_VALUE;
+    if (!c2d_world_finite_vec(box.lo) || !c2d_world_finite_vec(box.hi)) return C2D_ERROR_VALUE;
     if (box.lo.x > box.hi.x || box.lo.y > box.hi.y) return C2D_OK; /* empty: meets nothing */
     region q = {.kind = REGION_BOX, .box = box, .category = category, .mask = mask};
     q.lo_x = box.lo.x;

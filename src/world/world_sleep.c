@@ -16,6 +16,9 @@
 
 /* How close counts as touching for support: the W9 figures' 0.005 of the radius. */
 #define SUPPORT_TOUCH 0.005f
+/* Coming out of a capsule: a gap that grew by this much of the radius in the step (a push-out
+ * near SUPPORT_TOUCH deep still gains 0.003 of the radius a step). */
+#define PUSH_PROGRESS 1e-4f
 
 bool c2d_world_freeze_now(c2d_world *w, uint32_t k) {
     c2d_circle_soa one = {.x = &w->x[k],
@@ -347,10 +350,12 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             continue;
         }
         if (ct->kind == C2D_SHAPE_CAPSULE && w->sensor[ct->other]) continue;
-        /* Deeper in a capsule than touching: the solver is still pushing it out (a ball added
-         * inside a capsule slept 0.01 deep once the push slowed below sleep_speed). Capsule
-         * contacts are rigid, so a ball at rest on one is at its surface. */
-        if (ct->kind == C2D_SHAPE_CAPSULE && ct->end_gap < -SUPPORT_TOUCH * w->radius[ka]) {
+        /* Deeper in a capsule than touching and coming out this step: the solver is still
+         * pushing it out (a ball added inside a capsule slept 0.01 deep once the push slowed
+         * below sleep_speed). A ball that does not come out (wedged between two capsules
+         * closer than its diameter) may sleep there. */
+        if (ct->kind == C2D_SHAPE_CAPSULE && ct->end_gap < -SUPPORT_TOUCH * w->radius[ka] &&
+            ct->end_gap > ct->separation + PUSH_PROGRESS * w->radius[ka]) {
             candidate[ct->a] = 0;
             continue;
         }

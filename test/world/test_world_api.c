@@ -1112,6 +1112,20 @@ static void test_control_reads_back(void **state) {
     assert_float_equal(s1.a.y, away.a.y, 1e-3f);
     assert_float_equal(s1.b.x, away.a.x - 3.0f, 1e-2f); /* b was 3 above a: now 3 left of it */
     assert_float_equal(s1.b.y, away.a.y, 1e-2f);
+
+    /* A pivot at the middle: moved and turned a quarter turn, it is the target's middle. */
+    c2d_capsule_def mid = flipper_def();
+    mid.shape = (c2d_capsule){{0.0f, 10.0f}, {2.0f, 10.0f}, 0.25f};
+    mid.pivot = (c2d_vec2){1.0f, 10.0f};
+    mid.angular_velocity = 0.0f;
+    c2d_capsule_id mid_id;
+    assert_int_equal(c2d_world_add_capsules(f.w, &mid, 1, &mid_id), C2D_OK);
+    const c2d_capsule moved = {{5.0f, 15.0f}, {5.0f, 17.0f}, 0.25f};
+    assert_int_equal(c2d_world_move_capsule_to(f.w, mid_id, moved), C2D_OK);
+    assert_int_equal(c2d_world_step(f.w, DT), C2D_OK);
+    assert_true(c2d_world_capsule_motion(f.w, mid_id, &m));
+    assert_float_equal(m.pivot.x, 5.0f, 1e-5f);
+    assert_float_equal(m.pivot.y, 16.0f, 1e-5f);
     c2d_world_destroy(f.w);
 }
 

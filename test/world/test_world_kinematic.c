@@ -323,12 +323,9 @@ static void kinematic_pose(void **state) {
     assert_true(s.a.x == 1.0f && s.a.y == -1.0f && s.b.x == 4.0f && s.b.y == -1.0f);
 }
 
-/* ---- the sweep ---- */
-
-/* A random case: a ball, a capsule, and one of a static capsule, a rigid turn about a pivot
- * (a flipper's substep, exact cos/sin), or any linear move of each endpoint. */
-/* c2d_world_carry_point on worked examples: a translation, a quarter turn, an axis of no
- * length (translation only), and the point at from.a (exactly to.a). */
+/* c2d_world_carry_point on worked examples: a translation, a quarter turn from an axis along x
+ * and from one along y (the turn is the axes' difference, not their sum), an axis of no length
+ * (translation only), and the point at from.a (exactly to.a). */
 static void carry_point(void **state) {
     (void)state;
     const c2d_capsule from = capsule(0.0f, 0.0f, 2.0f, 0.0f, 0.5f);
@@ -342,6 +339,10 @@ static void carry_point(void **state) {
     p = c2d_world_carry_point(from, turned, v2(0.0f, -1.0f));
     assert_float_equal(p.x, 1.0f, 1e-6f);
     assert_float_equal(p.y, 0.0f, 1e-6f);
+    const c2d_capsule up = capsule(0.0f, 0.0f, 0.0f, 2.0f, 0.5f);
+    p = c2d_world_carry_point(up, capsule(0.0f, 0.0f, -2.0f, 0.0f, 0.5f), v2(1.0f, 0.0f));
+    assert_float_equal(p.x, 0.0f, 1e-6f); /* up to left: a quarter turn, (1, 0) to (0, 1) */
+    assert_float_equal(p.y, 1.0f, 1e-6f);
     const c2d_capsule dot = capsule(1.0f, 1.0f, 1.0f, 1.0f, 0.5f);
     p = c2d_world_carry_point(dot, capsule(3.0f, 4.0f, 3.0f, 4.0f, 0.5f), v2(2.0f, 1.0f));
     assert_float_equal(p.x, 4.0f, 1e-6f);
@@ -351,6 +352,10 @@ static void carry_point(void **state) {
     assert_memory_equal(&p, &far.a, sizeof p);
 }
 
+/* ---- the sweep ---- */
+
+/* A random case: a ball, a capsule, and one of a static capsule, a rigid turn about a pivot
+ * (a flipper's substep, exact cos/sin), or any linear move of each endpoint. */
 static sweep_in random_case(int kind, float offset) {
     sweep_in s;
     double cx = uniform(-3, 3), cy = uniform(-3, 3);
