@@ -303,13 +303,23 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
     for (size_t c = 0; c < w->contact_count; c++)
         w->contacts[c].end_gap = contact_gap(w, &w->contacts[c]);
     size_t ready = 0;
+    const float substep = dt / (float)w->def.substeps;
     for (size_t i = 0; i < n; i++) {
         uint32_t k = w->awake[i];
         candidate[i] = 0;
         if (!(w->flags[k] & WORLD_BALL_AWAKE)) continue;
         bool may = w->def.enable_sleep && (w->flags[k] & WORLD_BALL_SLEEPS) &&
                    !(w->flags[k] & WORLD_BALL_FIXED);
-        if (may && ball_speed(w, k) < w->def.sleep_speed) {
+        /* A ball that did not move this step, and whose speed moves it less than an ulp of its
+         * coordinates a substep, is still: far from the origin a ball at rest in a V of two
+         * capsules sat a fraction of an ulp from them, its speculative contacts let it approach
+         * at that gap a substep (0.25 units/s at 16,000), its moves rounded back to where it
+         * was, and it never slept. Below coordinates of about 800 that speed is below the
+         * default sleep_speed anyway. */
+        float speed = ball_speed(w, k);
+        bool still = w->x[k] == w->start_x[i] && w->y[k] == w->start_y[i] &&
+                     speed * substep <= (fabsf(w->x[k]) + fabsf(w->y[k])) * 0x1p-23f;
+        if (may && (still || speed < w->def.sleep_speed)) {
             w->sleep_timer[k] += dt;
         } else {
             w->sleep_timer[k] = 0.0f;

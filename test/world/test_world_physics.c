@@ -1633,6 +1633,33 @@ static void sleep_wedged_deep(void **state) {
     c2d_world_destroy(w);
 }
 
+/* A ball at rest in a V of two long capsules 16,000 from the origin sleeps: it sat a fraction
+ * of an ulp from them, its speculative contacts let it approach at 0.25 units/s, its moves
+ * rounded back to where it was, and it stayed awake for good (40 of 40 placements). */
+static void sleep_far_from_origin(void **state) {
+    (void)state;
+    int awake = 0;
+    for (int t = 0; t < 10; t++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        const float x = 16000.0f + (float)t * 7.31f, y = 16000.0f - (float)t * 3.17f;
+        const c2d_capsule left = {{x - 300.0f, y + 250.3f}, {x + 0.37f, y}, 0.1f};
+        const c2d_capsule right = {{x + 0.37f, y}, {x + 300.11f, y + 310.7f}, 0.1f};
+        add_static(w, left);
+        add_static(w, right);
+        const c2d_ball_id id = add_ball(w, x + 0.4f, y + 1.0f, 0.15f, 0.0f, 0.0f);
+        for (int s = 0; s < 1200 && c2d_world_ball_awake(w, id); s++)
+            step(w, 1.0f / 60.0f);
+        const c2d_vec2 p = ball_pos(w, id);
+        awake += c2d_world_ball_awake(w, id);
+        assert_true(exact_gap(p.x, p.y, left, 0.15f) >= -0.005 * 0.15);
+        assert_true(exact_gap(p.x, p.y, right, 0.15f) >= -0.005 * 0.15);
+        assert_true(p.y - y < 0.5f); /* in the V's bottom, not above it */
+        c2d_world_destroy(w);
+    }
+    print_message("V of two capsules at 16,000: %d of 10 balls awake after 20 s\n", awake);
+    assert_int_equal(awake, 0);
+}
+
 /* Balls in a drum of kinematic capsules: awake while it turns, asleep once it stops (a still
  * kinematic capsule holds them up as a static one does), awake again when it turns again. */
 static void sleep_in_stopped_drum(void **state) {
@@ -1811,7 +1838,8 @@ int main(void) {
         cmocka_unit_test(kinematic_move_to),     cmocka_unit_test(kinematic_wakes_sleepers),
         cmocka_unit_test(pass_by_pin),           cmocka_unit_test(no_sleep_on_pin_top),
         cmocka_unit_test(sleep_in_stopped_drum), cmocka_unit_test(sleep_after_push_out),
-        cmocka_unit_test(sleep_wedged_deep),     cmocka_unit_test(determinism),
+        cmocka_unit_test(sleep_wedged_deep),     cmocka_unit_test(sleep_far_from_origin),
+        cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests_name("world-physics", tests, NULL, NULL);
 }
