@@ -203,3 +203,19 @@ size_t w9_stream_row(const w9_layout *l, size_t total, size_t row, unsigned *see
     }
     return k;
 }
+
+w9_stream_window w9_stream_window_start(size_t total) {
+    return (w9_stream_window){.threshold = (total + 9) / 10};
+}
+
+bool w9_stream_window_ended(const w9_stream_window *v, size_t rows, size_t awake) {
+    return rows == W9_STREAM_ROWS && awake < v->threshold;
+}
+
+bool w9_stream_window_add(w9_stream_window *v, size_t awake, double seconds) {
+    if (awake < v->threshold) return false;
+    v->counted++;
+    v->sum += seconds;
+    v->awake_sum += (double)awake;
+    return true;
+}

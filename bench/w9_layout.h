@@ -96,6 +96,20 @@ size_t w9_stream_row_most(size_t total);
 size_t w9_stream_row(const w9_layout *l, size_t total, size_t row, unsigned *seed, float *x,
                      float *y, float *r);
 
+/* The stream's window, one rule for every engine: the steps begun with at least a tenth of the
+ * stream awake are counted (their mean is the figure), and the window ends before a step once
+ * every row is out and fewer than that are awake. */
+typedef struct w9_stream_window {
+    size_t threshold;      /* a tenth of the stream, rounded up */
+    size_t counted;        /* steps counted */
+    double sum, awake_sum; /* their seconds, and the balls awake when each began */
+} w9_stream_window;
+w9_stream_window w9_stream_window_start(size_t total);
+/* Before a step, with `rows` rows released and `awake` balls awake: whether the window ended. */
+bool w9_stream_window_ended(const w9_stream_window *v, size_t rows, size_t awake);
+/* A step of `seconds` begun with `awake` balls awake: returns whether it counts. */
+bool w9_stream_window_add(w9_stream_window *v, size_t awake, double seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -207,8 +207,7 @@ static int run_board(size_t n, double cap, size_t settle_from, size_t trace, boo
 }
 
 /* The stream onto the empty board, counted as bench/w9_world.c counts ours: the rows released
- * before the first W9_STREAM_ROWS steps, the window the steps while at least a tenth of the
- * stream is awake, ended when fewer are awake after the last row (or by the cap). */
+ * before the first W9_STREAM_ROWS steps, the window w9_stream_window's (or cut by the cap). */
 static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
     w9_layout l;
     if (w9_layout_board(&l, n) != 0) return fail("out of memory");
@@ -224,10 +223,10 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
         return fail("out of memory");
     }
     float *y = x + most, *r = y + most;
-    const size_t threshold = (stream + 9) / 10;
+    w9_stream_window window = w9_stream_window_start(stream);
     unsigned seed = W9_STREAM_SEED;
-    size_t row = 0, steps = 0, counted = 0, added = 0;
-    double cpu = 0.0, sum = 0.0, awake_sum = 0.0;
+    size_t row = 0, steps = 0, added = 0;
+    double cpu = 0.0;
     bool ended = false, out_of_memory = false;
     for (;;) {
         if (row < W9_STREAM_ROWS) {
@@ -242,7 +241,7 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
             }
         }
         const size_t awake = peer_box2d_w9_awake(p);
-        if (row == W9_STREAM_ROWS && awake < threshold) {
+        if (w9_stream_window_ended(&window, row, awake)) {
             ended = true;
             break;
         }
@@ -252,7 +251,7 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
         const double t = cpu_seconds() - t0;
         cpu += t;
         steps++;
-        if (awake >= threshold) sum += t, awake_sum += (double)awake, counted++;
+        w9_stream_window_add(&window, awake, t);
     }
     if (out_of_memory) {
         free(x);
@@ -263,8 +262,9 @@ static int run_stream_empty(size_t n, size_t stream, double cap, bool ccd) {
     printf("case=stream-empty n=%zu width=%g capsules=%zu ccd=%d\n", n, (double)l.width, l.m, ccd);
     printf("stream=%zu stream_ms=%.3f stream_counted=%zu stream_steps=%zu stream_awake_mean=%.0f "
            "stream_ended=%d cpu_s=%.2f cap_s=%g\n",
-           added, counted ? 1e3 * sum / (double)counted : -1.0, counted, steps,
-           counted ? awake_sum / (double)counted : 0.0, ended, cpu, cap);
+           added, window.counted ? 1e3 * window.sum / (double)window.counted : -1.0, window.counted,
+           steps, window.counted ? window.awake_sum / (double)window.counted : 0.0, ended, cpu,
+           cap);
     free(x);
     peer_box2d_w9_destroy(p);
     w9_layout_free(&l);

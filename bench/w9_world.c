@@ -389,10 +389,10 @@ int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
     float *x = malloc(3 * most * sizeof(float));
     if (!x) return -1;
     float *y = x + most, *rad = y + most;
-    const size_t threshold = (stream + 9) / 10;
+    w9_stream_window window = w9_stream_window_start(stream);
     const c2d_vec2 rest = {0.0f, 0.0f};
     unsigned seed = W9_STREAM_SEED;
-    double cpu = 0.0, counted = 0.0, awake_sum = 0.0;
+    double cpu = 0.0;
     double zero[5] = {0.0}, split[5] = {0.0}, before[5];
     size_t row = 0;
     for (;;) {
@@ -406,7 +406,7 @@ int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
         }
         const size_t awake = c2d_world_awake_count(s->world);
         if (awake > r->stream_awake_max) r->stream_awake_max = awake;
-        if (row == W9_STREAM_ROWS && awake < threshold) {
+        if (w9_stream_window_ended(&window, row, awake)) {
             r->stream_ended = true;
             break;
         }
@@ -419,20 +419,17 @@ int w9w_stream_run(w9w_scene *s, size_t stream, double cap, w9w_board *r) {
         }
         cpu += t;
         r->stream_steps++;
-        if (awake >= threshold) {
+        if (w9_stream_window_add(&window, awake, t))
             for (int k = 0; k < 5; k++)
                 split[k] += s->stage[k] - before[k];
-            counted += t;
-            awake_sum += (double)awake;
-            r->stream_counted++;
-        }
     }
     free(x);
     r->cpu_s += cpu;
     r->steps = s->steps;
+    r->stream_counted = window.counted;
     if (r->stream_counted) {
-        r->stream_ms = 1e3 * counted / (double)r->stream_counted;
-        r->stream_awake_mean = awake_sum / (double)r->stream_counted;
+        r->stream_ms = 1e3 * window.sum / (double)r->stream_counted;
+        r->stream_awake_mean = window.awake_sum / (double)r->stream_counted;
         w9w_split(zero, split, r->stream_counted, r->stream_split, sizeof r->stream_split);
     }
     return 0;
