@@ -8,7 +8,11 @@
  * - every step returns C2D_OK, and afterwards every ball's centre, velocity and angle are
  *   finite;
  * - the same bytes on every backend (c2d_world_hash after each step);
- * - queries over the result answer C2D_OK. */
+ * - queries over the result answer C2D_OK;
+ * - the first capsule, when in range and within 2^10 of the origin, is kinematic, turning at
+ *   1 rad/s about its end a: c2d_world_capsule_motion reads that back (and a static capsule
+ *   reads static), and after a c2d_world_move_capsule_to() its pivot is the target's a to the
+ *   bit (a pivot at a is carried exactly). */
 
 static bool world_ball_in_range(float x, float y, float r, float vx, float vy) {
     /* world.h's range; density 1: the mass, its inverse and the inverse inertia finite */
@@ -21,18 +25,62 @@ static bool world_capsule_in_range(float ax, float ay, float bx, float by, float
     return isfinite(ax) && isfinite(ay) && isfinite(bx) && isfinite(by) && isfinite(R) && R >= 0.0f;
 }
 
-/* Builds the world from the scene; returns it (NULL when the input is left out). */
-static c2d_world *world_from(const scene *s) {
+/* Whether the first capsule is made kinematic: in range and within 2^10 of the origin (a
+ * turning capsule far out sweeps slowly: that is the batch layer's to fuzz). */
+static bool world_kinematic_first(const scene *s) {
+    return s->nk > 0 && world_capsule_in_range(s->ax[0], s->ay[0], s->bx[0], s->by[0], s->R[0]) &&
+           fabsf(s->ax[0]) < 0x1p10f && fabsf(s->ay[0]) < 0x1p10f && fabsf(s->bx[0]) < 0x1p10f &&
+           fabsf(s->by[0]) < 0x1p10f && s->R[0] < 0x1p10f;
+}
+
+/* The capsules' motion read back (`kinematic`: the first capsule's id when it is kinematic,
+ * `fixed`: a static capsule's; either UINT32_MAX when there is none), then the kinematic one
+ * moved by (1, 0) over a step: its pivot, at its end a, is the target's a exactly. */
+static void world_check_motion(c2d_world *w, c2d_capsule_id kinematic, c2d_capsule_id fixed,
+                               const char *name) {
+    c2d_capsule_motion m;
+    if (fixed != UINT32_MAX &&
+        (!c2d_world_capsule_motion(w, fixed, &m) || m.motion != C2D_STATIC || m.to_target ||
+         m.sensor || m.velocity.x != 0.0f || m.velocity.y != 0.0f || m.angular_velocity != 0.0f))
+        fail("world_capsule_motion: a static capsule", name);
+    if (kinematic == UINT32_MAX) return;
+    c2d_capsule now;
+    if (!c2d_world_capsule_motion(w, kinematic, &m) || !c2d_world_capsule(w, kinematic, &now) ||
+        m.motion != C2D_KINEMATIC || m.to_target || m.angular_velocity != 1.0f ||
+        m.velocity.x != 0.0f || m.velocity.y != 0.0f ||
+        memcmp(&m.pivot, &now.a, sizeof m.pivot) != 0)
+        fail("world_capsule_motion: the kinematic capsule", name);
+    const c2d_capsule target = {{now.a.x + 1.0f, now.a.y}, {now.b.x + 1.0f, now.b.y}, now.radius};
+    if (c2d_world_move_capsule_to(w, kinematic, target) != C2D_OK)
+        fail("world_move_capsule_to: status", name);
+    if (c2d_world_step(w, 1.0f / 60.0f) != C2D_OK) fail("world_step: status", name);
+    if (!c2d_world_capsule_motion(w, kinematic, &m) || m.to_target ||
+        memcmp(&m.pivot, &target.a, sizeof m.pivot) != 0)
+        fail("world_move_capsule_to: the pivot at a not carried to the target's a", name);
+}
+
+/* Builds the world from the scene and returns it, with the ids of its kinematic capsule and of
+ * one static capsule (UINT32_MAX: none). */
+static c2d_world *world_from(const scene *s, c2d_capsule_id *kinematic, c2d_capsule_id *fixed) {
+    *kinematic = *fixed = UINT32_MAX;
     c2d_world_def def = c2d_world_default_def();
     c2d_world *w;
     if (c2d_world_create(&def, &w) != C2D_OK) fail("world_create", "defaults");
     for (size_t k = 0; k < s->nk; k++) {
         c2d_capsule_def d = c2d_capsule_default_def();
         d.shape = (c2d_capsule){{s->ax[k], s->ay[k]}, {s->bx[k], s->by[k]}, s->R[k]};
+        if (k == 0 && world_kinematic_first(s)) {
+            d.motion = C2D_KINEMATIC;
+            d.pivot = d.shape.a;
+            d.angular_velocity = 1.0f;
+        }
         const uint64_t before = c2d_world_hash(w);
         const size_t count = c2d_world_capsule_count(w);
-        const c2d_status st = c2d_world_add_capsules(w, &d, 1, NULL);
+        c2d_capsule_id id;
+        const c2d_status st = c2d_world_add_capsules(w, &d, 1, &id);
         const bool ok = world_capsule_in_range(s->ax[k], s->ay[k], s->bx[k], s->by[k], s->R[k]);
+        if (ok && d.motion == C2D_KINEMATIC) *kinematic = id;
+        if (ok && d.motion == C2D_STATIC) *fixed = id;
         if (st != (ok ? C2D_OK : C2D_ERROR_VALUE)) fail("world_add_capsules: status", "range");
         if (!ok && (c2d_world_hash(w) != before || c2d_world_capsule_count(w) != count))
             fail("world_add_capsules: a refused def changed the world", "range");
@@ -70,7 +118,8 @@ static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_bac
     for (size_t b = 0; b < n_backends; b++) {
         const char *name = c2d_backend_name(backends[b]);
         if (c2d_backend_select(backends[b]) != C2D_OK) fail("backend_select", name);
-        c2d_world *w = world_from(s);
+        c2d_capsule_id kinematic, fixed;
+        c2d_world *w = world_from(s, &kinematic, &fixed);
         for (int k = 0; k < WORLD_FUZZ_STEPS; k++) {
             if (c2d_world_step(w, 1.0f / 60.0f) != C2D_OK) fail("world_step: status", name);
             c2d_world_balls balls;
@@ -93,6 +142,7 @@ static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_bac
         if (c2d_world_cast_ray(w, (c2d_vec2){-20.0f, 0.0f}, (c2d_vec2){40.0f, 0.0f}, C2D_FILTER_ALL,
                                C2D_FILTER_ALL, &hit) != C2D_OK)
             fail("world_cast_ray: status", name);
+        world_check_motion(w, kinematic, fixed, name);
         c2d_world_destroy(w);
     }
 }
