@@ -137,9 +137,12 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
                     w->kin_near[w->kin_near_count++] = (uint32_t)j;
                 }
             }
-        /* In list order (a few at most: insertion sort), as the capsules were added. */
-        uint32_t *list = w->kin_near + first[i];
+        /* In list order (a few at most: insertion sort), as the capsules were added. The list
+         * is taken only when it has two (kin_near is NULL while no ball has any). */
         size_t m = w->kin_near_count - first[i];
+        w->near_kinematic[i] = m > 0;
+        if (m < 2) continue;
+        uint32_t *list = w->kin_near + first[i];
         for (size_t a = 1; a < m; a++) {
             uint32_t v = list[a];
             size_t b = a;
@@ -147,7 +150,6 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
                 list[b] = list[b - 1];
             list[b] = v;
         }
-        w->near_kinematic[i] = m > 0;
     }
     first[n] = (uint32_t)w->kin_near_count;
     return C2D_OK;
