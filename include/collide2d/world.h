@@ -359,11 +359,12 @@ typedef struct c2d_world_ray_hit {
 /// run them one at a time on a world, not at once from several threads, and not during
 /// another call on it. Each costs what lies near the query (the sleeping balls through their
 /// frozen index, the capsules through the world's scenes, the awake balls through a grid that
-/// the first query after a step builds, in O(balls / 8 + awake balls)), not the world's size;
-/// after capsules are added or removed, until the next step, the capsules are tested one by
-/// one. A query allocates, through the world's allocator, for that grid (kept, grown as
-/// needed) and when more shapes lie near it than its stack buffers hold (a few hundred: freed
-/// before returning). Out of memory, a query tests every ball instead of the grid's, and a
+/// the first query after a step builds, in O(balls / 8 + awake balls), and the kinematic
+/// capsules through a scene that query moves to where the step left them, in O(kinematic
+/// capsules)), not the world's size; after capsules are added or removed, until the next
+/// step, the capsules are tested one by one. A query allocates, through the world's
+/// allocator, for that grid and scene (kept, grown as needed) and when more shapes lie near it
+/// than its stack buffers hold (a few hundred: freed before returning). Out of memory, a query tests every ball instead of the grid's, and a
 /// region query whose answer outgrows its stack buffer returns C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 translation,
                                       uint32_t category, uint32_t mask, c2d_world_ray_hit *out);

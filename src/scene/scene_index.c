@@ -143,12 +143,19 @@ static void relist(c2d_capsule_index *x, size_t m) {
         first += cell->count > C2D_CELL_SLOTS ? cell->count - C2D_CELL_SLOTS : 0;
     }
     x->everywhere_count = x->listed = 0;
+    double *box = x->listed_box;
+    box[0] = box[2] = INFINITY;
+    box[1] = box[3] = -INFINITY;
     for (size_t k = 0; k < m; k++) {
         c2d_cell_span sp;
         x->kind[k] = placement(x, k, &sp);
         if (x->kind[k] == C2D_KIND_EVERYWHERE) x->everywhere[x->everywhere_count++] = (uint32_t)k;
         if (x->kind[k] != C2D_KIND_GRID) continue;
         x->listed++;
+        box[0] = x->lo_x[k] < box[0] ? x->lo_x[k] : box[0];
+        box[1] = x->hi_x[k] > box[1] ? x->hi_x[k] : box[1];
+        box[2] = x->lo_y[k] < box[2] ? x->lo_y[k] : box[2];
+        box[3] = x->hi_y[k] > box[3] ? x->hi_y[k] : box[3];
         const c2d_index_entry e = {x->lo_x[k], x->hi_x[k], x->lo_y[k], x->hi_y[k], (uint32_t)k};
         for (uint32_t cy = sp.y0; cy <= sp.y1; cy++)
             for (uint32_t cx = sp.x0; cx <= sp.x1; cx++) {

@@ -44,6 +44,8 @@ typedef struct c2d_capsule_index {
     uint32_t *everywhere;     /* capsules of kind EVERYWHERE, increasing */
     size_t everywhere_count, entry_count, entry_capacity;
     size_t listed;                    /* capsules of kind GRID */
+    double listed_box[4];             /* the box of their boxes (lo_x, hi_x, lo_y, hi_y): what
+                                         a ray walks near, kept so a ray need not scan them */
     float *lo_x, *hi_x, *lo_y, *hi_y; /* each capsule's box, by index */
     unsigned char *kind;              /* each capsule's C2D_KIND_* */
 } c2d_capsule_index;

@@ -195,20 +195,6 @@ static bool walk_ray(const c2d_scene *s, const double listed[4], const c2d_circl
     return true;
 }
 
-/* The box of every listed capsule's index box (lo_x, hi_x, lo_y, hi_y). */
-static void listed_box(const c2d_scene *s, double box[4]) {
-    const c2d_capsule_index *x = &s->index;
-    box[0] = box[2] = INFINITY;
-    box[1] = box[3] = -INFINITY;
-    for (size_t k = 0; k < s->capsule_count; k++) {
-        if (x->kind[k] != C2D_KIND_GRID) continue;
-        box[0] = x->lo_x[k] < box[0] ? x->lo_x[k] : box[0];
-        box[1] = x->hi_x[k] > box[1] ? x->hi_x[k] : box[1];
-        box[2] = x->lo_y[k] < box[2] ? x->lo_y[k] : box[2];
-        box[3] = x->hi_y[k] > box[3] ? x->hi_y[k] : box[3];
-    }
-}
-
 /* What a pass over the scene needs: the scene and the box of its listed capsules. */
 typedef struct scene_rays {
     const c2d_scene *s;
@@ -235,7 +221,7 @@ c2d_status c2d_scene_ray_cast(const c2d_scene *scene, const c2d_ray_soa *rays,
     const c2d_status st = c2d_ray_cast_check(rays, circles, out);
     if (st != C2D_OK) return st;
     scene_rays r = {scene, {0.0, 0.0, 0.0, 0.0}};
-    listed_box(scene, r.listed);
+    memcpy(r.listed, scene->index.listed_box, sizeof r.listed);
     c2d_ray_cast_run(rays, scene->capsule_count > 0 ? scene_pass : NULL, &r, circles, out);
     return C2D_OK;
 }

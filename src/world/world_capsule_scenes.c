@@ -5,37 +5,16 @@
 
 #include "world_internal.h"
 
-/* The scenes of the capsules, rebuilt after capsules were added or removed: static solid ones
- * in static_scene, sensors in sensor_scene (held solid there, so collide reports them), the
- * kinematic ones listed (few: flippers, paddles; tested by every ball near them). */
-c2d_status c2d_world_refresh_scenes(c2d_world *w) {
-    if (!w->capsules_dirty) return C2D_OK;
-    size_t n = w->capsule_count;
-    size_t cap = 0;
-    uint32_t *static_map = NULL, *sensor_map = NULL, *kinematic = NULL;
-    float *arrays = c2d_alloc_array(&w->allocator, n ? 5 * n : 1, sizeof(float));
-    uint32_t *words = c2d_alloc_array(&w->allocator, n ? 2 * n : 1, sizeof(uint32_t));
+/* A scene of the capsules map[0 .. m) (dense indices) as they are now (empty when m is 0): its
+ * capsule j is map[j]. *scene NULL: a new one; else that scene (of m capsules) takes the
+ * shapes, keeping its memory. */
+c2d_status c2d_world_capsule_scene(c2d_world *w, const uint32_t *map, size_t m, c2d_scene **scene) {
+    float *arrays = c2d_alloc_array(&w->allocator, m ? 5 * m : 1, sizeof(float));
+    uint32_t *words = c2d_alloc_array(&w->allocator, m ? 2 * m : 1, sizeof(uint32_t));
     c2d_status st = C2D_ERROR_ALLOC;
-    c2d_scene *statics = NULL, *sensors = NULL;
-    if (!arrays || !words || !c2d_world_reserve(w, (void **)&static_map, &cap, n + 1, 4) ||
-        !c2d_world_reserve(w, (void **)&sensor_map, &(size_t){0}, n + 1, 4) ||
-        !c2d_world_reserve(w, (void **)&kinematic, &(size_t){0}, n + 1, 4))
-        goto done;
-    size_t ns = 0, ne = 0, nk = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        if (w->motion[k] == C2D_KINEMATIC && !w->sensor[k])
-            kinematic[nk++] = k;
-        else if (w->sensor[k])
-            sensor_map[ne++] = k;
-        else
-            static_map[ns++] = k;
-    }
-    /* Builds one scene from the capsules `map` lists (SoA in `arrays`, words in `words`). */
-    for (int pass = 0; pass < 2; pass++) {
-        const uint32_t *map = pass == 0 ? static_map : sensor_map;
-        size_t m = pass == 0 ? ns : ne;
-        float *ax = arrays, *ay = ax + n, *bx = ay + n, *by = bx + n, *r = by + n;
-        uint32_t *cat = words, *msk = words + n;
+    if (arrays && words) {
+        float *ax = arrays, *ay = ax + m, *bx = ay + m, *by = bx + m, *r = by + m;
+        uint32_t *cat = words, *msk = words + m;
         for (size_t i = 0; i < m; i++) {
             c2d_capsule s = w->shape[map[i]];
             ax[i] = s.a.x;
@@ -54,9 +33,42 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
                                .count = m,
                                .category = cat,
                                .mask = msk};
-        st = c2d_scene_create(&soa, &w->allocator, pass == 0 ? &statics : &sensors);
-        if (st != C2D_OK) goto done;
+        st = *scene ? c2d_scene_move_capsules(*scene, 0, &soa)
+                    : c2d_scene_create(&soa, &w->allocator, scene);
     }
+    c2d_free(&w->allocator, arrays);
+    c2d_free(&w->allocator, words);
+    return st;
+}
+
+/* The scenes of the capsules, rebuilt after capsules were added or removed: static solid ones
+ * in static_scene, sensors in sensor_scene (held solid there, so collide reports them), the
+ * kinematic ones listed (few: flippers, paddles; tested by every ball near them; the queries
+ * index them where each step left them, world_query_kinematic.c). */
+c2d_status c2d_world_refresh_scenes(c2d_world *w) {
+    if (!w->capsules_dirty) return C2D_OK;
+    size_t n = w->capsule_count;
+    size_t cap = 0;
+    uint32_t *static_map = NULL, *sensor_map = NULL, *kinematic = NULL;
+    c2d_status st = C2D_ERROR_ALLOC;
+    c2d_scene *statics = NULL, *sensors = NULL;
+    if (!c2d_world_reserve(w, (void **)&static_map, &cap, n + 1, 4) ||
+        !c2d_world_reserve(w, (void **)&sensor_map, &(size_t){0}, n + 1, 4) ||
+        !c2d_world_reserve(w, (void **)&kinematic, &(size_t){0}, n + 1, 4))
+        goto done;
+    size_t ns = 0, ne = 0, nk = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (w->motion[k] == C2D_KINEMATIC && !w->sensor[k])
+            kinematic[nk++] = k;
+        else if (w->sensor[k])
+            sensor_map[ne++] = k;
+        else
+            static_map[ns++] = k;
+    }
+    st = c2d_world_capsule_scene(w, static_map, ns, &statics);
+    if (st == C2D_OK) st = c2d_world_capsule_scene(w, sensor_map, ne, &sensors);
+    if (st != C2D_OK) goto done;
+    c2d_world_query_kinematic_drop(w, true);
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
     c2d_free(&w->allocator, w->static_map);
@@ -86,7 +98,5 @@ done:
     c2d_free(&w->allocator, static_map);
     c2d_free(&w->allocator, sensor_map);
     c2d_free(&w->allocator, kinematic);
-    c2d_free(&w->allocator, arrays);
-    c2d_free(&w->allocator, words);
     return st;
 }

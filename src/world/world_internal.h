@@ -205,6 +205,10 @@ struct c2d_world {
      * built at (a grid of another step is rebuilt by the next query). */
     uint64_t query_grid_step;
     void *query_grid;
+    /* The kinematic capsules where the last step left them, for world queries
+     * (world_query_kinematic.c): scene capsule j is kinematic_list[j]. */
+    c2d_scene *query_kinematic;
+    bool query_kinematic_fresh;
 };
 
 /* World queries (world_query_grid.c): the grid of the awake balls they use, built by the first
@@ -217,6 +221,10 @@ struct c2d_world {
 C2D_INTERNAL void c2d_world_query_grid_build(c2d_world *w);
 C2D_INTERNAL void c2d_world_query_note_ball(c2d_world *w, uint32_t dense);
 C2D_INTERNAL void c2d_world_query_free(c2d_world *w);
+/* Marks the queries' index of the kinematic capsules stale (a step is about to move them), or
+ * frees it (`renumber`: a refresh of the scenes lists them anew; the world's end); the next
+ * query that needs it brings it up to date. */
+C2D_INTERNAL void c2d_world_query_kinematic_drop(c2d_world *w, bool renumber);
 
 /* Memory helpers (world_store.c). */
 typedef struct world_array_ref {
@@ -284,6 +292,8 @@ C2D_INTERNAL bool c2d_world_listed_twice(const uint32_t *ids, size_t i);
 
 /* Rebuilds the capsule scenes when capsules were added or removed (world_capsule_scenes.c). */
 C2D_INTERNAL c2d_status c2d_world_refresh_scenes(c2d_world *w);
+C2D_INTERNAL c2d_status c2d_world_capsule_scene(c2d_world *w, const uint32_t *map, size_t m,
+                                                c2d_scene **scene);
 
 /* Sleep and waking (world_sleep.c). */
 C2D_INTERNAL void c2d_world_wake_ball(c2d_world *w, uint32_t dense); /* awake now; never fails */

@@ -11,8 +11,9 @@
  *     which is c2d_ray_circle's definition);
  *   - awake balls: a grid of ids (c2d_world_query_grid_build), built by the first query after a
  *     step, plus the balls noted since (c2d_world_query_note_ball: added, moved or woken);
- *   - capsules: static_scene and sensor_scene through their indexes, the kinematic ones one by
- *     one; every capsule one by one while the scenes are stale (capsules_dirty).
+ *   - capsules: static_scene and sensor_scene through their indexes, the kinematic ones
+ *     through a scene of where the last step left them (c2d_world_query_kinematic_scene);
+ *     every capsule one by one while the scenes are stale (capsules_dirty).
  * A ball may be found twice (asleep now but awake at the grid's build, or noted after it): the
  * ids are sorted and repeats dropped. Ids, not dense indices, are kept in the grid, so removals
  * (which move the last balls into the holes) never make it wrong: a removed id is not found.
@@ -25,8 +26,9 @@
  * only.) The queries allocate (w->allocator) for the grid, and when more shapes than their
  * stack buffers hold lie near the query (freed before returning).
  *
- * Three files: the grid of the awake balls (world_query_grid.c), the region queries
- * (world_query_region.c) and the ray (world_query_ray.c); this header holds what they share. */
+ * Four files: the grid of the awake balls (world_query_grid.c), the kinematic capsules' index
+ * (world_query_kinematic.c), the region queries (world_query_region.c) and the ray
+ * (world_query_ray.c); this header holds what they share. */
 #ifndef C2D_WORLD_QUERY_H
 #define C2D_WORLD_QUERY_H
 
@@ -74,6 +76,11 @@ typedef struct query_grid {
 /* The grid when it holds every awake ball, built first when a step ran since; NULL when out of
  * memory: then the queries test every ball. */
 C2D_INTERNAL const query_grid *c2d_world_query_grid_fresh(const c2d_world *w);
+
+/* The kinematic capsules' scene (capsule j is kinematic_list[j]), built first when a step ran
+ * since; NULL when there are none, the capsule scenes are stale, or out of memory: then the
+ * queries test every kinematic capsule (world_query_kinematic.c). */
+C2D_INTERNAL const c2d_scene *c2d_world_query_kinematic_scene(const c2d_world *w);
 
 /* A window of cells of one level: [ix0, ix1] x [iy0, iy1]. */
 typedef struct grid_window {

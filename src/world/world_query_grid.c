@@ -30,6 +30,7 @@ static query_grid *grid_get(c2d_world *w) {
 }
 
 void c2d_world_query_free(c2d_world *w) {
+    c2d_world_query_kinematic_drop(w, true);
     query_grid *g = w->query_grid;
     if (!g) return;
     c2d_free(&w->allocator, g->cell_start);

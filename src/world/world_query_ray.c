@@ -197,20 +197,21 @@ static void ray_grid(const c2d_world *w, const query_grid *g, ray_query *r) {
         ray_level(w, g, &g->level[__builtin_ctz(rest)], r);
 }
 
-/* The static capsules: the scene's earliest hit, then every static capsule near its point. */
-static bool ray_static(const c2d_world *w, ray_query *r) {
-    const c2d_scene *scene = w->static_scene;
-    if (!scene || w->static_count == 0) return true;
+/* The capsules of one scene (capsule j is map[j], count of them): the scene's earliest hit, then
+ * every one of its capsules near that point. False: the scene was unsure (or out of memory). */
+static bool ray_scene(const c2d_world *w, ray_query *r, const c2d_scene *scene, const uint32_t *map,
+                      size_t count) {
+    if (!scene || count == 0) return true;
     const float ox = r->origin.x, oy = r->origin.y;
     const float mx = r->translation.x, my = r->translation.y;
     const c2d_ray_soa ray = {&ox, &oy, &mx, &my, 1, &r->category, &r->mask};
     c2d_ray_hit hit = {.shape = C2D_NONE, .kind = C2D_SHAPE_NONE};
     if (c2d_scene_ray_cast(scene, &ray, NULL, &hit) != C2D_OK) return false;
     if (hit.kind == C2D_SHAPE_NONE) return true;
-    if (hit.shape >= w->static_count) return false;
+    if (hit.shape >= count) return false;
     ray_query ties = *r;
     ties.found = false;
-    const uint32_t first = w->static_map[hit.shape];
+    const uint32_t first = map[hit.shape];
     if (first < w->capsule_count) ray_capsule(w, &ties, first);
     if (!ties.found || ties.toi.t != hit.toi.t) return false; /* as in ray_frozen */
     const c2d_circle near = tie_disc(r, hit.toi.t);
@@ -224,8 +225,8 @@ static bool ray_static(const c2d_world *w, ray_query *r) {
         st = pairs ? c2d_scene_query_disc(scene, &disc, pairs, total, &total) : C2D_ERROR_ALLOC;
     }
     for (size_t i = 0; st == C2D_OK && i < total; i++)
-        if (pairs[i].shape < w->static_count && w->static_map[pairs[i].shape] < w->capsule_count)
-            ray_capsule(w, &ties, w->static_map[pairs[i].shape]);
+        if (pairs[i].shape < count && map[pairs[i].shape] < w->capsule_count)
+            ray_capsule(w, &ties, map[pairs[i].shape]);
     if (pairs && pairs != stack) c2d_free(&w->allocator, pairs);
     ray_keep(r, ties.id, &ties.toi);
     return st == C2D_OK;
@@ -253,10 +254,18 @@ c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 tran
         for (size_t d = 0; d < w->ball_count; d++)
             ray_ball(w, &balls, (uint32_t)d);
     }
-    if (!w->capsules_dirty && ray_static(w, &capsules)) {
-        for (size_t i = 0; i < w->kinematic_count; i++)
-            if (w->kinematic_list[i] < w->capsule_count)
-                ray_capsule(w, &capsules, w->kinematic_list[i]);
+    const c2d_scene *kinematic = c2d_world_query_kinematic_scene(w);
+    if (!w->capsules_dirty &&
+        ray_scene(w, &capsules, w->static_scene, w->static_map, w->static_count)) {
+        if (!kinematic) {
+            for (size_t i = 0; i < w->kinematic_count; i++)
+                if (w->kinematic_list[i] < w->capsule_count)
+                    ray_capsule(w, &capsules, w->kinematic_list[i]);
+        } else if (!ray_scene(w, &capsules, kinematic, w->kinematic_list, w->kinematic_count)) {
+            capsules.found = false;
+            for (size_t d = 0; d < w->capsule_count; d++)
+                ray_capsule(w, &capsules, (uint32_t)d);
+        }
     } else { /* stale scenes (until the next step), or the scene unsure: every capsule */
         capsules.found = false;
         for (size_t d = 0; d < w->capsule_count; d++)

@@ -237,7 +237,13 @@ static void region_capsules(const c2d_world *w, const region *q, id_list *capsul
     }
     scene_capsules(w, q, w->static_scene, w->static_map, w->static_count, capsules);
     scene_capsules(w, q, w->sensor_scene, w->sensor_map, w->sensor_count, capsules);
-    for (size_t i = 0; i < w->kinematic_count; i++) /* (sensors are static: none of these) */
+    /* (sensors are static: no kinematic capsule is one) */
+    const c2d_scene *kinematic = c2d_world_query_kinematic_scene(w);
+    if (kinematic) {
+        scene_capsules(w, q, kinematic, w->kinematic_list, w->kinematic_count, capsules);
+        return;
+    }
+    for (size_t i = 0; i < w->kinematic_count; i++)
         if (w->kinematic_list[i] < w->capsule_count)
             region_capsule(w, q, w->kinematic_list[i], capsules);
 }

@@ -226,6 +226,7 @@ static void finish_kinematic(c2d_world *w) {
 static c2d_status step(c2d_world *w, float dt) {
     double t0 = now_ms();
     double t_solve = 0.0, t_moves = 0.0;
+    c2d_world_query_kinematic_drop(w, false); /* the kinematic capsules are about to move */
     c2d_status st = c2d_world_refresh_scenes(w);
     if (st != C2D_OK) return st;
     st = c2d_world_wake_near_kinematic(w, dt);

@@ -328,6 +328,23 @@ static void add_scenery(model *m, rng *r, float width, float height) {
     }
 }
 
+/* n kinematic paddles spinning about one end (turning and moving every step: the queries' index
+ * of them is brought up to date after each). */
+static void add_paddles(model *m, rng *r, size_t n, float width, float height) {
+    for (size_t i = 0; i < n; i++) {
+        c2d_capsule_def d = c2d_capsule_default_def();
+        const c2d_vec2 a = at(uniform(r, -width, width), uniform(r, 2.0f, height));
+        d.shape = (c2d_capsule){a, {a.x + uniform(r, 0.2f, 1.5f), a.y}, uniform(r, 0.05f, 0.3f)};
+        d.category = word(r);
+        d.mask = word(r);
+        d.motion = C2D_KINEMATIC;
+        d.pivot = a;
+        d.angular_velocity = uniform(r, -4.0f, 4.0f);
+        d.velocity = (c2d_vec2){0.0f, uniform(r, -0.3f, 0.3f)};
+        add_capsule(m, d);
+    }
+}
+
 static void add_balls(model *m, rng *r, size_t n, float width, float height) {
     for (size_t i = 0; i < n; i++) {
         c2d_ball_def d = c2d_ball_default_def();
@@ -363,10 +380,12 @@ static void random_worlds(void **state) {
         float width, height;
         unsigned doze;
         c2d_vec2 base;
-    } cases[] = {{400, 10.0f, 20.0f, 50, {0, 0}},
-                 {1500, 25.0f, 30.0f, 80, {0, 0}},
-                 {150, 40.0f, 10.0f, 20, {0, 0}},
-                 {400, 10.0f, 20.0f, 50, {16384.0f, -16384.0f}}}; /* far from the origin */
+        size_t paddles;
+    } cases[] = {{400, 10.0f, 20.0f, 50, {0, 0}, 0},
+                 {1500, 25.0f, 30.0f, 80, {0, 0}, 0},
+                 {150, 40.0f, 10.0f, 20, {0, 0}, 0},
+                 {400, 10.0f, 20.0f, 50, {16384.0f, -16384.0f}, 0}, /* far from the origin */
+                 {300, 25.0f, 20.0f, 30, {0, 0}, 300}}; /* many kinematic capsules */
     tally t = {0};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         rng r = {0x51d0 + c};
@@ -375,6 +394,7 @@ static void random_worlds(void **state) {
         base = cases[c].base;
         const float cx = base.x, cy = base.y + h / 2;
         add_scenery(m, &r, w, h);
+        add_paddles(m, &r, cases[c].paddles, w, h);
         add_balls(m, &r, cases[c].balls, w, h);
         /* Before any step: the capsules' scenes are stale, nothing is gridded. */
         check_queries(m, &r, 150, cx, cy, w, &t);
