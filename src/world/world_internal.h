@@ -187,6 +187,8 @@ struct c2d_world {
      * kin_first[i + 1]). */
     uint32_t *kin_cell_start, *kin_cell_items, *kin_first, *kin_near;
     size_t kin_cell_capacity, kin_item_capacity, kin_near_count, kin_near_capacity;
+    float kin_grid_x0, kin_grid_y0, kin_grid_inv_cell; /* that grid's shape */
+    int kin_grid_nx, kin_grid_ny;
     float *sweep_buf; /* the swept balls' SoA (world_move.c) */
     size_t sweep_capacity;
     world_warm warm[2];
@@ -307,6 +309,14 @@ C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
 /* Fills kin_first, kin_near and near_kinematic for the awake balls gathered this step, after
  * the kinematic capsules' plans (world_kinematic_near.c). Only allocation can fail. */
 C2D_INTERNAL c2d_status c2d_world_find_kinematic_near(c2d_world *w);
+/* near_kinematic[i]'s bits: ball i has a list (above), or has left the box its list was made
+ * for (a ball struck by another one moves farther than its step's margin): its kinematic
+ * capsules are then looked up in the grid (c2d_world_kinematic_in_box) for each move. */
+enum { WORLD_KIN_LISTED = 1, WORLD_KIN_ESCAPED = 2 };
+/* Calls visit(ctx, j) once for each kinematic capsule (list index j) whose box over the step
+ * meets `box` and whose words allow awake ball i's, in no set order. */
+C2D_INTERNAL void c2d_world_kinematic_in_box(const c2d_world *w, size_t i, world_box box,
+                                             void (*visit)(void *ctx, uint32_t j), void *ctx);
 C2D_INTERNAL c2d_status c2d_world_update_sleep(c2d_world *w, float dt);
 C2D_INTERNAL c2d_status c2d_world_check_support(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t dense);

@@ -108,6 +108,11 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
     grid_shape g = boxes(w);
     c2d_status st = fill_grid(w, &g);
     if (st != C2D_OK) return st;
+    w->kin_grid_x0 = g.x0;
+    w->kin_grid_y0 = g.y0;
+    w->kin_grid_inv_cell = g.inv_cell;
+    w->kin_grid_nx = g.nx;
+    w->kin_grid_ny = g.ny;
     for (size_t j = 0; j < w->kinematic_count; j++)
         w->kin_stamp[j] = 0;
     const uint32_t *start = w->kin_cell_start, *items = w->kin_cell_items;
@@ -140,7 +145,7 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
         /* In list order (a few at most: insertion sort), as the capsules were added. The list
          * is taken only when it has two (kin_near is NULL while no ball has any). */
         size_t m = w->kin_near_count - first[i];
-        w->near_kinematic[i] = m > 0;
+        w->near_kinematic[i] = m > 0 ? WORLD_KIN_LISTED : 0;
         if (m < 2) continue;
         uint32_t *list = w->kin_near + first[i];
         for (size_t a = 1; a < m; a++) {
@@ -153,4 +158,32 @@ c2d_status c2d_world_find_kinematic_near(c2d_world *w) {
     }
     first[n] = (uint32_t)w->kin_near_count;
     return C2D_OK;
+}
+
+void c2d_world_kinematic_in_box(const c2d_world *w, size_t i, world_box box,
+                                void (*visit)(void *ctx, uint32_t j), void *ctx) {
+    if (w->kinematic_count == 0) return;
+    const grid_shape g = {w->kin_grid_x0, w->kin_grid_y0, w->kin_grid_inv_cell, w->kin_grid_nx,
+                          w->kin_grid_ny};
+    int x0 = cell_of(box.lx, g.x0, g.inv_cell, g.nx), x1 = cell_of(box.hx, g.x0, g.inv_cell, g.nx);
+    int y0 = cell_of(box.ly, g.y0, g.inv_cell, g.ny), y1 = cell_of(box.hy, g.y0, g.inv_cell, g.ny);
+    const uint32_t *start = w->kin_cell_start, *items = w->kin_cell_items;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            size_t c = (size_t)y * (size_t)g.nx + (size_t)x;
+            for (uint32_t e = start[c]; e < start[c + 1]; e++) {
+                uint32_t j = items[e];
+                world_box b = w->kin_box[j];
+                if (box.hx < b.lx || box.lx > b.hx || box.hy < b.ly || box.ly > b.hy) continue;
+                /* Once: in the first cell (lowest x, then y) that both boxes cover. */
+                int bx = cell_of(b.lx, g.x0, g.inv_cell, g.nx),
+                    by = cell_of(b.ly, g.y0, g.inv_cell, g.ny);
+                if (x != (bx > x0 ? bx : x0) || y != (by > y0 ? by : y0)) continue;
+                uint32_t cap = w->kinematic_list[j];
+                if (!c2d_filter_allows(w->acat[i], w->amask[i], w->capsule_category[cap],
+                                       w->capsule_mask[cap]))
+                    continue;
+                visit(ctx, j);
+            }
+        }
 }

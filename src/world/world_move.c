@@ -93,45 +93,107 @@ static void note_hit(c2d_world *w, uint32_t k, uint32_t capsule, const c2d_toi *
     }
 }
 
+/* Whether ball i's move of `len` may take it out of the box its kinematic list was made for
+ * (its start grown by its capsule margin): a ball struck by another one can move farther in a
+ * step than its own speed said, and then looks its kinematic capsules up in the grid. */
+static bool leaves_box(const c2d_world *w, size_t i, float len) {
+    if (w->kinematic_count == 0) return false;
+    float mc = w->margin_capsule[i];
+    float slack = c2d_world_move_slack(w, w->start_x[i], w->start_y[i], w->radius[w->awake[i]], mc);
+    return w->travelled[i] + len > mc - slack;
+}
+
+/* Calls visit(ctx, q) for each kinematic capsule ball i may meet within `reach` of where it is:
+ * its list in list order, or the grid's when it left its box. */
+static void kinematic_near(const c2d_world *w, size_t i, float reach,
+                           void (*visit)(void *ctx, uint32_t q), void *ctx) {
+    if (w->near_kinematic[i] & WORLD_KIN_ESCAPED) {
+        uint32_t k = w->awake[i];
+        float x = w->x[k], y = w->y[k];
+        float grow = reach + c2d_world_move_slack(w, x, y, w->radius[k], reach);
+        c2d_world_kinematic_in_box(w, i, (world_box){x - grow, y - grow, x + grow, y + grow}, visit,
+                                   ctx);
+        return;
+    }
+    for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++)
+        visit(ctx, w->kin_near[e]);
+}
+
 /* A ball that a kinematic capsule has reached (touching when the substep began and hit at
  * t = 0 pass after pass, or squeezed) is pushed out to its surface where it now is, by a move
  * that c2d_scene_advance() checks against the static capsules (the pinch rule: the static
  * capsules win), and loses its velocity into the capsule. So a capsule moved by any means never
  * leaves a ball behind its surface unless a static capsule holds the ball there. */
+typedef struct push_job {
+    c2d_world *w;
+    size_t i;
+    float inv_h;
+    bool statics;
+} push_job;
+
+static void push_out_one(void *ctx, uint32_t q) {
+    const push_job *p = ctx;
+    c2d_world *w = p->w;
+    size_t i = p->i;
+    uint32_t k = w->awake[i], cap = w->kinematic_list[q];
+    c2d_circle ball = {{w->x[k], w->y[k]}, w->radius[k]};
+    c2d_contact ct;
+    if (!c2d_collide_circle_capsule(ball, w->shape[cap], &ct) || !(ct.depth > 0.0f)) return;
+    float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
+    float ox = w->x[k] + mx, oy = w->y[k] + my;
+    if (p->statics) {
+        c2d_circle_soa one = {.x = &w->x[k],
+                              .y = &w->y[k],
+                              .radius = &w->radius[k],
+                              .count = 1,
+                              .category = &w->category[k],
+                              .mask = &w->mask[k]};
+        c2d_move_soa move = {.x = &mx, .y = &my};
+        c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
+    }
+    w->bdx[i] += ox - w->x[k];
+    w->bdy[i] += oy - w->y[k];
+    w->x[k] = ox;
+    w->y[k] = oy;
+    c2d_vec2 vc = kinematic_point_velocity(w, q, ct.point, p->inv_h);
+    float vn = (w->bvx[i] - vc.x) * ct.normal.x + (w->bvy[i] - vc.y) * ct.normal.y;
+    if (vn < 0.0f) {
+        w->bvx[i] -= vn * ct.normal.x;
+        w->bvy[i] -= vn * ct.normal.y;
+    }
+}
+
 static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
-    float inv_h = 1.0f / h;
+    push_job p = {w, 0, 1.0f / h, statics};
     for (size_t i = 0; i < w->awake_list_count; i++) {
         if (!w->near_kinematic[i] || w->binv_mass[i] == 0.0f) continue;
-        uint32_t k = w->awake[i];
-        for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++) {
-            uint32_t q = w->kin_near[e], cap = w->kinematic_list[q];
-            c2d_circle ball = {{w->x[k], w->y[k]}, w->radius[k]};
-            c2d_contact ct;
-            if (!c2d_collide_circle_capsule(ball, w->shape[cap], &ct) || !(ct.depth > 0.0f))
-                continue;
-            float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
-            float ox = w->x[k] + mx, oy = w->y[k] + my;
-            if (statics) {
-                c2d_circle_soa one = {.x = &w->x[k],
-                                      .y = &w->y[k],
-                                      .radius = &w->radius[k],
-                                      .count = 1,
-                                      .category = &w->category[k],
-                                      .mask = &w->mask[k]};
-                c2d_move_soa move = {.x = &mx, .y = &my};
-                c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
-            }
-            w->bdx[i] += ox - w->x[k];
-            w->bdy[i] += oy - w->y[k];
-            w->x[k] = ox;
-            w->y[k] = oy;
-            c2d_vec2 vc = kinematic_point_velocity(w, q, ct.point, inv_h);
-            float vn = (w->bvx[i] - vc.x) * ct.normal.x + (w->bvy[i] - vc.y) * ct.normal.y;
-            if (vn < 0.0f) {
-                w->bvx[i] -= vn * ct.normal.x;
-                w->bvy[i] -= vn * ct.normal.y;
-            }
-        }
+        p.i = i;
+        kinematic_near(w, i, w->radius[w->awake[i]], push_out_one, &p);
+    }
+}
+
+/* The earliest kinematic hit of one swept ball: strictly earlier than what it has (a static
+ * capsule's hit wins a tie), the lowest list index among equal times. */
+typedef struct kin_sweep {
+    const c2d_world *w;
+    c2d_circle ball;
+    c2d_vec2 move;
+    float t;
+    uint32_t q; /* C2D_NONE: none kinematic yet */
+    c2d_toi toi;
+} kin_sweep;
+
+static void sweep_one(void *ctx, uint32_t q) {
+    kin_sweep *k = ctx;
+    const c2d_world *w = k->w;
+    c2d_toi kt;
+    if (!c2d_world_sweep_circle_morphing_capsule(k->ball, k->move, w->kin_start[q],
+                                                 w->shape[w->kinematic_list[q]], &kt))
+        return;
+    if (kt.t < k->t || (kt.t == k->t && k->q != C2D_NONE && q < k->q)) {
+        k->t = kt.t;
+        k->q = q;
+        k->toi = kt;
     }
 }
 
@@ -183,19 +245,16 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             float t = toi[j].capsule == C2D_NONE ? 1.0f : toi[j].toi.t;
             if (toi[j].capsule != C2D_NONE) toi[j].capsule = w->static_map[toi[j].capsule];
             uint32_t i = s.local[j];
+            float len = sqrtf(s.mx[j] * s.mx[j] + s.my[j] * s.my[j]);
+            if (leaves_box(w, i, len)) w->near_kinematic[i] |= WORLD_KIN_ESCAPED;
             if (w->near_kinematic[i]) {
-                c2d_circle ball = {{s.x[j], s.y[j]}, s.r[j]};
-                for (uint32_t e = w->kin_first[i]; e < w->kin_first[i + 1]; e++) {
-                    uint32_t q = w->kin_near[e], cap = w->kinematic_list[q];
-                    c2d_toi kt;
-                    if (c2d_world_sweep_circle_morphing_capsule(ball, (c2d_vec2){s.mx[j], s.my[j]},
-                                                                w->kin_start[q], w->shape[cap],
-                                                                &kt) &&
-                        kt.t < t) {
-                        t = kt.t;
-                        toi[j].capsule = q | 0x80000000u; /* kinematic: its list index */
-                        toi[j].toi = kt;
-                    }
+                kin_sweep ks = {
+                    w, {{s.x[j], s.y[j]}, s.r[j]}, {s.mx[j], s.my[j]}, t, C2D_NONE, toi[j].toi};
+                kinematic_near(w, i, s.r[j] + len, sweep_one, &ks);
+                if (ks.q != C2D_NONE) {
+                    t = ks.t;
+                    toi[j].capsule = ks.q | 0x80000000u; /* kinematic: its list index */
+                    toi[j].toi = ks.toi;
                 }
             }
             s.t[j] = t;

@@ -86,6 +86,7 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     float base = w->def.speculative_distance;
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
     bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
+    bool kinematic = w->kinematic_count > 0;
     /* The awake balls' indices first, then each array in its own loop through restrict
      * pointers (one pass writing twenty arrays through the world reloads every pointer). */
     uint32_t *restrict awake = w->awake, *restrict local_of = w->local_of;
@@ -119,7 +120,10 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         arf[i] = r + m + base;
         mcap[i] = mc;
         arc[i] = r + mc;
-        clear[i] = statics ? mc - c2d_world_move_slack(w, x[k], y[k], r, mc) : INFINITY;
+        /* (With kinematic capsules, a ball beyond its margin has left the box its list of them
+         * was made for, and is swept: world_move.c.) */
+        clear[i] =
+            statics || kinematic ? mc - c2d_world_move_slack(w, x[k], y[k], r, mc) : INFINITY;
     }
     uint32_t *restrict acat = w->acat, *restrict amask = w->amask;
     for (size_t i = 0; i < n; i++) {
