@@ -108,7 +108,9 @@ typedef struct c2d_world_def {
     float sleep_speed;
     /// Seconds below sleep_speed before a ball sleeps; > 0 and finite. Default 0.3.
     float sleep_time;
-    /// A sleeping ball wakes when a touching awake ball is faster than this, units/s;
+    /// A sleeping ball wakes when a touching awake ball is faster than this, units/s (and
+    /// before the solve when one approaches it faster than this and restitution_threshold:
+    /// a struck ball moves as an awake one would);
     /// >= sleep_speed and finite. Default 0.2 (4 x sleep_speed). Setting it to sleep_speed
     /// gives DESIGN's literal rule; in piles of 40,000 that keeps the pile awake for ever
     /// (the top balls' settling twitches wake their neighbours, which twitch in turn).
@@ -165,7 +167,9 @@ C2D_API c2d_ball_def c2d_ball_default_def(void);
 
 /// Adds `count` balls, awake; ids[k] (when `ids` is not NULL) receives defs[k]'s id. A ball
 /// added overlapping another ball or a capsule is pushed out by the solver at up to
-/// max_push_speed (its moves never take it deeper into a static capsule). All or nothing: NULL
+/// max_push_speed (its moves never take it deeper into a static capsule), along the line of
+/// centres: two balls whose line is blocked (both wedged in a cup that holds one) stay
+/// overlapped, and may sleep so when they cannot move. All or nothing: NULL
 /// `w`, or `defs` NULL with count > 0: C2D_ERROR_NULL; a field out of range: C2D_ERROR_VALUE;
 /// more than C2D_WORLD_MAX_COUNT balls: C2D_ERROR_TOO_LARGE; C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t count,
@@ -224,8 +228,9 @@ C2D_API c2d_status c2d_world_set_capsule_motion(c2d_world *w, c2d_capsule_id id,
 /// straight lines over the step; a flipper stops exactly at its limit angle), then its motion is
 /// zero. Its pivot is carried along: turned about the capsule's end `a` by the turn between the
 /// two axes, `a` going to `target.a` (a pivot at `a`, a flipper's hinge, stays exactly where
-/// `target.a` is; one elsewhere follows within rounding; a capsule moved away takes it along). `target.radius` must equal the capsule's. A
-/// static capsule: C2D_ERROR_STATE; non-finite or another radius: C2D_ERROR_VALUE.
+/// `target.a` is; one elsewhere follows within rounding; a capsule moved away takes it along).
+/// `target.radius` must equal the capsule's. A static capsule: C2D_ERROR_STATE; non-finite or
+/// another radius: C2D_ERROR_VALUE.
 C2D_API c2d_status c2d_world_move_capsule_to(c2d_world *w, c2d_capsule_id id, c2d_capsule target);
 /// Whether `id` names a capsule; if so and `shape` is not NULL, *shape receives where it is.
 C2D_API bool c2d_world_capsule(const c2d_world *w, c2d_capsule_id id, c2d_capsule *shape);
@@ -364,8 +369,9 @@ typedef struct c2d_world_ray_hit {
 /// capsules)), not the world's size; after capsules are added or removed, until the next
 /// step, the capsules are tested one by one. A query allocates, through the world's
 /// allocator, for that grid and scene (kept, grown as needed) and when more shapes lie near it
-/// than its stack buffers hold (a few hundred: freed before returning). Out of memory, a query tests every ball instead of the grid's, and a
-/// region query whose answer outgrows its stack buffer returns C2D_ERROR_ALLOC.
+/// than its stack buffers hold (a few hundred: freed before returning). Out of memory, a query
+/// tests every ball instead of the grid's, and a region query whose answer outgrows its stack
+/// buffer returns C2D_ERROR_ALLOC.
 C2D_API c2d_status c2d_world_cast_ray(const c2d_world *w, c2d_vec2 origin, c2d_vec2 translation,
                                       uint32_t category, uint32_t mask, c2d_world_ray_hit *out);
 /// Every ball and capsule (sensors included) that overlaps `box` (c2d_overlap_box_circle(),

@@ -9,7 +9,7 @@ const char *c2d_status_string(c2d_status s) {
     case C2D_ERROR_NULL:
         return "a needed pointer is NULL";
     case C2D_ERROR_INDEX:
-        return "a pair index is out of range";
+        return "an index is out of range, or an id unknown or removed";
     case C2D_ERROR_TRUNCATED:
         return "more results than capacity; output truncated";
     case C2D_ERROR_UNSUPPORTED:

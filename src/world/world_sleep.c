@@ -189,6 +189,24 @@ c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
     return C2D_OK;
 }
 
+size_t c2d_world_wake_struck(c2d_world *w, float dt) {
+    size_t woken = 0;
+    float strike = fmaxf(w->def.wake_speed, w->def.restitution_threshold);
+    for (size_t c = w->capsule_contact_count; c < w->contact_count; c++) {
+        const world_contact *ct = &w->contacts[c];
+        if (ct->b != C2D_NONE) continue; /* (an awake pair) */
+        uint32_t other = ct->other;
+        if (w->flags[other] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
+        float vn = w->bvx[ct->a] * ct->normal.x + w->bvy[ct->a] * ct->normal.y;
+        /* An impact (faster toward it than restitution_threshold and wake_speed), near enough
+         * to happen this step. */
+        if (!(-vn > strike) || ct->separation + vn * dt > 0.0f) continue;
+        c2d_world_wake_ball(w, other);
+        woken++;
+    }
+    return woken;
+}
+
 /* Whether kinematic capsule c holds still (no velocity, no spin, no target): then it holds
  * balls up as a static capsule does, and they may sleep on it; it wakes them when it moves
  * (c2d_world_wake_near_kinematic()). */
@@ -368,6 +386,15 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             ct->end_gap > ct->separation + PUSH_PROGRESS * w->radius[ka]) {
             candidate[ct->a] = 0;
             continue;
+        }
+        /* Pressed by an awake ball that closes on it faster than sleep_speed: the pair's
+         * spring has not come to rest, and a ball that slept now froze with the overlap it had
+         * (two balls of the 40,000 pile slept 0.21 of a radius deep in each other). */
+        if (ct->b != C2D_NONE) {
+            uint32_t kb = w->awake[ct->b];
+            float closing = (w->vx[kb] - w->vx[ka]) * ct->normal.x +
+                            (w->vy[kb] - w->vy[ka]) * ct->normal.y;
+            if (closing > w->def.sleep_speed) candidate[ct->a] = candidate[ct->b] = 0;
         }
         bool alone =
             (ct->friction > 0.0f && ct->rolling > 0.0f) ||

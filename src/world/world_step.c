@@ -4,8 +4,9 @@
  *    moving kinematic capsule may reach wake.
  * 2. The awake balls are gathered (ascending dense index) with their speculative margins, and
  *    each kinematic capsule's path over the step is planned.
- * 3. Contacts, once (world_contacts.c). Everything the step needs is allocated up to here, so
- *    a failure leaves the world as it was.
+ * 3. Contacts, once (world_contacts.c); again, after they wake, when awake balls strike
+ *    sleeping ones (c2d_world_wake_struck). Everything the step needs is allocated up to here,
+ *    so a failure leaves the world as it was (but for those balls awake).
  * 4. Substeps: gravity, warm start, solve, kinematic capsules advance, swept moves, relax
  *    (world_solver.c, world_move.c). Then restitution and the warm-start memory.
  * 5. Sleep and waking (world_sleep.c), then events (world_events.c). */
@@ -241,6 +242,13 @@ static c2d_status step(c2d_world *w, float dt) {
     if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
     if (st != C2D_OK) return st;
     st = c2d_world_find_contacts(w, dt);
+    if (st == C2D_OK && w->def.enable_sleep && c2d_world_wake_struck(w, dt) > 0) {
+        /* Once: the balls they strike in turn wake by the usual rule after the step. */
+        st = gather_awake(w, dt);
+        if (st == C2D_OK) st = plan_kinematic(w, dt);
+        if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
+        if (st == C2D_OK) st = c2d_world_find_contacts(w, dt);
+    }
     if (st == C2D_OK) st = reserve_bodies(w);
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);

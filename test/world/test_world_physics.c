@@ -396,6 +396,43 @@ static void struck_ball_kinematic_wall(void **state) {
             }
 }
 
+/* A ball that strikes a sleeping ball moves it as it would move an awake one: the sleeper wakes
+ * before the solve. Before, the solve took it for a wall: the striker bounced back off it at
+ * -0.3 V and it stayed put. Ball A at V = 10 into ball B resting on the floor (equal balls, no
+ * friction, restitution 0.3): B leaves at (1 + e) V / 2 = 6.5 and A keeps 3.5, asleep or not. */
+static void struck_sleeper_moves(void **state) {
+    (void)state;
+    float result[2][2];
+    for (int sleeps = 0; sleeps < 2; sleeps++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        add_static(w, capsule(0.0f, 0.0f, 8.0f, 0.0f, 0.1f));
+        c2d_ball_def d = ball_def(4.0f, 0.2f, 0.1f, 0.0f, 0.0f);
+        d.friction = 0.0f;
+        d.restitution = 0.3f;
+        d.enable_sleep = sleeps != 0;
+        c2d_ball_id a, b;
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &b), C2D_OK);
+        for (int k = 0; k < 60; k++)
+            step(w, 1.0f / 60.0f);
+        assert_true(c2d_world_ball_awake(w, b) == !sleeps);
+        d.position.x -= 0.205f + 10.0f / 120.0f;
+        d.velocity.x = 10.0f;
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &a), C2D_OK);
+        for (int k = 0; k < 2; k++)
+            step(w, 1.0f / 60.0f);
+        c2d_vec2 va, vb;
+        assert_true(c2d_world_ball(w, a, NULL, &va));
+        assert_true(c2d_world_ball(w, b, NULL, &vb));
+        result[sleeps][0] = va.x;
+        result[sleeps][1] = vb.x;
+        c2d_world_destroy(w);
+    }
+    for (int sleeps = 0; sleeps < 2; sleeps++) {
+        assert_true(fabsf(result[sleeps][0] - 3.5f) < 0.1f);
+        assert_true(fabsf(result[sleeps][1] - 6.5f) < 0.1f);
+    }
+}
+
 static void pinch_against_post(void **state) {
     (void)state;
     const float dts[2] = {1.0f / 60.0f, 1.0f / 240.0f};
@@ -1869,31 +1906,19 @@ static void determinism(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(wedged_ball),
-        cmocka_unit_test(no_tunnelling),
-        cmocka_unit_test(long_capsule_rounding),
-        cmocka_unit_test(struck_ball_kinematic_wall),
-        cmocka_unit_test(pinch_against_post),
-        cmocka_unit_test(flipper_wrong_side),
-        cmocka_unit_test(flipper_launch),
-        cmocka_unit_test(ball_ball_speed_limit),
-        cmocka_unit_test(sleep_invariants),
-        cmocka_unit_test(events_ball_pair),
-        cmocka_unit_test(events_glancing_hit),
-        cmocka_unit_test(events_ball_capsule),
-        cmocka_unit_test(events_heap),
-        cmocka_unit_test(sensor_slow_pass),
-        cmocka_unit_test(sensor_fast_pass_and_filter),
-        cmocka_unit_test(sensor_remove_inside),
-        cmocka_unit_test(sensor_galton),
-        cmocka_unit_test(kinematic_move_to),
-        cmocka_unit_test(kinematic_wakes_sleepers),
-        cmocka_unit_test(pass_by_pin),
-        cmocka_unit_test(no_sleep_on_pin_top),
-        cmocka_unit_test(sleep_in_stopped_drum),
-        cmocka_unit_test(sleep_after_push_out),
-        cmocka_unit_test(sleep_wedged_deep),
-        cmocka_unit_test(sleep_far_from_origin),
+        cmocka_unit_test(wedged_ball),           cmocka_unit_test(no_tunnelling),
+        cmocka_unit_test(long_capsule_rounding), cmocka_unit_test(struck_ball_kinematic_wall),
+        cmocka_unit_test(struck_sleeper_moves),  cmocka_unit_test(pinch_against_post),
+        cmocka_unit_test(flipper_wrong_side),    cmocka_unit_test(flipper_launch),
+        cmocka_unit_test(ball_ball_speed_limit), cmocka_unit_test(sleep_invariants),
+        cmocka_unit_test(events_ball_pair),      cmocka_unit_test(events_glancing_hit),
+        cmocka_unit_test(events_ball_capsule),   cmocka_unit_test(events_heap),
+        cmocka_unit_test(sensor_slow_pass),      cmocka_unit_test(sensor_fast_pass_and_filter),
+        cmocka_unit_test(sensor_remove_inside),  cmocka_unit_test(sensor_galton),
+        cmocka_unit_test(kinematic_move_to),     cmocka_unit_test(kinematic_wakes_sleepers),
+        cmocka_unit_test(pass_by_pin),           cmocka_unit_test(no_sleep_on_pin_top),
+        cmocka_unit_test(sleep_in_stopped_drum), cmocka_unit_test(sleep_after_push_out),
+        cmocka_unit_test(sleep_wedged_deep),     cmocka_unit_test(sleep_far_from_origin),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests_name("world-physics", tests, NULL, NULL);
