@@ -275,6 +275,22 @@ C2D_API c2d_status c2d_world_get_balls(const c2d_world *w, c2d_world_balls *out)
 /// Whether `id` names a ball; if so, its position and velocity (either pointer may be NULL).
 C2D_API bool c2d_world_ball(const c2d_world *w, c2d_ball_id id, c2d_vec2 *position,
                             c2d_vec2 *velocity);
+/// A ball as one read (c2d_world_ball_state()).
+typedef struct c2d_ball_state {
+    c2d_vec2 position, velocity;
+    float angle, angular_velocity; ///< rad and rad/s, counter-clockwise (y up).
+    float radius;
+    /// The mass and the moment of inertia about the centre the solver uses (1 / its inverse
+    /// mass: density x pi r^2 within rounding; I = m r^2 / 2); 0 for a ball of density 0.
+    /// c2d_world_apply_ball_impulse() of mass x dv changes the velocity by dv.
+    float mass, inertia;
+    float friction, restitution, rolling_resistance;
+    uint32_t category, mask;
+    bool awake, enable_sleep, events;
+} c2d_ball_state;
+
+/// Whether `id` names a ball; if so and `out` is not NULL, *out receives its state.
+C2D_API bool c2d_world_ball_state(const c2d_world *w, c2d_ball_id id, c2d_ball_state *out);
 /// Teleports a ball (finite); it wakes, and so do the sleeping balls it touched.
 C2D_API c2d_status c2d_world_set_ball_position(c2d_world *w, c2d_ball_id id, c2d_vec2 p);
 /// Sets a ball's velocity (finite); it wakes.

@@ -168,6 +168,30 @@ bool c2d_world_ball(const c2d_world *w, c2d_ball_id id, c2d_vec2 *position, c2d_
     return true;
 }
 
+bool c2d_world_ball_state(const c2d_world *w, c2d_ball_id id, c2d_ball_state *out) {
+    uint32_t k;
+    if (!w || c2d_world_busy(w) || !c2d_world_lookup_ball(w, id, &k)) return false;
+    if (!out) return true;
+    float im = w->inv_mass[k], ii = w->inv_inertia[k];
+    uint8_t f = w->flags[k];
+    *out = (c2d_ball_state){.position = {w->x[k], w->y[k]},
+                            .velocity = {w->vx[k], w->vy[k]},
+                            .angle = w->angle[k],
+                            .angular_velocity = w->angular_velocity[k],
+                            .radius = w->radius[k],
+                            .mass = im > 0.0f ? 1.0f / im : 0.0f,
+                            .inertia = ii > 0.0f ? 1.0f / ii : 0.0f,
+                            .friction = w->friction[k],
+                            .restitution = w->restitution[k],
+                            .rolling_resistance = w->rolling_resistance[k],
+                            .category = w->category[k],
+                            .mask = w->mask[k],
+                            .awake = (f & WORLD_BALL_AWAKE) != 0,
+                            .enable_sleep = (f & WORLD_BALL_SLEEPS) != 0,
+                            .events = (f & WORLD_BALL_EVENTS) != 0};
+    return true;
+}
+
 /* Looks up a ball for a call that changes it. */
 static c2d_status ball_for_change(c2d_world *w, c2d_ball_id id, uint32_t *k) {
     if (!w) return C2D_ERROR_NULL;

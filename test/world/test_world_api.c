@@ -654,6 +654,9 @@ static void test_nulls(void **state) {
     c2d_capsule_motion motion;
     assert_false(c2d_world_capsule_motion(NULL, cid, &motion));
     assert_true(c2d_world_capsule_motion(f.w, cid, NULL));
+    c2d_ball_state ball_state;
+    assert_false(c2d_world_ball_state(NULL, bid, &ball_state));
+    assert_true(c2d_world_ball_state(f.w, bid, NULL));
     assert_false(c2d_world_ball_awake(NULL, bid));
     assert_int_equal(c2d_world_ball_user_data(NULL, bid), 0);
     assert_int_equal(c2d_world_capsule_user_data(NULL, cid), 0);
@@ -732,6 +735,9 @@ static void expect_ball_refused(c2d_world *w, c2d_ball_id id, const char *what) 
     char msg[160];
     snprintf(msg, sizeof msg, "%s: id 0x%08x", what, (unsigned)id);
     if (c2d_world_ball(w, id, NULL, NULL)) fail_msg("%s: c2d_world_ball is true", msg);
+    c2d_ball_state state = {.radius = -1.0f};
+    if (c2d_world_ball_state(w, id, &state) || state.radius != -1.0f)
+        fail_msg("%s: c2d_world_ball_state is true or wrote", msg);
     if (c2d_world_ball_awake(w, id)) fail_msg("%s: c2d_world_ball_awake is true", msg);
     if (c2d_world_ball_user_data(w, id) != 0) fail_msg("%s: user data not 0", msg);
     expect_status(c2d_world_set_ball_position(w, id, v), C2D_ERROR_INDEX, msg);
@@ -1035,6 +1041,30 @@ static void test_control_reads_back(void **state) {
     assert_float_equal(v.x, 1.0f + 0.5f / mass, 1e-5f);
     assert_float_equal(v.y, -1.0f / mass, 1e-5f);
 
+    /* The state reads back the def and the velocity; mass x dv as an impulse changes the
+     * velocity by dv. */
+    c2d_ball_state st;
+    assert_true(c2d_world_ball_state(f.w, hid, &st));
+    assert_memory_equal(&st.velocity, &v, sizeof v);
+    assert_float_equal(st.radius, heavy.radius, 0.0f);
+    assert_float_equal(st.mass, mass, 1e-5f * mass);
+    assert_float_equal(st.inertia, 0.5f * mass * 0.25f, 1e-5f * mass);
+    assert_float_equal(st.friction, heavy.friction, 0.0f);
+    assert_float_equal(st.restitution, heavy.restitution, 0.0f);
+    assert_float_equal(st.rolling_resistance, heavy.rolling_resistance, 0.0f);
+    assert_int_equal(st.category, heavy.category);
+    assert_int_equal(st.mask, heavy.mask);
+    assert_true(st.awake);
+    assert_true(st.enable_sleep == heavy.enable_sleep);
+    assert_true(st.events == heavy.events);
+    assert_int_equal(c2d_world_apply_ball_impulse(f.w, hid, (c2d_vec2){st.mass * 2.0f, 0.0f}),
+                     C2D_OK);
+    assert_true(c2d_world_ball(f.w, hid, NULL, &v));
+    assert_float_equal(v.x, st.velocity.x + 2.0f, 1e-5f);
+    assert_int_equal(c2d_world_set_ball_enable_sleep(f.w, hid, false), C2D_OK);
+    assert_true(c2d_world_ball_state(f.w, hid, &st));
+    assert_false(st.enable_sleep);
+
     /* Density 0: the impulse changes nothing. */
     c2d_ball_def fixed = ball_at(-30.0f, 30.0f, 0);
     fixed.density = 0.0f;
@@ -1043,6 +1073,9 @@ static void test_control_reads_back(void **state) {
     snap(&f, &before);
     assert_int_equal(c2d_world_apply_ball_impulse(f.w, fid, (c2d_vec2){10.0f, 10.0f}), C2D_OK);
     expect_unchanged(&f, &before, "an impulse on a ball of density 0");
+    assert_true(c2d_world_ball_state(f.w, fid, &st));
+    assert_float_equal(st.mass, 0.0f, 0.0f);
+    assert_float_equal(st.inertia, 0.0f, 0.0f);
 
     /* User data, balls and capsules, all 64 bits. */
     const c2d_ball_id uid = add_ball(f.w, -40.0f, 30.0f, UINT64_MAX);
@@ -1391,6 +1424,8 @@ static void probe_world(tasks *t) {
     PROBE(t, "c2d_world_capsule", c2d_world_capsule(w, t->capsule, &shape), false);
     PROBE(t, "capsule_motion", c2d_world_capsule_motion(w, t->capsule, &motion), false);
     PROBE(t, "ball_awake", c2d_world_ball_awake(w, t->ball), false);
+    c2d_ball_state state;
+    PROBE(t, "ball_state", c2d_world_ball_state(w, t->ball, &state), false);
 }
 
 static void *test_enqueue(c2d_task_fn *task, int item_count, int min_range, void *task_context,
@@ -1454,7 +1489,7 @@ static void test_calls_during_step(void **state) {
         if (t.result[i].got != t.result[i].want)
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
-    assert_int_equal(t.probes, 23);
+    assert_int_equal(t.probes, 24);
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
     /* Nothing the probes asked for happened. */
