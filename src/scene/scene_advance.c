@@ -7,7 +7,9 @@
  * deeper than the sweep approved. A ball wedged between two pins touches both, slides along them
  * with no hit at all (the start rule), and so sank a rounding a pass (issue 42). Here the float
  * candidate, the very expression the README loop used, is kept when it keeps every distance;
- * otherwise the ball backs off toward its start, which always keeps them.
+ * otherwise the ball backs off toward its start, which always keeps them, and the rest of the
+ * move slides along the capsule it broke the rule for (a back-off alone cut the move of a ball
+ * sliding down a wall to half: rounding took it an ulp into the wall at every point).
  *
  * Candidates: a capsule can break the rule only if some position between the start and the
  * candidate is within r + R of its axis, so within r of the capsule, which its index box
@@ -84,23 +86,59 @@ static bool keeps(const advance_ball *b, uint32_t k, float px, float py) {
     return d1 >= sqrt(distance2(b->x, b->y, ax, ay, bx, by));
 }
 
-/* Does position (px, py) keep the rule for every capsule of the ball's candidates. */
-static bool keeps_all(const advance_ball *b, float px, float py) {
+/* Does position (px, py) keep the rule for every capsule of the ball's candidates. With
+ * `broken`, every candidate is looked at and *broken receives the lowest index of those that
+ * break it (C2D_NONE if none, or for a point that is not finite): the same capsule whichever
+ * index found the candidates, in whichever order. */
+static bool keeps_all(const advance_ball *b, float px, float py, uint32_t *broken) {
+    uint32_t lowest = C2D_NONE;
+    if (broken) *broken = C2D_NONE;
     if (!(isfinite(px) && isfinite(py))) return false;
     if (b->cand) {
-        for (size_t j = 0; j < b->m; j++)
-            if (!keeps(b, b->cand[j], px, py)) return false;
-        return true;
+        for (size_t j = 0; j < b->m; j++) {
+            if (keeps(b, b->cand[j], px, py)) continue;
+            if (!broken) return false;
+            lowest = b->cand[j] < lowest ? b->cand[j] : lowest;
+        }
+    } else {
+        const c2d_capsule_index *x = &b->s->index;
+        for (uint32_t k = 0; k < b->s->capsule_count; k++) {
+            if (x->kind[k] == C2D_KIND_NEVER) continue;
+            if (x->kind[k] == C2D_KIND_GRID &&
+                !(x->lo_x[k] <= b->box[1] && x->hi_x[k] >= b->box[0] && x->lo_y[k] <= b->box[3] &&
+                  x->hi_y[k] >= b->box[2]))
+                continue;
+            if (keeps(b, k, px, py)) continue;
+            if (!broken) return false;
+            lowest = k < lowest ? k : lowest;
+        }
     }
-    const c2d_capsule_index *x = &b->s->index;
-    for (uint32_t k = 0; k < b->s->capsule_count; k++) {
-        if (x->kind[k] == C2D_KIND_NEVER) continue;
-        if (x->kind[k] == C2D_KIND_GRID && !(x->lo_x[k] <= b->box[1] && x->hi_x[k] >= b->box[0] &&
-                                             x->lo_y[k] <= b->box[3] && x->hi_y[k] >= b->box[2]))
-            continue;
-        if (!keeps(b, k, px, py)) return false;
-    }
-    return true;
+    if (broken) *broken = lowest;
+    return lowest == C2D_NONE;
+}
+
+/* From the kept point (fx, fy), the rest of the move (mx, my) less its part into capsule k
+ * (along the unit normal from k's axis to the kept point, in double), plus `out` along that
+ * normal, rounded to float once: the ball slides along the capsule. False when the kept point
+ * is on the axis, or the new point leaves the box of the start and the candidate (grown by
+ * `slack`), past which the candidates were not looked for. */
+static bool slide_point(const advance_ball *b, uint32_t k, float fx, float fy, double mx, double my,
+                        double out, const float box[4], float *px, float *py) {
+    const c2d_capsule_soa *K = &b->s->capsules;
+    const double ax = K->ax[k], ay = K->ay[k], dx = (double)K->bx[k] - ax,
+                 dy = (double)K->by[k] - ay, wx = (double)fx - ax, wy = (double)fy - ay;
+    const double dd = dx * dx + dy * dy, dot = wx * dx + wy * dy;
+    double u = 0.0;
+    if (dd > 0.0 && dot > 0.0) u = dot >= dd ? 1.0 : dot / dd;
+    const double nx = wx - u * dx, ny = wy - u * dy, len = sqrt(nx * nx + ny * ny);
+    if (!(len > 0.0)) return false;
+    const double in = (mx * nx + my * ny) / len;
+    if (in < 0.0) mx -= in * nx / len, my -= in * ny / len;
+    /* Rounding the point to float may take it half an ulp of its coordinates into the
+     * capsule (on a slope both coordinates round): `out` covers that. */
+    mx += out * nx / len, my += out * ny / len;
+    *px = (float)((double)fx + mx), *py = (float)((double)fy + my);
+    return *px >= box[0] && *px <= box[1] && *py >= box[2] && *py <= box[3];
 }
 
 #define NO_CELL UINT32_MAX
@@ -198,7 +236,8 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
     uint32_t cand[C2D_SCENE_BOX_CANDIDATES];
     const size_t m = candidates(s, b.box, p->cell, cand);
     if (m != SIZE_MAX) b.cand = cand, b.m = m;
-    if ((b.cand && b.m == 0) || keeps_all(&b, cx, cy)) { /* the float advance as it is */
+    uint32_t broken;
+    if ((b.cand && b.m == 0) || keeps_all(&b, cx, cy, &broken)) { /* the float advance */
         *ox = cx, *oy = cy;
         return;
     }
@@ -215,13 +254,32 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
             lo = u;
         } else if (px == fx && py == fy) {
             hi = u;
-        } else if (keeps_all(&b, px, py)) {
+        } else if (keeps_all(&b, px, py, NULL)) {
             lo = u, kx = px, ky = py;
         } else {
             hi = u, fx = px, fy = py;
         }
     }
     *ox = kx, *oy = ky;
+    /* Then the rest of the move slides on from there, without its part into the capsule the
+     * candidate broke the rule for. A ball that touches a wall and moves along it, with a speed
+     * into it below an ulp a substep, rounded an ulp in, and the back-off alone cut its move
+     * along the wall too (a ball sliding down a wall fell at half its speed and kept the rest
+     * as energy; two balls on it passed through each other). */
+    if (broken == C2D_NONE || !(lo < p->t)) return;
+    const double rx = (double)mx * (p->t - lo), ry = (double)my * (p->t - lo);
+    const double mag = (double)fabsf(x) + fabsf(y) + fabsf(mx) + fabsf(my) + fabsf(p->r);
+    const float slack = (float)(mag * 0x1p-21);
+    const float inner[4] = {(x < cx ? x : cx) - slack, (x > cx ? x : cx) + slack,
+                            (y < cy ? y : cy) - slack, (y > cy ? y : cy) + slack};
+    for (int nudge = 0; nudge < 2; nudge++) {
+        float sx, sy;
+        if (slide_point(&b, broken, kx, ky, rx, ry, nudge * mag * 0x1p-23, inner, &sx, &sy) &&
+            keeps_all(&b, sx, sy, NULL)) {
+            *ox = sx, *oy = sy;
+            return;
+        }
+    }
 }
 
 c2d_status c2d_scene_advance(const c2d_scene *scene, const c2d_circle_soa *circles,

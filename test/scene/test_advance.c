@@ -126,8 +126,8 @@ static void wedge_never_deeper(void **state) {
 /* ---- the rule on random scenes ------------------------------------------------------------ */
 
 /* Is out[i] kept by the rule against every capsule of s (allowed, no sensor) from (x, y), and
- * no farther from the start than the float candidate (never past the start); and exactly the
- * candidate when that keeps the rule. */
+ * no farther from the start than the float candidate (a back-off, then a slide along a capsule:
+ * never longer than the move); and exactly the candidate when that keeps the rule. */
 static void check_rule(const scene *s, const float *x, const float *y, const float *t,
                        const float *ox, const float *oy, const char *label) {
     const c2d_capsule_soa *K = &s->capsules;
@@ -153,8 +153,10 @@ static void check_rule(const scene *s, const float *x, const float *y, const flo
                          touch);
             candidate_kept &= dc >= (d0 < touch ? d0 : touch);
         }
-        const double reach = fabs((double)cx - x[i]) + fabs((double)cy - y[i]);
-        const double moved = fabs((double)ox[i] - x[i]) + fabs((double)oy[i] - y[i]);
+        /* (Euclidean: the rest of a move that slides along a capsule keeps its length or less,
+         * not its |x| + |y|.) */
+        const double reach = hypot((double)cx - x[i], (double)cy - y[i]);
+        const double moved = hypot((double)ox[i] - x[i], (double)oy[i] - y[i]);
         if (!(moved <= reach * (1.0 + 0x1p-20) + 0x1p-22 * (fabs(x[i]) + fabs(y[i]))))
             fail_msg("%s: ball %zu moved %g, past its candidate's %g", label, i, moved, reach);
         const bool finite = isfinite(x[i]) && isfinite(y[i]) && isfinite(r) && isfinite(mx) &&

@@ -21,8 +21,8 @@
 
 #include "w9_layout.h"
 
-#define GOLDEN_PINBALL UINT64_C(0x7c6d1542d5d23f39)
-#define GOLDEN_W9B_2500 UINT64_C(0x37d07422b56278e7)
+#define GOLDEN_PINBALL UINT64_C(0xf4f6b37d0ddd501e)
+#define GOLDEN_W9B_2500 UINT64_C(0x76bb47404c3ed739)
 
 /* W9b's pile of n balls after `steps` steps; 0 when a call failed. */
 static uint64_t w9b_hash(size_t n, int steps) {
