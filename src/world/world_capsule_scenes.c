@@ -44,7 +44,8 @@ c2d_status c2d_world_capsule_scene(c2d_world *w, const uint32_t *map, size_t m, 
 /* The scenes of the capsules, rebuilt after capsules were added or removed: static solid ones
  * in static_scene, sensors in sensor_scene (held solid there, so collide reports them), the
  * kinematic ones listed (few: flippers, paddles; tested by every ball near them; the queries
- * index them where each step left them, world_query_kinematic.c). */
+ * index them where each step left them, world_query_kinematic.c, built anew for each
+ * generation of these scenes). */
 c2d_status c2d_world_refresh_scenes(c2d_world *w) {
     if (!w->capsules_dirty) return C2D_OK;
     size_t n = w->capsule_count;
@@ -68,7 +69,7 @@ c2d_status c2d_world_refresh_scenes(c2d_world *w) {
     st = c2d_world_capsule_scene(w, static_map, ns, &statics);
     if (st == C2D_OK) st = c2d_world_capsule_scene(w, sensor_map, ne, &sensors);
     if (st != C2D_OK) goto done;
-    c2d_world_query_kinematic_drop(w, true);
+    w->scenes_generation++; /* (the queries' kinematic index is then built anew) */
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
     c2d_free(&w->allocator, w->static_map);

@@ -211,6 +211,8 @@ struct c2d_world {
      * (world_query_kinematic.c): scene capsule j is kinematic_list[j]. */
     c2d_scene *query_kinematic;
     bool query_kinematic_fresh;
+    uint64_t scenes_generation;          /* counts the capsule scenes' rebuilds */
+    uint64_t query_kinematic_generation; /* the rebuild query_kinematic was made after */
 };
 
 /* World queries (world_query_grid.c): the grid of the awake balls they use, built by the first
@@ -224,8 +226,8 @@ C2D_INTERNAL void c2d_world_query_grid_build(c2d_world *w);
 C2D_INTERNAL void c2d_world_query_note_ball(c2d_world *w, uint32_t dense);
 C2D_INTERNAL void c2d_world_query_free(c2d_world *w);
 /* Marks the queries' index of the kinematic capsules stale (a step is about to move them), or
- * frees it (`renumber`: a refresh of the scenes lists them anew; the world's end); the next
- * query that needs it brings it up to date. */
+ * frees it (`renumber`: the world's end); the next query that needs it brings it up to date
+ * (and builds it anew after the capsule scenes were rebuilt: scenes_generation). */
 C2D_INTERNAL void c2d_world_query_kinematic_drop(c2d_world *w, bool renumber);
 
 /* Memory helpers (world_store.c). */
