@@ -219,7 +219,8 @@ C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circl
 /// never past the start, which always keeps the rule), and the rest of its move slides on from
 /// there without its part into the lowest-indexed capsule the point broke the rule for (kept
 /// only if it keeps the rule): a ball moving along a wall it touches, with a speed into it
-/// that rounds to an ulp, keeps its speed along the wall. It never moves farther than its move.
+/// that rounds to an ulp, keeps its speed along the wall. It never moves farther than its move
+/// but for that slide's outward nudge (an ulp or two of its coordinates) off the capsule.
 ///
 /// The rule, for every capsule k the ball's filter words allow against k's (collide2d/filter.h,
 /// as the sweeps apply them; sensors skipped: balls pass through them): the distance from the new

@@ -9,36 +9,34 @@
  * capsule j is map[j]. *scene NULL: a new one; else that scene (of m capsules) takes the
  * shapes, keeping its memory. */
 c2d_status c2d_world_capsule_scene(c2d_world *w, const uint32_t *map, size_t m, c2d_scene **scene) {
-    float *arrays = c2d_alloc_array(&w->allocator, m ? 5 * m : 1, sizeof(float));
-    uint32_t *words = c2d_alloc_array(&w->allocator, m ? 2 * m : 1, sizeof(uint32_t));
-    c2d_status st = C2D_ERROR_ALLOC;
-    if (arrays && words) {
-        float *ax = arrays, *ay = ax + m, *bx = ay + m, *by = bx + m, *r = by + m;
-        uint32_t *cat = words, *msk = words + m;
-        for (size_t i = 0; i < m; i++) {
-            c2d_capsule s = w->shape[map[i]];
-            ax[i] = s.a.x;
-            ay[i] = s.a.y;
-            bx[i] = s.b.x;
-            by[i] = s.b.y;
-            r[i] = s.radius;
-            cat[i] = w->capsule_category[map[i]];
-            msk[i] = w->capsule_mask[map[i]];
-        }
-        c2d_capsule_soa soa = {.ax = ax,
-                               .ay = ay,
-                               .bx = bx,
-                               .by = by,
-                               .radius = r,
-                               .count = m,
-                               .category = cat,
-                               .mask = msk};
-        st = *scene ? c2d_scene_move_capsules(*scene, 0, &soa)
-                    : c2d_scene_create(&soa, &w->allocator, scene);
+    /* The SoA in scratch the world keeps (grown, never shrunk): a world queried every frame
+     * moves its kinematic capsules' scene without allocating. */
+    world_array_ref refs[] = {{(void **)&w->capsule_soa, 5 * sizeof(float)},
+                              {(void **)&w->capsule_words, 2 * sizeof(uint32_t)}};
+    if (!c2d_world_reserve_all(w, refs, 2, &w->capsule_soa_capacity, m ? m : 1))
+        return C2D_ERROR_ALLOC;
+    float *ax = w->capsule_soa, *ay = ax + m, *bx = ay + m, *by = bx + m, *r = by + m;
+    uint32_t *cat = w->capsule_words, *msk = cat + m;
+    for (size_t i = 0; i < m; i++) {
+        c2d_capsule s = w->shape[map[i]];
+        ax[i] = s.a.x;
+        ay[i] = s.a.y;
+        bx[i] = s.b.x;
+        by[i] = s.b.y;
+        r[i] = s.radius;
+        cat[i] = w->capsule_category[map[i]];
+        msk[i] = w->capsule_mask[map[i]];
     }
-    c2d_free(&w->allocator, arrays);
-    c2d_free(&w->allocator, words);
-    return st;
+    c2d_capsule_soa soa = {.ax = ax,
+                           .ay = ay,
+                           .bx = bx,
+                           .by = by,
+                           .radius = r,
+                           .count = m,
+                           .category = cat,
+                           .mask = msk};
+    return *scene ? c2d_scene_move_capsules(*scene, 0, &soa)
+                  : c2d_scene_create(&soa, &w->allocator, scene);
 }
 
 /* The scenes of the capsules, rebuilt after capsules were added or removed: static solid ones

@@ -84,6 +84,8 @@ void c2d_world_destroy(c2d_world *w) {
                        w->near_kinematic,
                        w->holds,
                        w->contacts,
+                       w->capsule_soa,
+                       w->capsule_words,
                        w->scratch,
                        w->near,
                        w->kin_start,

@@ -211,7 +211,10 @@ struct c2d_world {
      * (world_query_kinematic.c): scene capsule j is kinematic_list[j]. */
     c2d_scene *query_kinematic;
     bool query_kinematic_fresh;
-    uint64_t scenes_generation;          /* counts the capsule scenes' rebuilds */
+    uint64_t scenes_generation; /* counts the capsule scenes' rebuilds */
+    float *capsule_soa;         /* c2d_world_capsule_scene's SoA: 5 floats and 2 words a capsule */
+    uint32_t *capsule_words;
+    size_t capsule_soa_capacity;
     uint64_t query_kinematic_generation; /* the rebuild query_kinematic was made after */
 };
 

@@ -392,8 +392,8 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
          * (two balls of the 40,000 pile slept 0.21 of a radius deep in each other). */
         if (ct->b != C2D_NONE) {
             uint32_t kb = w->awake[ct->b];
-            float closing = (w->vx[kb] - w->vx[ka]) * ct->normal.x +
-                            (w->vy[kb] - w->vy[ka]) * ct->normal.y;
+            float closing =
+                (w->vx[kb] - w->vx[ka]) * ct->normal.x + (w->vy[kb] - w->vy[ka]) * ct->normal.y;
             if (closing > w->def.sleep_speed) candidate[ct->a] = candidate[ct->b] = 0;
         }
         bool alone =

@@ -242,7 +242,9 @@ static c2d_status step(c2d_world *w, float dt) {
     if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
     if (st != C2D_OK) return st;
     st = c2d_world_find_contacts(w, dt);
-    if (st == C2D_OK && w->def.enable_sleep && c2d_world_wake_struck(w, dt) > 0) {
+    /* (Balls put to sleep by a call sleep in a world without enable_sleep too.) */
+    if (st == C2D_OK && c2d_scene_frozen_count(w->balls_scene) > 0 &&
+        c2d_world_wake_struck(w, dt) > 0) {
         /* Once: the balls they strike in turn wake by the usual rule after the step. */
         st = gather_awake(w, dt);
         if (st == C2D_OK) st = plan_kinematic(w, dt);

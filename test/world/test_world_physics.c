@@ -402,9 +402,15 @@ static void struck_ball_kinematic_wall(void **state) {
  * friction, restitution 0.3): B leaves at (1 + e) V / 2 = 6.5 and A keeps 3.5, asleep or not. */
 static void struck_sleeper_moves(void **state) {
     (void)state;
-    float result[2][2];
-    for (int sleeps = 0; sleeps < 2; sleeps++) {
-        c2d_world *w = new_world(v2(0.0f, -10.0f));
+    float result[3][2];
+    for (int sleeps = 0; sleeps < 3; sleeps++) {
+        /* 0: B never sleeps; 1: B falls asleep; 2: a world without sleep, B put to sleep by a
+         * call (then too it sleeps, and must wake when struck) */
+        c2d_world_def def = c2d_world_default_def();
+        def.gravity = v2(0.0f, -10.0f);
+        def.enable_sleep = sleeps != 2;
+        c2d_world *w = NULL;
+        assert_int_equal(c2d_world_create(&def, &w), C2D_OK);
         add_static(w, capsule(0.0f, 0.0f, 8.0f, 0.0f, 0.1f));
         c2d_ball_def d = ball_def(4.0f, 0.2f, 0.1f, 0.0f, 0.0f);
         d.friction = 0.0f;
@@ -414,6 +420,7 @@ static void struck_sleeper_moves(void **state) {
         assert_int_equal(c2d_world_add_balls(w, &d, 1, &b), C2D_OK);
         for (int k = 0; k < 60; k++)
             step(w, 1.0f / 60.0f);
+        if (sleeps == 2) assert_int_equal(c2d_world_set_ball_awake(w, b, false), C2D_OK);
         assert_true(c2d_world_ball_awake(w, b) == !sleeps);
         d.position.x -= 0.205f + 10.0f / 120.0f;
         d.velocity.x = 10.0f;
@@ -427,7 +434,7 @@ static void struck_sleeper_moves(void **state) {
         result[sleeps][1] = vb.x;
         c2d_world_destroy(w);
     }
-    for (int sleeps = 0; sleeps < 2; sleeps++) {
+    for (int sleeps = 0; sleeps < 3; sleeps++) {
         assert_true(fabsf(result[sleeps][0] - 3.5f) < 0.1f);
         assert_true(fabsf(result[sleeps][1] - 6.5f) < 0.1f);
     }
