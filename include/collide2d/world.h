@@ -252,10 +252,10 @@ C2D_API bool c2d_world_capsule_motion(const c2d_world *w, c2d_capsule_id id,
                                       c2d_capsule_motion *out);
 
 /// Advances the world by `dt` seconds (> 0 and finite): contacts once, then the substeps, then
-/// sleep, sensors and events. Balls never tunnel through a static capsule and never end deeper
-/// in one than they started (a wedged ball stays wedged, at coordinates up to 2^14); nor through
-/// a kinematic one at the speeds of flippers (up to 80 rad/s tested; a long bar spinning at
-/// 35 rad/s or more has let balls it launched cross it: docs/world.md).
+/// sleep, sensors and events. Balls never tunnel through a capsule and never end deeper in a
+/// static capsule than they started (a wedged ball stays wedged, at coordinates up to 2^14); a
+/// kinematic capsule that overtakes a ball within a substep pushes it out on the side it came
+/// from (a bar 6 long spinning at up to 100 rad/s tested).
 /// A kinematic capsule that squeezes a ball against another capsule below the ball's diameter:
 /// the ball keeps its side of every static capsule and may overlap, or be pushed through, the
 /// kinematic one (the pinch rule). Ball-ball contacts are found once a step (with the

@@ -20,13 +20,14 @@ enum { MOVE_PASSES = 3 };
 typedef struct sweep_set {
     float *x, *y, *r, *mx, *my, *t, *ox, *oy;
     uint32_t *cat, *mask, *local;
+    float *sub_x, *sub_y; /* by awake index: a swept ball's centre when the substep began */
     size_t count;
 } sweep_set;
 
 c2d_status c2d_world_move_reserve(c2d_world *w) {
     size_t n = w->awake_list_count;
     size_t floats, bytes;
-    if (!c2d_size_mul(n, 11, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
+    if (!c2d_size_mul(n, 13, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
         return C2D_ERROR_ALLOC;
     return c2d_world_reserve(w, (void **)&w->sweep_buf, &w->sweep_capacity, floats,
                              sizeof(float)) &&
@@ -48,7 +49,9 @@ static sweep_set carve(c2d_world *w) {
                        .oy = f + 7 * n,
                        .cat = (uint32_t *)(f + 8 * n),
                        .mask = (uint32_t *)(f + 9 * n),
-                       .local = (uint32_t *)(f + 10 * n)};
+                       .local = (uint32_t *)(f + 10 * n),
+                       .sub_x = f + 11 * n,
+                       .sub_y = f + 12 * n};
 }
 
 /* Keeps an angle in [-pi, pi] (the drawing angle; no libm). */
@@ -129,7 +132,18 @@ typedef struct push_job {
     size_t i;
     float inv_h;
     bool statics;
+    const float *sub_x, *sub_y; /* the centres when the substep began */
 } push_job;
+
+/* The side of the axis of capsule c that point p lies on, where its nearest point is inside the
+ * axis (not an end): +1 or -1; 0 at an end or on the axis. */
+static int axis_side(c2d_capsule c, float px, float py) {
+    float ex = c.b.x - c.a.x, ey = c.b.y - c.a.y, wx = px - c.a.x, wy = py - c.a.y;
+    float dot = wx * ex + wy * ey, len2 = ex * ex + ey * ey;
+    if (!(dot > 0.0f && dot < len2)) return 0;
+    float cross = ex * wy - ey * wx;
+    return cross > 0.0f ? 1 : cross < 0.0f ? -1 : 0;
+}
 
 static void push_out_one(void *ctx, uint32_t q) {
     const push_job *p = ctx;
@@ -138,7 +152,22 @@ static void push_out_one(void *ctx, uint32_t q) {
     uint32_t k = w->awake[i], cap = w->kinematic_list[q];
     c2d_circle ball = {{w->x[k], w->y[k]}, w->radius[k]};
     c2d_contact ct;
-    if (!c2d_collide_circle_capsule(ball, w->shape[cap], &ct) || !(ct.depth > 0.0f)) return;
+    /* A ball that the capsule overtook within the substep (its sweeps' passes ran out before
+     * the capsule's side did: a long bar spinning fast) lies past its axis, touching it or
+     * beyond: out to the side it was on, not the nearest (balls crossed a bar 6 long spinning
+     * at 40 rad/s). */
+    c2d_capsule now = w->shape[cap];
+    int was = axis_side(w->kin_start[q], p->sub_x[i], p->sub_y[i]);
+    bool crossed = was != 0 && axis_side(now, ball.center.x, ball.center.y) == -was;
+    if (!crossed && (!c2d_collide_circle_capsule(ball, now, &ct) || !(ct.depth > 0.0f))) return;
+    if (crossed) {
+        float ex = now.b.x - now.a.x, ey = now.b.y - now.a.y, len = sqrtf(ex * ex + ey * ey);
+        float nx = -ey / len * (float)was, ny = ex / len * (float)was;
+        float past = -((ball.center.x - now.a.x) * nx + (ball.center.y - now.a.y) * ny);
+        ct.normal = (c2d_vec2){nx, ny};
+        ct.depth = past + ball.radius + now.radius;
+        ct.point = (c2d_vec2){ball.center.x + nx * past, ball.center.y + ny * past};
+    }
     float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
     float ox = w->x[k] + mx, oy = w->y[k] + my;
     if (p->statics) {
@@ -163,8 +192,8 @@ static void push_out_one(void *ctx, uint32_t q) {
     }
 }
 
-static void push_out_of_kinematic(c2d_world *w, float h, bool statics) {
-    push_job p = {w, 0, 1.0f / h, statics};
+static void push_out_of_kinematic(c2d_world *w, float h, bool statics, const sweep_set *s) {
+    push_job p = {w, 0, 1.0f / h, statics, s->sub_x, s->sub_y};
     for (size_t i = 0; i < w->awake_list_count; i++) {
         if (!w->near_kinematic[i] || w->binv_mass[i] == 0.0f) continue;
         p.i = i;
@@ -220,8 +249,8 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             continue;
         }
         size_t j = s.count++;
-        s.x[j] = w->x[k];
-        s.y[j] = w->y[k];
+        s.x[j] = s.sub_x[i] = w->x[k];
+        s.y[j] = s.sub_y[i] = w->y[k];
         s.r[j] = w->radius[k];
         s.mx[j] = mx;
         s.my[j] = my;
@@ -315,6 +344,6 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
         }
         s.count = again;
     }
-    push_out_of_kinematic(w, h, statics);
+    push_out_of_kinematic(w, h, statics, &s);
     return C2D_OK;
 }
