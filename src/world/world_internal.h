@@ -342,6 +342,18 @@ static inline c2d_circle_soa c2d_world_awake_soa(const c2d_world *w, const float
                             .mask = w->amask};
 }
 
+/* Ball k (a dense index) alone as the scene calls take it, with the radius at `radius` (its
+ * own, &w->radius[k], or one grown for the call). */
+static inline c2d_circle_soa c2d_world_ball_soa(const c2d_world *w, uint32_t k,
+                                                const float *radius) {
+    return (c2d_circle_soa){.x = &w->x[k],
+                            .y = &w->y[k],
+                            .radius = radius,
+                            .count = 1,
+                            .category = &w->category[k],
+                            .mask = &w->mask[k]};
+}
+
 /* A scene call that writes records into `out` (at most `capacity`) and its total into
  * *total; c2d_world_into_scratch() runs it into w->scratch, grown until the records fit
  * (world_contacts.c). */

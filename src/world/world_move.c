@@ -171,12 +171,7 @@ static void push_out_one(void *ctx, uint32_t q) {
     float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
     float ox = w->x[k] + mx, oy = w->y[k] + my;
     if (p->statics) {
-        c2d_circle_soa one = {.x = &w->x[k],
-                              .y = &w->y[k],
-                              .radius = &w->radius[k],
-                              .count = 1,
-                              .category = &w->category[k],
-                              .mask = &w->mask[k]};
+        c2d_circle_soa one = c2d_world_ball_soa(w, k, &w->radius[k]);
         c2d_move_soa move = {.x = &mx, .y = &my};
         c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
     }

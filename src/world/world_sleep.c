@@ -21,12 +21,7 @@
 #define PUSH_PROGRESS 1e-4f
 
 bool c2d_world_freeze_now(c2d_world *w, uint32_t k) {
-    c2d_circle_soa one = {.x = &w->x[k],
-                          .y = &w->y[k],
-                          .radius = &w->radius[k],
-                          .count = 1,
-                          .category = &w->category[k],
-                          .mask = &w->mask[k]};
+    c2d_circle_soa one = c2d_world_ball_soa(w, k, &w->radius[k]);
     return c2d_scene_freeze_balls(w->balls_scene, &one, &k) == C2D_OK;
 }
 
@@ -221,12 +216,7 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
     *yes = true;
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
-        c2d_circle_soa one = {.x = &w->x[k],
-                              .y = &w->y[k],
-                              .radius = &r,
-                              .count = 1,
-                              .category = &w->category[k],
-                              .mask = &w->mask[k]};
+        c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
         size_t total;
         c2d_status st = c2d_scene_collide(w->static_scene, &one, NULL, 0, &total);
         if (st != C2D_OK) return st;

@@ -228,6 +228,14 @@ static void finish_kinematic(c2d_world *w) {
     }
 }
 
+/* The awake balls, the kinematic capsules' plans and lists, and the step's contacts. */
+static c2d_status gather_and_collide(c2d_world *w, float dt) {
+    c2d_status st = gather_awake(w, dt);
+    if (st == C2D_OK) st = plan_kinematic(w, dt);
+    if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
+    return st == C2D_OK ? c2d_world_find_contacts(w, dt) : st;
+}
+
 static c2d_status step(c2d_world *w, float dt) {
     double t0 = now_ms();
     double t_solve = 0.0, t_moves = 0.0;
@@ -236,21 +244,12 @@ static c2d_status step(c2d_world *w, float dt) {
     if (st != C2D_OK) return st;
     st = c2d_world_wake_near_kinematic(w, dt);
     if (st != C2D_OK) return st;
-    st = gather_awake(w, dt);
-    if (st != C2D_OK) return st;
-    st = plan_kinematic(w, dt);
-    if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
-    if (st != C2D_OK) return st;
-    st = c2d_world_find_contacts(w, dt);
-    /* (Balls put to sleep by a call sleep in a world without enable_sleep too.) */
+    st = gather_and_collide(w, dt);
+    /* (Balls put to sleep by a call sleep in a world without enable_sleep too.) Once: the
+     * balls they strike in turn wake by the usual rule after the step. */
     if (st == C2D_OK && c2d_scene_frozen_count(w->balls_scene) > 0 &&
-        c2d_world_wake_struck(w, dt) > 0) {
-        /* Once: the balls they strike in turn wake by the usual rule after the step. */
-        st = gather_awake(w, dt);
-        if (st == C2D_OK) st = plan_kinematic(w, dt);
-        if (st == C2D_OK) st = c2d_world_find_kinematic_near(w);
-        if (st == C2D_OK) st = c2d_world_find_contacts(w, dt);
-    }
+        c2d_world_wake_struck(w, dt) > 0)
+        st = gather_and_collide(w, dt);
     if (st == C2D_OK) st = reserve_bodies(w);
     if (st == C2D_OK) st = c2d_world_warm_reserve(w);
     if (st == C2D_OK) st = c2d_world_move_reserve(w);
