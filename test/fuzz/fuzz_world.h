@@ -8,6 +8,7 @@
  * - every step returns C2D_OK, and afterwards every ball's centre, velocity and angle are
  *   finite;
  * - the same bytes on every backend (c2d_world_hash after each step);
+ * - c2d_world_ball_state reads every ball as c2d_world_get_balls's arrays hold it;
  * - queries over the result answer C2D_OK;
  * - the first capsule, when in range and within 2^10 of the origin, is kinematic, turning at
  *   1 rad/s about its end a: c2d_world_capsule_motion reads that back (and a static capsule
@@ -124,10 +125,23 @@ static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_bac
             if (c2d_world_step(w, 1.0f / 60.0f) != C2D_OK) fail("world_step: status", name);
             c2d_world_balls balls;
             if (c2d_world_get_balls(w, &balls) != C2D_OK) fail("world_get_balls", name);
-            for (size_t i = 0; i < balls.count; i++)
+            for (size_t i = 0; i < balls.count; i++) {
                 if (!isfinite(balls.x[i]) || !isfinite(balls.y[i]) || !isfinite(balls.vx[i]) ||
                     !isfinite(balls.vy[i]) || !isfinite(balls.angle[i]))
                     fail("world_step: a ball is not finite", name);
+                /* c2d_world_ball_state reads the same bytes as the arrays */
+                c2d_ball_state st;
+                if (!c2d_world_ball_state(w, balls.ids[i], &st) ||
+                    memcmp(&st.position.x, &balls.x[i], 4) ||
+                    memcmp(&st.position.y, &balls.y[i], 4) ||
+                    memcmp(&st.velocity.x, &balls.vx[i], 4) ||
+                    memcmp(&st.velocity.y, &balls.vy[i], 4) ||
+                    memcmp(&st.angle, &balls.angle[i], 4) ||
+                    memcmp(&st.radius, &balls.radius[i], 4) ||
+                    st.awake != c2d_world_ball_awake(w, balls.ids[i]) || !(st.mass >= 0.0f) ||
+                    !isfinite(st.mass) || !(st.inertia >= 0.0f) || !isfinite(st.inertia))
+                    fail("world_ball_state differs from the arrays", name);
+            }
             const uint64_t h = c2d_world_hash(w);
             if (b == 0)
                 first[k] = h;
