@@ -218,8 +218,9 @@ C2D_API c2d_status c2d_scene_sweep_range(const c2d_scene *scene, const c2d_circl
 /// toward its start (bisection on t, a bounded number of steps, each point rounded to float;
 /// never past the start, which always keeps the rule), and the rest of its move slides on from
 /// there without its part into the lowest-indexed capsule the point broke the rule for (kept
-/// only if it keeps the rule): a ball moving along a wall it touches, with a speed into it
-/// that rounds to an ulp, keeps its speed along the wall. It never moves farther than its move
+/// only if every point of that slide keeps the rule, so a slide never jumps a thin capsule):
+/// a ball moving along a wall it touches, with a speed into it that rounds to an ulp, keeps
+/// its speed along the wall. It never moves farther than its move
 /// but for that slide's outward nudge (an ulp or two of its coordinates) off the capsule.
 ///
 /// The rule, for every capsule k the ball's filter words allow against k's (collide2d/filter.h,

@@ -96,7 +96,10 @@ typedef struct c2d_world_def {
     float contact_damping_ratio;
     /// Speed at which overlap is pushed out, units/s; > 0 and finite. Default 1.
     float max_push_speed;
-    /// Approach speeds below it do not bounce, units/s; >= 0 and finite. Default 1.
+    /// Approach speeds below it do not bounce, units/s; >= 0 and finite. Default 1. Above it a
+    /// pair leaves at restitution times its approach when the step began, but gets back at most
+    /// restitution^2 times the energy its contact took out of that approach this step, so a
+    /// crowd of bouncing balls never gains energy from its bounces.
     float restitution_threshold;
     /// Approach speed that makes a hit event, units/s; >= 0 and finite. Default 1.
     float hit_speed;

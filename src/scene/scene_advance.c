@@ -9,7 +9,9 @@
  * candidate, the very expression the README loop used, is kept when it keeps every distance;
  * otherwise the ball backs off toward its start, which always keeps them, and the rest of the
  * move slides along the capsule it broke the rule for (a back-off alone cut the move of a ball
- * sliding down a wall to half: rounding took it an ulp into the wall at every point).
+ * sliding down a wall to half: rounding took it an ulp into the wall at every point). The slide
+ * is the one part of the move no sweep saw, so every point of it must keep the rule, not only
+ * its end (from a corner a ball slid up one wall and jumped the other, a thin slope).
  *
  * Candidates: a capsule can break the rule only if some position between the start and the
  * candidate is within r + R of its axis, so within r of the capsule, which its index box
@@ -67,16 +69,42 @@ static bool finite4(float a, float b, float c, float d) {
     return isfinite(a) && isfinite(b) && isfinite(c) && isfinite(d);
 }
 
-/* Does position (px, py) keep the rule for capsule k. Capsules the filter refuses, sensors and
- * capsules with a value that is not finite are skipped (the sweeps never stop the ball there,
- * or their distance has no meaning here). */
-static bool keeps(const advance_ball *b, uint32_t k, float px, float py) {
+/* Twice the signed area of triangle p q r, in double (> 0: counter-clockwise). */
+static double orient(double px, double py, double qx, double qy, double rx, double ry) {
+    return (qx - px) * (ry - py) - (qy - py) * (rx - px);
+}
+
+/* The square of the least distance from the path p0-p1 to segment a-b, in double. A point path
+ * (p0 == p1) is distance2's. Otherwise 0 where the two cross, and else the least of the four
+ * endpoint-to-segment distances (two segments of the plane that do not cross are nearest at an
+ * endpoint of one of them). */
+static double path_distance2(double x0, double y0, double x1, double y1, double ax, double ay,
+                             double bx, double by) {
+    if (x0 == x1 && y0 == y1) return distance2(x0, y0, ax, ay, bx, by);
+    const double o0 = orient(ax, ay, bx, by, x0, y0), o1 = orient(ax, ay, bx, by, x1, y1);
+    const double oa = orient(x0, y0, x1, y1, ax, ay), ob = orient(x0, y0, x1, y1, bx, by);
+    if (((o0 > 0.0 && o1 < 0.0) || (o0 < 0.0 && o1 > 0.0)) &&
+        ((oa > 0.0 && ob < 0.0) || (oa < 0.0 && ob > 0.0)))
+        return 0.0;
+    double d = distance2(x0, y0, ax, ay, bx, by);
+    const double d1 = distance2(x1, y1, ax, ay, bx, by);
+    const double da = distance2(ax, ay, x0, y0, x1, y1), db = distance2(bx, by, x0, y0, x1, y1);
+    d = d1 < d ? d1 : d;
+    d = da < d ? da : d;
+    return db < d ? db : d;
+}
+
+/* Does every point of the path (x0, y0)-(x1, y1) (one point when they are equal) keep the rule
+ * for capsule k. Capsules the filter refuses, sensors and capsules with a value that is not
+ * finite are skipped (the sweeps never stop the ball there, or their distance has no meaning
+ * here). */
+static bool keeps(const advance_ball *b, uint32_t k, float x0, float y0, float x1, float y1) {
     const c2d_capsule_soa *K = &b->s->capsules;
     if (b->filter && !c2d_circle_meets_capsule(b->filter, b->i, K, k)) return true;
     const float ax = K->ax[k], ay = K->ay[k], bx = K->bx[k], by = K->by[k], R = K->radius[k];
     if (!(finite4(ax, ay, bx, by) && isfinite(R))) return true;
     const double touch = (double)b->r + (double)R;
-    const double d1sq = distance2(px, py, ax, ay, bx, by);
+    const double d1sq = path_distance2(x0, y0, x1, y1, ax, ay, bx, by);
     /* min(start, r + R) <= r + R: kept without the start when the distance reaches r + R. A
      * square above touch^2 by more than its rounding (2^-50) has its rounded root at least
      * touch (sqrt is monotone): no root needed then. */
@@ -86,17 +114,18 @@ static bool keeps(const advance_ball *b, uint32_t k, float px, float py) {
     return d1 >= sqrt(distance2(b->x, b->y, ax, ay, bx, by));
 }
 
-/* Does position (px, py) keep the rule for every capsule of the ball's candidates. With
- * `broken`, every candidate is looked at and *broken receives the lowest index of those that
- * break it (C2D_NONE if none, or for a point that is not finite): the same capsule whichever
- * index found the candidates, in whichever order. */
-static bool keeps_all(const advance_ball *b, float px, float py, uint32_t *broken) {
+/* Does the path (x0, y0)-(x1, y1) keep the rule for every capsule of the ball's candidates (a
+ * point when they are equal). With `broken`, every candidate is looked at and *broken receives
+ * the lowest index of those that break it (C2D_NONE if none, or for a point that is not
+ * finite): the same capsule whichever index found the candidates, in whichever order. */
+static bool keeps_all(const advance_ball *b, float x0, float y0, float x1, float y1,
+                      uint32_t *broken) {
     uint32_t lowest = C2D_NONE;
     if (broken) *broken = C2D_NONE;
-    if (!(isfinite(px) && isfinite(py))) return false;
+    if (!finite4(x0, y0, x1, y1)) return false;
     if (b->cand) {
         for (size_t j = 0; j < b->m; j++) {
-            if (keeps(b, b->cand[j], px, py)) continue;
+            if (keeps(b, b->cand[j], x0, y0, x1, y1)) continue;
             if (!broken) return false;
             lowest = b->cand[j] < lowest ? b->cand[j] : lowest;
         }
@@ -108,7 +137,7 @@ static bool keeps_all(const advance_ball *b, float px, float py, uint32_t *broke
                 !(x->lo_x[k] <= b->box[1] && x->hi_x[k] >= b->box[0] && x->lo_y[k] <= b->box[3] &&
                   x->hi_y[k] >= b->box[2]))
                 continue;
-            if (keeps(b, k, px, py)) continue;
+            if (keeps(b, k, x0, y0, x1, y1)) continue;
             if (!broken) return false;
             lowest = k < lowest ? k : lowest;
         }
@@ -237,7 +266,7 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
     const size_t m = candidates(s, b.box, p->cell, cand);
     if (m != SIZE_MAX) b.cand = cand, b.m = m;
     uint32_t broken;
-    if ((b.cand && b.m == 0) || keeps_all(&b, cx, cy, &broken)) { /* the float advance */
+    if ((b.cand && b.m == 0) || keeps_all(&b, cx, cy, cx, cy, &broken)) { /* the float advance */
         *ox = cx, *oy = cy;
         return;
     }
@@ -254,7 +283,7 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
             lo = u;
         } else if (px == fx && py == fy) {
             hi = u;
-        } else if (keeps_all(&b, px, py, NULL)) {
+        } else if (keeps_all(&b, px, py, px, py, NULL)) {
             lo = u, kx = px, ky = py;
         } else {
             hi = u, fx = px, fy = py;
@@ -275,7 +304,7 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
     for (int nudge = 0; nudge < 2; nudge++) {
         float sx, sy;
         if (slide_point(&b, broken, kx, ky, rx, ry, nudge * mag * 0x1p-23, inner, &sx, &sy) &&
-            keeps_all(&b, sx, sy, NULL)) {
+            keeps_all(&b, kx, ky, sx, sy, NULL)) {
             *ox = sx, *oy = sy;
             return;
         }

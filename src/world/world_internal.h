@@ -66,6 +66,8 @@ typedef struct world_contact {
     float normal_mass, soft_mass, tangent_mass, inv_inertia_sum_roll;
     float friction, restitution, rolling;
     float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
+    float normal_k; /* 1 / normal_mass: the normal speed an impulse of 1 changes (0: none) */
+    float work;     /* the normal impulses' work on the pair's approach this step (< 0: taken) */
     float relative_velocity; /* normal velocity before the solve, for restitution */
     c2d_vec2 other_velocity; /* kinematic capsule: its velocity at the point */
     double end_gap;          /* exact gap after the substeps (world_sleep.c) */

@@ -171,9 +171,16 @@ static void push_out_one(void *ctx, uint32_t q) {
     float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
     float ox = w->x[k] + mx, oy = w->y[k] + my;
     if (p->statics) {
+        /* Swept first: the advance checks where the ball ends, not the way there, and a push
+         * as long as the ball is wide could jump a thin static capsule. */
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &w->radius[k]);
+        c2d_circle_toi hit;
+        float t = 1.0f;
+        if (c2d_scene_sweep(w->static_scene, &one, &mx, &my, &hit) == C2D_OK &&
+            hit.capsule != C2D_NONE)
+            t = hit.toi.t;
         c2d_move_soa move = {.x = &mx, .y = &my};
-        c2d_scene_advance(w->static_scene, &one, &move, NULL, &ox, &oy);
+        c2d_scene_advance(w->static_scene, &one, &move, &t, &ox, &oy);
     }
     w->bdx[i] += ox - w->x[k];
     w->bdy[i] += oy - w->y[k];

@@ -97,6 +97,8 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         float mb = w->binv_mass[c->body_b], ib = w->binv_inertia[c->body_b];
         float k = ma + mb;
         c->normal_mass = k > 0.0f ? 1.0f / k : 0.0f;
+        c->normal_k = k;
+        c->work = 0.0f;
         /* The soft push's mass counts a sleeping ball as the ball it is: the spring of a pair
          * keeps its stiffness when one side falls asleep. With the sleeping side's infinite
          * mass the same overlap pushed twice as hard, the awake ball jumped, and its jump woke
@@ -159,11 +161,23 @@ static inline void apply_tangent(c2d_world *w, const world_contact *c, float j, 
     w->bw[b] -= ib * (-c->radius_b * j + roll);
 }
 
+/* The work of normal impulse j on the approach of c's pair, whose normal speed is vn before it:
+ * the change of (1/2) normal_mass vn^2, which is j (vn + j k / 2). Restitution's budget. */
+static inline void add_work(world_contact *c, float vn, float j) {
+    c->work += j * (vn + 0.5f * j * c->normal_k);
+}
+
+static inline float normal_speed(const c2d_world *w, const world_contact *c) {
+    uint32_t a = c->a, b = c->body_b;
+    return (w->bvx[a] - w->bvx[b]) * c->normal.x + (w->bvy[a] - w->bvy[b]) * c->normal.y;
+}
+
 void c2d_world_warm_start(c2d_world *w) {
     for (size_t i = 0; i < w->contact_count; i++) {
-        const world_contact *c = &w->contacts[i];
+        world_contact *c = &w->contacts[i];
         if (c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f && c->rolling_impulse == 0.0f)
             continue;
+        add_work(c, normal_speed(w, c), c->normal_impulse);
         apply_normal(w, c, c->normal_impulse);
         apply_tangent(w, c, c->tangent_impulse, c->rolling_impulse);
     }
@@ -254,6 +268,7 @@ static void solve_contact(c2d_world *w, world_contact *c, const pass *p) {
     impulse = total - c->normal_impulse;
     c->normal_impulse = total;
     c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
+    add_work(c, vn, impulse);
     apply_normal(w, c, impulse);
 
     /* Friction and rolling resistance in both passes. In the relax pass only (Box2D v3's
@@ -306,12 +321,26 @@ void c2d_world_restitution(c2d_world *w) {
         if (c->restitution == 0.0f || c->relative_velocity > -threshold ||
             c->max_normal_impulse == 0.0f)
             continue;
-        c2d_vec2 n = c->normal;
-        uint32_t b = c->body_b;
-        float vn = (w->bvx[c->a] - w->bvx[b]) * n.x + (w->bvy[c->a] - w->bvy[b]) * n.y;
+        float vn = normal_speed(w, c);
         float impulse = -c->normal_mass * (vn + c->restitution * c->relative_velocity);
         float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
+        /* No more energy back than e^2 times what the contact's impulses took out of the
+         * pair's approach this step. The bounce above aims at e times the approach when the
+         * step began; in a crowd others may already have turned that approach around (another
+         * ball, or a capsule in the moves), and a bounce on top of theirs made energy: 300
+         * balls of restitution 1 at 70 units/s gained 10^16 times their energy in 10 s. */
+        float budget = c->restitution * c->restitution * max_f(-c->work, 0.0f);
+        if (impulse > 0.0f && impulse * (vn + 0.5f * impulse * c->normal_k) > budget) {
+            /* The largest j with j vn + j^2 k / 2 <= budget (the root written without the
+             * cancellation when vn > 0). */
+            float root = sqrtf(vn * vn + 2.0f * c->normal_k * budget);
+            float j = vn > 0.0f            ? 2.0f * budget / (root + vn)
+                      : c->normal_k > 0.0f ? (root - vn) / c->normal_k
+                                           : 0.0f;
+            impulse = min_f(max_f(j, 0.0f), impulse);
+            total = c->normal_impulse + impulse;
+        }
         c->normal_impulse = total;
         c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
         apply_normal(w, c, impulse);
