@@ -81,6 +81,7 @@ void c2d_world_destroy(c2d_world *w) {
                        w->bdy,
                        w->clearance,
                        w->travelled,
+                       w->move_taken,
                        w->near_kinematic,
                        w->holds,
                        w->contacts,

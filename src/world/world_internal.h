@@ -163,9 +163,11 @@ struct c2d_world {
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
-    float *clearance; /* distance the ball may move before a static capsule can be near
-                       * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
-    float *travelled; /* how far it moved this step */
+    float *clearance;  /* distance the ball may move before a static capsule can be near
+                        * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
+    float *travelled;  /* how far it moved this step */
+    float *move_taken; /* energy of its approach to capsules that the moves took out this step
+                        * (stops below restitution_threshold, push-outs): restitution's budget */
     uint8_t *near_kinematic;
     uint8_t *holds; /* sleep's count of what holds each awake ball up (world_sleep.c) */
     size_t awake_capacity;

@@ -171,16 +171,28 @@ static void push_out_one(void *ctx, uint32_t q) {
     float mx = ct.normal.x * ct.depth, my = ct.normal.y * ct.depth;
     float ox = w->x[k] + mx, oy = w->y[k] + my;
     if (p->statics) {
-        /* Swept first: the advance checks where the ball ends, not the way there, and a push
-         * as long as the ball is wide could jump a thin static capsule. */
-        c2d_circle_soa one = c2d_world_ball_soa(w, k, &w->radius[k]);
-        c2d_circle_toi hit;
-        float t = 1.0f;
-        if (c2d_scene_sweep(w->static_scene, &one, &mx, &my, &hit) == C2D_OK &&
-            hit.capsule != C2D_NONE)
-            t = hit.toi.t;
-        c2d_move_soa move = {.x = &mx, .y = &my};
-        c2d_scene_advance(w->static_scene, &one, &move, &t, &ox, &oy);
+        /* Swept as the moves are: the advance checks where the ball ends, not the way there,
+         * and a push as long as the ball is wide could jump a thin static capsule. What a
+         * static capsule stops slides along it (a slanted pusher over a ball on the floor
+         * pushes it along the floor, not through itself). */
+        float x = w->x[k], y = w->y[k];
+        for (int pass = 0; pass < MOVE_PASSES; pass++) {
+            c2d_circle_soa one = c2d_world_ball_soa(w, k, &w->radius[k]);
+            one.x = &x, one.y = &y;
+            c2d_circle_toi hit;
+            float t = 1.0f;
+            if (c2d_scene_sweep(w->static_scene, &one, &mx, &my, &hit) != C2D_OK)
+                hit.capsule = C2D_NONE;
+            if (hit.capsule != C2D_NONE) t = hit.toi.t;
+            c2d_move_soa move = {.x = &mx, .y = &my};
+            c2d_scene_advance(w->static_scene, &one, &move, &t, &ox, &oy);
+            x = ox, y = oy;
+            if (hit.capsule == C2D_NONE || !(t < 1.0f)) break;
+            c2d_vec2 more =
+                c2d_slide_move((c2d_vec2){mx * (1.0f - t), my * (1.0f - t)}, hit.toi.normal);
+            if (more.x == 0.0f && more.y == 0.0f) break;
+            mx = more.x, my = more.y;
+        }
     }
     w->bdx[i] += ox - w->x[k];
     w->bdy[i] += oy - w->y[k];
@@ -191,6 +203,7 @@ static void push_out_one(void *ctx, uint32_t q) {
     if (vn < 0.0f) {
         w->bvx[i] -= vn * ct.normal.x;
         w->bvy[i] -= vn * ct.normal.y;
+        w->move_taken[i] += 0.5f * vn * vn / w->binv_mass[i];
     }
 }
 
@@ -327,6 +340,7 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
                 if (-vn < w->def.restitution_threshold) e = 0.0f;
                 w->bvx[i] -= (1.0f + e) * vn * n.x;
                 w->bvy[i] -= (1.0f + e) * vn * n.y;
+                w->move_taken[i] += 0.5f * vn * vn * (1.0f - e * e) / w->binv_mass[i];
                 note_hit(w, k, cap, &toi[j].toi, -vn);
             }
             float rest = 1.0f - s.t[j];

@@ -67,6 +67,7 @@ static c2d_status reserve_awake(c2d_world *w, size_t need) {
         {(void **)&w->bdy, sizeof(float)},          {(void **)&w->clearance, sizeof(float)},
         {(void **)&w->travelled, sizeof(float)},    {(void **)&w->near_kinematic, sizeof(uint8_t)},
         {(void **)&w->kin_first, sizeof(uint32_t)}, {(void **)&w->holds, sizeof(uint8_t)},
+        {(void **)&w->move_taken, sizeof(float)},
     };
     return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
                ? C2D_OK
@@ -145,6 +146,7 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     memset(w->bdx, 0, n * sizeof(float));
     memset(w->bdy, 0, n * sizeof(float));
     memset(w->travelled, 0, n * sizeof(float));
+    memset(w->move_taken, 0, n * sizeof(float));
     size_t i = n;
     w->awake_list_count = i;
     return C2D_OK;

@@ -21,7 +21,7 @@
 
 #include "w9_layout.h"
 
-#define GOLDEN_PINBALL UINT64_C(0xcef293c432ec4c28)
+#define GOLDEN_PINBALL UINT64_C(0x0d48c9cb526018a3)
 #define GOLDEN_W9B_2500 UINT64_C(0x76bb47404c3ed739)
 
 /* W9b's pile of n balls after `steps` steps; 0 when a call failed. */
