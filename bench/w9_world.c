@@ -277,13 +277,14 @@ int w9w_pile_quality(w9w_scene *s, double cap, w9w_quality *q) {
     return status;
 }
 
-int w9w_drop_ball(w9w_scene *s, float radius, float speed, size_t limit_steps, w9w_drop *d) {
+int w9w_drop_ball(w9w_scene *s, float at, float radius, float speed, size_t limit_steps,
+                  w9w_drop *d) {
     memset(d, 0, sizeof *d);
     w9_balls b = w9w_balls(s);
     float top = s->l.floor_y;
     for (size_t i = 0; i < b.count; i++)
         if (b.y[i] + b.radius[i] > top) top = b.y[i] + b.radius[i];
-    const float x = 0.5f * s->l.width, y = top + 1.0f + radius;
+    const float x = at * s->l.width, y = top + 1.0f + radius;
     const c2d_vec2 v = {0.0f, -speed};
     if (add_balls(s->world, &s->l, &x, &y, &radius, 1, v) != 0 || scratch(s, b.count + 1) != 0)
         return -1;

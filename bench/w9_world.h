@@ -100,9 +100,9 @@ typedef struct w9w_quality {
  * W9W_ASLEEP_STEPS more steps. Returns 0, or -1 (out of memory, a call refused). */
 int w9w_pile_quality(w9w_scene *s, double cap, w9w_quality *q);
 
-/* The drop test: on the sleeping pile, one ball of `radius` at (W / 2, 1 + radius above the
+/* The drop test: on the sleeping pile, one ball of `radius` at (`at` W, 1 + radius above the
  * highest ball top) moving down at `speed`, stepped until every ball sleeps again or
- * `limit_steps` steps. */
+ * `limit_steps` steps. The canonical drop is at 0.5. */
 typedef struct w9w_drop {
     size_t awake_max; /* the most balls awake after one step (the dropped ball included) */
     size_t resleep;   /* steps from the drop until awake_count was 0 (0: not within limit) */
@@ -111,7 +111,8 @@ typedef struct w9w_drop {
     double worst_max, worst_p99; /* the worst over those steps */
     double ms;                   /* ms a step over those steps */
 } w9w_drop;
-int w9w_drop_ball(w9w_scene *s, float radius, float speed, size_t limit_steps, w9w_drop *d);
+int w9w_drop_ball(w9w_scene *s, float at, float radius, float speed, size_t limit_steps,
+                  w9w_drop *d);
 
 /* The floor removal: c2d_world_remove_capsules() of the floor (the layout's first capsule),
  * then 60 steps. */

@@ -34,6 +34,44 @@ static void print_midair(const w9w_scene *s) {
            s->midair_steps, s->midair_first, s->check ? s->steps : 0);
 }
 
+/* The drop test at DROP_POINTS points across the pile (x from 0.1 W to 0.9 W), one after another
+ * on the same pile, each once every ball sleeps again: one drop is one ball's chaotic path, so
+ * the spread of the re-sleep times says more than the canonical drop alone. */
+enum { DROP_POINTS = 24 };
+
+static int compare_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int drop_spread(w9w_scene *s) {
+    double t[DROP_POINTS];
+    for (int k = 0; k < DROP_POINTS; k++)
+        t[k] = 20.0; /* not within the limit */
+    size_t awake_max = 0, over = 0, unslept = 0;
+    double worst_max = 0.0;
+    for (int k = 0; k < DROP_POINTS; k++) {
+        w9w_drop d;
+        const float at = 0.1f + 0.8f * ((float)k + 0.5f) / (float)DROP_POINTS;
+        if (w9w_drop_ball(s, at, 0.5f, 20.0f, 20 * 60, &d) != 0) return -1;
+        t[k] = d.resleep ? (double)d.resleep / 60.0 : 20.0;
+        printf("drop_point=%d drop_at=%.3f drop_point_resleep_s=%.3f drop_point_awake_max=%zu "
+               "drop_point_worst_max=%.4f\n",
+               k, (double)at, t[k], d.awake_max, d.worst_max);
+        unslept += d.resleep == 0;
+        over += t[k] > 3.0;
+        if (d.awake_max > awake_max) awake_max = d.awake_max;
+        if (d.worst_max > worst_max) worst_max = d.worst_max;
+        if (!d.resleep) break; /* the pile is awake: the next drops would measure nothing */
+    }
+    qsort(t, DROP_POINTS, sizeof t[0], compare_double);
+    printf("drops=%d drops_resleep_median_s=%.3f drops_resleep_max_s=%.3f drops_over_3s=%zu "
+           "drops_unslept=%zu drops_awake_max=%zu drops_worst_overlap_max=%.4f\n",
+           DROP_POINTS, 0.5 * (t[DROP_POINTS / 2 - 1] + t[DROP_POINTS / 2]), t[DROP_POINTS - 1],
+           over, unslept, awake_max, worst_max);
+    return 0;
+}
+
 static int run_pile(size_t n, double cap, bool drop, bool floor_test) {
     w9w_scene s;
     if (w9w_pile_create(&s, n) != 0) return fail("out of memory or a world call refused");
@@ -54,12 +92,13 @@ static int run_pile(size_t n, double cap, bool drop, bool floor_test) {
     printf("fall_ms=%.3f asleep_ms=%.4f\n", q.fall_ms, q.asleep_ms);
     if (drop && q.asleep) {
         w9w_drop d;
-        if (w9w_drop_ball(&s, 0.5f, 20.0f, 20 * 60, &d) != 0) return fail("the drop failed");
+        if (w9w_drop_ball(&s, 0.5f, 0.5f, 20.0f, 20 * 60, &d) != 0) return fail("the drop failed");
         printf("drop_awake_max=%zu drop_resleep_steps=%zu drop_resleep_s=%.3f drop_steps=%zu\n",
                d.awake_max, d.resleep, d.resleep ? (double)d.resleep / 60.0 : -1.0, d.steps);
         printf("drop_overlap_max=%.4f drop_overlap_p99=%.4f drop_worst_max=%.4f "
                "drop_worst_p99=%.4f drop_ms=%.4f\n",
                d.at.max, d.at.p99, d.worst_max, d.worst_p99, d.ms);
+        if (d.resleep && drop_spread(&s) != 0) return fail("the drops across the pile failed");
     } else if (drop) {
         printf("drop_skipped=1 (the pile never slept)\n");
     }

@@ -86,7 +86,7 @@ static void drop_ball(void **state) {
     pile_settle(&s, &q);
     assert_true(q.asleep > 0);
     w9w_drop d;
-    assert_int_equal(w9w_drop_ball(&s, 0.5f, 20.0f, 20 * 60, &d), 0);
+    assert_int_equal(w9w_drop_ball(&s, 0.5f, 0.5f, 20.0f, 20 * 60, &d), 0);
     print_message("# drop: %zu awake at most, asleep again after %zu steps (%.2f s), overlap "
                   "%.4f / %.4f (worst %.4f / %.4f)\n",
                   d.awake_max, d.resleep, (double)d.resleep / 60.0, d.at.max, d.at.p99, d.worst_max,
