@@ -80,7 +80,8 @@ typedef enum c2d_status {
     C2D_ERROR_TRUNCATED,   ///< More results exist than `capacity`; the first `capacity` were
                            ///< written and *count is the total. Never returned by a size query.
     C2D_ERROR_UNSUPPORTED, ///< The backend is not available on this CPU or build.
-    C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX; nothing was written, *count = 0.
+    C2D_ERROR_TOO_LARGE,   ///< A count exceeds UINT32_MAX (a world's: C2D_WORLD_MAX_COUNT);
+                           ///< nothing was written, *count = 0.
     C2D_ERROR_ALLOC,       ///< Memory allocation failed; nothing changed (scenes), *count = 0.
     C2D_ERROR_STATE,       ///< Scenes: a call out of order, or a stale frame (capsules moved,
                            ///< another circle set, or its circles changed since binned): bin

@@ -15,7 +15,7 @@ const char *c2d_status_string(c2d_status s) {
     case C2D_ERROR_UNSUPPORTED:
         return "backend not available on this CPU or build";
     case C2D_ERROR_TOO_LARGE:
-        return "a count exceeds UINT32_MAX";
+        return "a count exceeds its limit (UINT32_MAX; in a world, C2D_WORLD_MAX_COUNT)";
     case C2D_ERROR_ALLOC:
         return "memory allocation failed; nothing changed";
     case C2D_ERROR_STATE:
