@@ -208,7 +208,7 @@ c2d_status c2d_world_find_contacts(c2d_world *w, float dt) {
             c.normal = nrm;
             c.point =
                 (c2d_vec2){w->x[kf] + nrm.x * w->radius[kf], w->y[kf] + nrm.y * w->radius[kf]};
-            c.separation = w->margin[a] + base - pp[i].contact.depth;
+            c.separation = w->margin_frozen[a] + base - pp[i].contact.depth;
             c.radius_a = w->radius[ka];
             c.radius_b = w->radius[kf];
             ball_materials(w, &c, ka, kf);

@@ -66,6 +66,7 @@ void c2d_world_destroy(c2d_world *w) {
                        w->ar,
                        w->ar_frozen,
                        w->margin,
+                       w->margin_frozen,
                        w->ar_capsule,
                        w->margin_capsule,
                        w->acat,

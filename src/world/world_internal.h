@@ -25,9 +25,10 @@
 enum {
     WORLD_BALL_AWAKE = 1,
     WORLD_BALL_EVENTS = 2,
-    WORLD_BALL_SLEEPS = 4,  /* the ball's enable_sleep */
-    WORLD_BALL_FIXED = 8,   /* density 0: never moves (and never sleeps) */
-    WORLD_BALL_QUEUED = 16, /* in wake_queue: its sleeping neighbours' support is checked */
+    WORLD_BALL_SLEEPS = 4,   /* the ball's enable_sleep */
+    WORLD_BALL_FIXED = 8,    /* density 0: never moves (and never sleeps) */
+    WORLD_BALL_QUEUED = 16,  /* in wake_queue: its sleeping neighbours' support is checked */
+    WORLD_BALL_STRIKER = 32, /* within a step: woke a sleeping ball it strikes (world_step.c) */
 };
 
 /* Slot tables: a slot's dense index (or C2D_NONE when free) and generation. */
@@ -156,7 +157,8 @@ struct c2d_world {
     size_t awake_list_count;
     float *ax, *ay, *ar, *ar_frozen;    /* awake SoA: centres, radii grown by the margin (and by
                                          * the sleeping balls' margin for ar_frozen) */
-    float *margin;                      /* speculative margin against balls */
+    float *margin;                      /* speculative margin against awake balls */
+    float *margin_frozen;               /* and against sleeping ones (a whole step's move) */
     float *ar_capsule, *margin_capsule; /* radius and margin against capsules (a whole step's
                                             move: a ball without a capsule within it moves
                                             unswept) */

@@ -197,6 +197,7 @@ size_t c2d_world_wake_struck(c2d_world *w, float dt) {
          * to happen this step. */
         if (!(-vn > strike) || ct->separation + vn * dt > 0.0f) continue;
         c2d_world_wake_ball(w, other);
+        w->flags[w->awake[ct->a]] |= WORLD_BALL_STRIKER;
         woken++;
     }
     return woken;
