@@ -74,13 +74,11 @@ static double orient(double px, double py, double qx, double qy, double rx, doub
     return (qx - px) * (ry - py) - (qy - py) * (rx - px);
 }
 
-/* The square of the least distance from the path p0-p1 to segment a-b, in double. A point path
- * (p0 == p1) is distance2's. Otherwise 0 where the two cross, and else the least of the four
- * endpoint-to-segment distances (two segments of the plane that do not cross are nearest at an
- * endpoint of one of them). */
+/* The square of the least distance from the path p0-p1 to segment a-b, in double: 0 where the
+ * two cross, and else the least of the four endpoint-to-segment distances (two segments of the
+ * plane that do not cross are nearest at an endpoint of one of them). */
 static double path_distance2(double x0, double y0, double x1, double y1, double ax, double ay,
                              double bx, double by) {
-    if (x0 == x1 && y0 == y1) return distance2(x0, y0, ax, ay, bx, by);
     const double o0 = orient(ax, ay, bx, by, x0, y0), o1 = orient(ax, ay, bx, by, x1, y1);
     const double oa = orient(x0, y0, x1, y1, ax, ay), ob = orient(x0, y0, x1, y1, bx, by);
     if (((o0 > 0.0 && o1 < 0.0) || (o0 < 0.0 && o1 > 0.0)) &&
@@ -94,17 +92,19 @@ static double path_distance2(double x0, double y0, double x1, double y1, double 
     return db < d ? db : d;
 }
 
-/* Does every point of the path (x0, y0)-(x1, y1) (one point when they are equal) keep the rule
- * for capsule k. Capsules the filter refuses, sensors and capsules with a value that is not
+/* Does point (x0, y0) keep the rule for capsule k, or with `path` every point of the path from
+ * it to (x1, y1). Capsules the filter refuses, sensors and capsules with a value that is not
  * finite are skipped (the sweeps never stop the ball there, or their distance has no meaning
  * here). */
-static bool keeps(const advance_ball *b, uint32_t k, float x0, float y0, float x1, float y1) {
+static inline bool keeps(const advance_ball *b, uint32_t k, float x0, float y0, float x1, float y1,
+                         bool path) {
     const c2d_capsule_soa *K = &b->s->capsules;
     if (b->filter && !c2d_circle_meets_capsule(b->filter, b->i, K, k)) return true;
     const float ax = K->ax[k], ay = K->ay[k], bx = K->bx[k], by = K->by[k], R = K->radius[k];
     if (!(finite4(ax, ay, bx, by) && isfinite(R))) return true;
     const double touch = (double)b->r + (double)R;
-    const double d1sq = path_distance2(x0, y0, x1, y1, ax, ay, bx, by);
+    const double d1sq =
+        path ? path_distance2(x0, y0, x1, y1, ax, ay, bx, by) : distance2(x0, y0, ax, ay, bx, by);
     /* min(start, r + R) <= r + R: kept without the start when the distance reaches r + R. A
      * square above touch^2 by more than its rounding (2^-50) has its rounded root at least
      * touch (sqrt is monotone): no root needed then. */
@@ -114,18 +114,19 @@ static bool keeps(const advance_ball *b, uint32_t k, float x0, float y0, float x
     return d1 >= sqrt(distance2(b->x, b->y, ax, ay, bx, by));
 }
 
-/* Does the path (x0, y0)-(x1, y1) keep the rule for every capsule of the ball's candidates (a
- * point when they are equal). With `broken`, every candidate is looked at and *broken receives
- * the lowest index of those that break it (C2D_NONE if none, or for a point that is not
- * finite): the same capsule whichever index found the candidates, in whichever order. */
-static bool keeps_all(const advance_ball *b, float x0, float y0, float x1, float y1,
-                      uint32_t *broken) {
+/* Does point (x0, y0) keep the rule for every capsule of the ball's candidates, or with `path`
+ * every point of the path from it to (x1, y1). With `broken`, every candidate is looked at and
+ * *broken receives the lowest index of those that break it (C2D_NONE if none, or for a point
+ * that is not finite): the same capsule whichever index found the candidates, in whichever
+ * order. */
+static inline bool keeps_all(const advance_ball *b, float x0, float y0, float x1, float y1,
+                             bool path, uint32_t *broken) {
     uint32_t lowest = C2D_NONE;
     if (broken) *broken = C2D_NONE;
     if (!finite4(x0, y0, x1, y1)) return false;
     if (b->cand) {
         for (size_t j = 0; j < b->m; j++) {
-            if (keeps(b, b->cand[j], x0, y0, x1, y1)) continue;
+            if (keeps(b, b->cand[j], x0, y0, x1, y1, path)) continue;
             if (!broken) return false;
             lowest = b->cand[j] < lowest ? b->cand[j] : lowest;
         }
@@ -137,7 +138,7 @@ static bool keeps_all(const advance_ball *b, float x0, float y0, float x1, float
                 !(x->lo_x[k] <= b->box[1] && x->hi_x[k] >= b->box[0] && x->lo_y[k] <= b->box[3] &&
                   x->hi_y[k] >= b->box[2]))
                 continue;
-            if (keeps(b, k, x0, y0, x1, y1)) continue;
+            if (keeps(b, k, x0, y0, x1, y1, path)) continue;
             if (!broken) return false;
             lowest = k < lowest ? k : lowest;
         }
@@ -266,7 +267,8 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
     const size_t m = candidates(s, b.box, p->cell, cand);
     if (m != SIZE_MAX) b.cand = cand, b.m = m;
     uint32_t broken;
-    if ((b.cand && b.m == 0) || keeps_all(&b, cx, cy, cx, cy, &broken)) { /* the float advance */
+    if ((b.cand && b.m == 0) ||
+        keeps_all(&b, cx, cy, cx, cy, false, &broken)) { /* the float advance */
         *ox = cx, *oy = cy;
         return;
     }
@@ -283,7 +285,7 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
             lo = u;
         } else if (px == fx && py == fy) {
             hi = u;
-        } else if (keeps_all(&b, px, py, px, py, NULL)) {
+        } else if (keeps_all(&b, px, py, px, py, false, NULL)) {
             lo = u, kx = px, ky = py;
         } else {
             hi = u, fx = px, fy = py;
@@ -304,7 +306,7 @@ static void finish(const c2d_scene *s, const c2d_circle_soa *filter, size_t i,
     for (int nudge = 0; nudge < 2; nudge++) {
         float sx, sy;
         if (slide_point(&b, broken, kx, ky, rx, ry, nudge * mag * 0x1p-23, inner, &sx, &sy) &&
-            keeps_all(&b, kx, ky, sx, sy, NULL)) {
+            keeps_all(&b, kx, ky, sx, sy, true, NULL)) {
             *ox = sx, *oy = sy;
             return;
         }

@@ -86,6 +86,7 @@ void c2d_world_destroy(c2d_world *w) {
                        w->near_kinematic,
                        w->holds,
                        w->contacts,
+                       w->contact_work,
                        w->capsule_soa,
                        w->capsule_words,
                        w->scratch,

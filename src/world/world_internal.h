@@ -67,8 +67,6 @@ typedef struct world_contact {
     float normal_mass, soft_mass, tangent_mass, inv_inertia_sum_roll;
     float friction, restitution, rolling;
     float normal_impulse, tangent_impulse, rolling_impulse, max_normal_impulse;
-    float normal_k; /* 1 / normal_mass: the normal speed an impulse of 1 changes (0: none) */
-    float work;     /* the normal impulses' work on the pair's approach this step (< 0: taken) */
     float relative_velocity; /* normal velocity before the solve, for restitution */
     c2d_vec2 other_velocity; /* kinematic capsule: its velocity at the point */
     double end_gap;          /* exact gap after the substeps (world_sleep.c) */
@@ -176,6 +174,11 @@ struct c2d_world {
     size_t body_count; /* solver bodies: the awake balls, a still one, kinematic contacts' */
     world_contact *contacts;
     size_t contact_count, contact_capacity;
+    /* Restitution's budget, by contact, kept only where restitution > 0 (not in world_contact:
+     * the warm start and the solve stream those): the work of the normal impulses on the pair's
+     * approach this step (< 0: taken out of it). */
+    float *contact_work;
+    size_t contact_work_capacity;
     size_t capsule_contact_count; /* the contacts' first ones: balls against capsules */
     void *scratch;                /* raw results of the scene calls */
     size_t scratch_bytes;

@@ -340,7 +340,8 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
                 if (-vn < w->def.restitution_threshold) e = 0.0f;
                 w->bvx[i] -= (1.0f + e) * vn * n.x;
                 w->bvy[i] -= (1.0f + e) * vn * n.y;
-                w->move_taken[i] += 0.5f * vn * vn * (1.0f - e * e) / w->binv_mass[i];
+                /* (A bumper, e > 1, gives energy: it takes none.) */
+                w->move_taken[i] += 0.5f * vn * vn * fmaxf(1.0f - e * e, 0.0f) / w->binv_mass[i];
                 note_hit(w, k, cap, &toi[j].toi, -vn);
             }
             float rest = 1.0f - s.t[j];

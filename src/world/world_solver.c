@@ -14,6 +14,7 @@
  * friction and rolling resistance turn the balls. The separation is updated each substep
  * from the step's normal and the two sides' moves (Box2D v3's relative anchors). */
 #include <math.h>
+#include <string.h>
 
 #include "world_internal.h"
 
@@ -75,6 +76,7 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
     w->bvx[n] = w->bvy[n] = w->bw[n] = 0.0f;
     w->binv_mass[n] = w->binv_inertia[n] = 0.0f;
     w->bdx[n] = w->bdy[n] = 0.0f;
+    if (w->contact_count > 0) memset(w->contact_work, 0, w->contact_count * sizeof(float));
     for (size_t i = 0; i < w->contact_count; i++) {
         world_contact *c = &w->contacts[i];
         if (c->b != C2D_NONE) {
@@ -97,8 +99,7 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         float mb = w->binv_mass[c->body_b], ib = w->binv_inertia[c->body_b];
         float k = ma + mb;
         c->normal_mass = k > 0.0f ? 1.0f / k : 0.0f;
-        c->normal_k = k;
-        c->work = 0.0f;
+
         /* The soft push's mass counts a sleeping ball as the ball it is: the spring of a pair
          * keeps its stiffness when one side falls asleep. With the sleeping side's infinite
          * mass the same overlap pushed twice as hard, the awake ball jumped, and its jump woke
@@ -161,10 +162,17 @@ static inline void apply_tangent(c2d_world *w, const world_contact *c, float j, 
     w->bw[b] -= ib * (-c->radius_b * j + roll);
 }
 
+/* The normal speed an impulse of 1 changes in c's pair (1 / normal_mass). */
+static inline float normal_k(const c2d_world *w, const world_contact *c) {
+    return w->binv_mass[c->a] + w->binv_mass[c->body_b];
+}
+
 /* The work of normal impulse j on the approach of c's pair, whose normal speed is vn before it:
- * the change of (1/2) normal_mass vn^2, which is j (vn + j k / 2). Restitution's budget. */
-static inline void add_work(world_contact *c, float vn, float j) {
-    c->work += j * (vn + 0.5f * j * c->normal_k);
+ * the change of (1/2) normal_mass vn^2, which is j (vn + j k / 2). Restitution's budget, kept
+ * only where there is restitution. */
+static inline void add_work(c2d_world *w, const world_contact *c, float vn, float j) {
+    if (c->restitution > 0.0f)
+        w->contact_work[c - w->contacts] += j * (vn + 0.5f * j * normal_k(w, c));
 }
 
 static inline float normal_speed(const c2d_world *w, const world_contact *c) {
@@ -177,7 +185,7 @@ void c2d_world_warm_start(c2d_world *w) {
         world_contact *c = &w->contacts[i];
         if (c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f && c->rolling_impulse == 0.0f)
             continue;
-        add_work(c, normal_speed(w, c), c->normal_impulse);
+        if (c->restitution > 0.0f) add_work(w, c, normal_speed(w, c), c->normal_impulse);
         apply_normal(w, c, c->normal_impulse);
         apply_tangent(w, c, c->tangent_impulse, c->rolling_impulse);
     }
@@ -268,7 +276,7 @@ static void solve_contact(c2d_world *w, world_contact *c, const pass *p) {
     impulse = total - c->normal_impulse;
     c->normal_impulse = total;
     c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
-    add_work(c, vn, impulse);
+    add_work(w, c, vn, impulse);
     apply_normal(w, c, impulse);
 
     /* Friction and rolling resistance in both passes. In the relax pass only (Box2D v3's
@@ -337,7 +345,7 @@ void c2d_world_restitution(c2d_world *w) {
     float threshold = w->def.restitution_threshold;
     float *pool = w->move_taken;
     for (size_t i = 0; i < w->capsule_contact_count; i++)
-        pool[w->contacts[i].a] -= w->contacts[i].work;
+        pool[w->contacts[i].a] -= w->contact_work[i]; /* (0 where restitution is 0) */
     for (size_t i = 0; i < w->contact_count; i++) {
         world_contact *c = &w->contacts[i];
         if (c->restitution == 0.0f || c->relative_velocity > -threshold ||
@@ -349,10 +357,11 @@ void c2d_world_restitution(c2d_world *w) {
         impulse = total - c->normal_impulse;
         float e2 = c->restitution * c->restitution;
         bool capsule = c->kind == C2D_SHAPE_CAPSULE;
-        float budget = e2 * max_f(capsule ? pool[c->a] : -c->work, 0.0f);
-        float added = impulse * (vn + 0.5f * impulse * c->normal_k);
+        float budget = e2 * max_f(capsule ? pool[c->a] : -w->contact_work[i], 0.0f);
+        float k = normal_k(w, c);
+        float added = impulse * (vn + 0.5f * impulse * k);
         if (impulse > 0.0f && added > budget) {
-            impulse = min_f(impulse_for_energy(vn, c->normal_k, budget), impulse);
+            impulse = min_f(impulse_for_energy(vn, k, budget), impulse);
             total = c->normal_impulse + impulse;
             added = budget;
         }
@@ -368,7 +377,9 @@ c2d_status c2d_world_warm_reserve(c2d_world *w) {
     return c2d_world_reserve(w, (void **)&cur->row_start, &cur->row_capacity,
                              w->awake_list_count + 1, sizeof(uint32_t)) &&
                    c2d_world_reserve(w, (void **)&cur->entries, &cur->capacity, w->contact_count,
-                                     sizeof(world_warm_entry))
+                                     sizeof(world_warm_entry)) &&
+                   c2d_world_reserve(w, (void **)&w->contact_work, &w->contact_work_capacity,
+                                     w->contact_count, sizeof(float))
                ? C2D_OK
                : C2D_ERROR_ALLOC;
 }

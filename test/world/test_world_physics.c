@@ -566,7 +566,8 @@ static void restitution_crowd(void **state) {
  * impulses' work, and one contact counted the other's push as its own: 23 of 61 left up to 8%
  * faster. Also a pusher leaning over a ball on the floor (30-60 degrees, 3 and 10 units/s: the
  * reviewer's repro) must push it along the floor, never pass through it: the push out of a
- * kinematic capsule, swept, stopped dead where the floor stopped it and lost its slide. */
+ * kinematic capsule, swept, stopped dead where the floor stopped it and lost its slide. And a
+ * bumper bar keeps its boost. */
 static void wall_joint_and_pusher(void **state) {
     (void)state;
     long faster = 0;
@@ -644,6 +645,34 @@ static void wall_joint_and_pusher(void **state) {
         c2d_world_destroy(w);
     }
     assert_int_equal(passed, 0);
+    /* Bumpers keep their boost: a kinematic bar of restitution 1.5 at U strikes a ball of 1 at
+     * rest (e = sqrt(1.5)): it leaves at (1 + e) U. The moves' bounces off a bumper counted as
+     * energy taken, negative, and the pool then held the solver's bounce back (2.01 U at 40). */
+    const float speeds[] = {2.0f, 10.0f, 40.0f};
+    for (int n = 0; n < 3; n++) {
+        c2d_world *w = new_world(v2(0.0f, 0.0f));
+        c2d_capsule_def bar = c2d_capsule_default_def();
+        bar.shape = capsule(0.0f, -2.0f, 0.0f, 2.0f, 0.1f);
+        bar.restitution = 1.5f;
+        bar.friction = 0.0f;
+        bar.motion = C2D_KINEMATIC;
+        bar.velocity = v2(speeds[n], 0.0f);
+        assert_int_equal(c2d_world_add_capsules(w, &bar, 1, NULL), C2D_OK);
+        c2d_ball_def d = ball_def(2.0f, 0.0f, 0.25f, 0.0f, 0.0f);
+        d.restitution = 1.0f;
+        d.friction = 0.0f;
+        c2d_ball_id b;
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &b), C2D_OK);
+        for (int s = 0; s < 120; s++)
+            step(w, 1.0f / 60.0f);
+        c2d_vec2 v;
+        assert_true(c2d_world_ball(w, b, NULL, &v));
+        const double want = 1.0 + sqrt(1.5);
+        print_message("bumper bar at %g units/s: the ball leaves at %.4f U (%.4f)\n",
+                      (double)speeds[n], v.x / speeds[n], want);
+        assert_true(fabs(v.x / speeds[n] - want) < 0.01 * want);
+        c2d_world_destroy(w);
+    }
 }
 
 /* A bar 6 long spinning about its middle, inside a ring of static capsules, and a ball at rest
