@@ -99,7 +99,6 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         float mb = w->binv_mass[c->body_b], ib = w->binv_inertia[c->body_b];
         float k = ma + mb;
         c->normal_mass = k > 0.0f ? 1.0f / k : 0.0f;
-
         /* The soft push's mass counts a sleeping ball as the ball it is: the spring of a pair
          * keeps its stiffness when one side falls asleep. With the sleeping side's infinite
          * mass the same overlap pushed twice as hard, the awake ball jumped, and its jump woke
@@ -185,7 +184,8 @@ void c2d_world_warm_start(c2d_world *w) {
         world_contact *c = &w->contacts[i];
         if (c->normal_impulse == 0.0f && c->tangent_impulse == 0.0f && c->rolling_impulse == 0.0f)
             continue;
-        if (c->restitution > 0.0f) add_work(w, c, normal_speed(w, c), c->normal_impulse);
+        if (c->restitution > 0.0f) /* (no normal speed to read where there is no budget) */
+            add_work(w, c, normal_speed(w, c), c->normal_impulse);
         apply_normal(w, c, c->normal_impulse);
         apply_tangent(w, c, c->tangent_impulse, c->rolling_impulse);
     }

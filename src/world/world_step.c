@@ -111,9 +111,9 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         uint32_t k = awake[i];
         float r = radius[k];
         float move = sqrtf(vx[k] * vx[k] + vy[k] * vy[k]) * dt;
-        /* Balls: a quarter of the step's move is enough to catch a landing (measured: the
-         * prototype's W9b landings); capsules: the whole move and what gravity adds, so a ball
-         * with no capsule within it needs no sweep this step. */
+        /* Awake balls: a quarter of the step's move is enough to catch a landing (measured:
+         * the prototype's W9b landings; both sides move); capsules: the whole move and what
+         * gravity adds, so a ball with no capsule within it needs no sweep this step. */
         float m = base + (flags[k] & WORLD_BALL_STRIKER ? 1.0f : 0.25f) * move;
         float mc = base + 1.25f * move + g * dt * dt;
         /* A sleeping ball does not come to meet it: against those, the whole move and what
