@@ -141,6 +141,12 @@ C2D_API c2d_world_def c2d_world_default_def(void);
 C2D_API c2d_status c2d_world_create(const c2d_world_def *def, c2d_world **world);
 /// Releases the world and all its memory. NULL does nothing.
 C2D_API void c2d_world_destroy(c2d_world *world);
+/// Sets the world's gravity (finite, else C2D_ERROR_VALUE and nothing changes): a board that
+/// tilts. A change wakes every sleeping ball (a ball sleeps only where it rests, and it may no
+/// longer rest there); the same value changes nothing.
+C2D_API c2d_status c2d_world_set_gravity(c2d_world *w, c2d_vec2 gravity);
+/// The world's gravity ((0, 0) for NULL).
+C2D_API c2d_vec2 c2d_world_gravity(const c2d_world *w);
 
 /// A ball to add. Get the defaults from c2d_ball_default_def() and change fields by name.
 typedef struct c2d_ball_def {
@@ -158,6 +164,15 @@ typedef struct c2d_ball_def {
     /// >= 0 and finite: a torque that slows rolling, this times the radius times the contact's
     /// normal force. Default 0.05 (without it the bottom rows of a large pile creep for ever).
     float rolling_resistance;
+    /// >= 0 and finite, 1/s: slows the ball's velocity by a factor 1 / (1 + h d) each substep
+    /// of length h (Box2D's linearDamping: air drag, or the table's drag in a top-down game,
+    /// where gravity is 0). Default 0.
+    float linear_damping;
+    /// >= 0 and finite, 1/s: the same for its spin (Box2D's angularDamping). Default 0.
+    float angular_damping;
+    /// Finite: the world's gravity times this acts on the ball (0: it floats; -1: a balloon).
+    /// Default 1.
+    float gravity_scale;
     uint32_t category;  ///< Layers the ball is on (collide2d/filter.h). Default C2D_FILTER_ALL.
     uint32_t mask;      ///< Layers the ball meets. Default C2D_FILTER_ALL.
     bool events;        ///< Contact begin, end and hit events for this ball. Default false.
@@ -290,6 +305,9 @@ typedef struct c2d_ball_state {
     /// c2d_world_apply_ball_impulse() of mass x dv changes the velocity by dv.
     float mass, inertia;
     float friction, restitution, rolling_resistance;
+    float linear_damping, angular_damping, gravity_scale;
+    /// The force c2d_world_apply_ball_force() has gathered for the next step.
+    c2d_vec2 force;
     uint32_t category, mask;
     bool awake, enable_sleep, events;
 } c2d_ball_state;
@@ -302,12 +320,24 @@ C2D_API c2d_status c2d_world_set_ball_position(c2d_world *w, c2d_ball_id id, c2d
 C2D_API c2d_status c2d_world_set_ball_velocity(c2d_world *w, c2d_ball_id id, c2d_vec2 v);
 /// Adds impulse / mass to a ball's velocity (finite); it wakes. A ball of density 0 ignores it.
 C2D_API c2d_status c2d_world_apply_ball_impulse(c2d_world *w, c2d_ball_id id, c2d_vec2 impulse);
+/// Sets a ball's spin, rad/s counter-clockwise (finite); it wakes, and so do the sleeping balls
+/// it touched. A ball of density 0 ignores it.
+C2D_API c2d_status c2d_world_set_ball_angular_velocity(c2d_world *w, c2d_ball_id id,
+                                                       float angular_velocity);
+/// Adds a force (finite) at the ball's centre for the next step only (Box2D's
+/// b2Body_ApplyForceToCenter): each substep of length h adds force / mass x h to its velocity,
+/// so one step of dt adds force / mass x dt; calls before a step add up, and the step clears
+/// them. The ball wakes, and so do the sleeping balls it touched (a force applied every frame
+/// keeps the ball awake). A ball of density 0 ignores it. A sum that is not finite:
+/// C2D_ERROR_VALUE, and the force is unchanged.
+C2D_API c2d_status c2d_world_apply_ball_force(c2d_world *w, c2d_ball_id id, c2d_vec2 force);
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
 /// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of
 /// its radius) on a static capsule, a kinematic capsule that holds still, or a sleeping ball;
-/// in mid-air it stays awake (a sleeping ball always rests on something). A ball of density 0
-/// never sleeps.
+/// in mid-air it stays awake (a sleeping ball always rests on something), unless it feels no
+/// gravity (gravity x its gravity_scale is 0: a top-down game's ball sleeps where it stops).
+/// A ball of density 0 never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);
 /// Sets whether the ball may sleep (false wakes it).
 C2D_API c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool enable);

@@ -37,6 +37,11 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->restitution[k] = d->restitution;
         w->friction[k] = d->friction;
         w->rolling_resistance[k] = d->rolling_resistance;
+        w->linear_damping[k] = d->linear_damping;
+        w->angular_damping[k] = d->angular_damping;
+        w->gravity_scale[k] = d->gravity_scale;
+        w->force_x[k] = w->force_y[k] = 0.0f;
+        w->motion_balls += c2d_world_own_motion(w, k);
         w->sleep_timer[k] = 0.0f;
         w->category[k] = d->category;
         w->mask[k] = d->mask;
@@ -71,6 +76,11 @@ static void move_ball(c2d_world *w, uint32_t from, uint32_t to) {
     w->restitution[to] = w->restitution[from];
     w->friction[to] = w->friction[from];
     w->rolling_resistance[to] = w->rolling_resistance[from];
+    w->linear_damping[to] = w->linear_damping[from];
+    w->angular_damping[to] = w->angular_damping[from];
+    w->gravity_scale[to] = w->gravity_scale[from];
+    w->force_x[to] = w->force_x[from];
+    w->force_y[to] = w->force_y[from];
     w->sleep_timer[to] = w->sleep_timer[from];
     w->category[to] = w->category[from];
     w->mask[to] = w->mask[from];
@@ -127,6 +137,7 @@ c2d_status c2d_world_remove_balls(c2d_world *w, const c2d_ball_id *ids, size_t c
         else
             c2d_world_thaw_now(w, k);
         c2d_world_slots_release(&w->ball_slots, ids[i]);
+        w->motion_balls -= c2d_world_own_motion(w, k);
         uint32_t last = (uint32_t)--w->ball_count;
         if (k != last) {
             bool frozen = !(w->flags[last] & WORLD_BALL_AWAKE);
@@ -184,6 +195,10 @@ bool c2d_world_ball_state(const c2d_world *w, c2d_ball_id id, c2d_ball_state *ou
                             .friction = w->friction[k],
                             .restitution = w->restitution[k],
                             .rolling_resistance = w->rolling_resistance[k],
+                            .linear_damping = w->linear_damping[k],
+                            .angular_damping = w->angular_damping[k],
+                            .gravity_scale = w->gravity_scale[k],
+                            .force = {w->force_x[k], w->force_y[k]},
                             .category = w->category[k],
                             .mask = w->mask[k],
                             .awake = (f & WORLD_BALL_AWAKE) != 0,
@@ -199,14 +214,21 @@ static c2d_status ball_for_change(c2d_world *w, c2d_ball_id id, uint32_t *k) {
     return c2d_world_lookup_ball(w, id, k) ? C2D_OK : C2D_ERROR_INDEX;
 }
 
+/* Wakes a ball that a call changes, and the sleeping balls it touched (found first: that may
+ * allocate, and a failure changes nothing). */
+static c2d_status wake_with_neighbours(c2d_world *w, uint32_t k) {
+    c2d_status st = c2d_world_wake_neighbours(w, k);
+    if (st == C2D_OK) c2d_world_wake_ball(w, k);
+    return st;
+}
+
 c2d_status c2d_world_set_ball_position(c2d_world *w, c2d_ball_id id, c2d_vec2 p) {
     uint32_t k;
     c2d_status st = ball_for_change(w, id, &k);
     if (st != C2D_OK) return st;
     if (!c2d_world_finite_vec(p)) return C2D_ERROR_VALUE;
-    st = c2d_world_wake_neighbours(w, k);
+    st = wake_with_neighbours(w, k);
     if (st != C2D_OK) return st;
-    c2d_world_wake_ball(w, k);
     w->x[k] = p.x;
     w->y[k] = p.y;
     c2d_world_query_note_ball(w, k);
@@ -220,9 +242,8 @@ c2d_status c2d_world_set_ball_velocity(c2d_world *w, c2d_ball_id id, c2d_vec2 v)
     if (st != C2D_OK) return st;
     if (!c2d_world_finite_vec(v)) return C2D_ERROR_VALUE;
     if (w->flags[k] & WORLD_BALL_FIXED) return C2D_OK;
-    st = c2d_world_wake_neighbours(w, k);
+    st = wake_with_neighbours(w, k);
     if (st != C2D_OK) return st;
-    c2d_world_wake_ball(w, k);
     w->vx[k] = v.x;
     w->vy[k] = v.y;
     return C2D_OK;
@@ -237,11 +258,39 @@ c2d_status c2d_world_apply_ball_impulse(c2d_world *w, c2d_ball_id id, c2d_vec2 i
     float vx = w->vx[k] + impulse.x * w->inv_mass[k];
     float vy = w->vy[k] + impulse.y * w->inv_mass[k];
     if (!isfinite(vx) || !isfinite(vy)) return C2D_ERROR_VALUE;
-    st = c2d_world_wake_neighbours(w, k);
+    st = wake_with_neighbours(w, k);
     if (st != C2D_OK) return st;
-    c2d_world_wake_ball(w, k);
     w->vx[k] = vx;
     w->vy[k] = vy;
+    return C2D_OK;
+}
+
+c2d_status c2d_world_set_ball_angular_velocity(c2d_world *w, c2d_ball_id id,
+                                               float angular_velocity) {
+    uint32_t k;
+    c2d_status st = ball_for_change(w, id, &k);
+    if (st != C2D_OK) return st;
+    if (!c2d_world_finite(angular_velocity)) return C2D_ERROR_VALUE;
+    if (w->flags[k] & WORLD_BALL_FIXED) return C2D_OK;
+    st = wake_with_neighbours(w, k);
+    if (st != C2D_OK) return st;
+    w->angular_velocity[k] = angular_velocity;
+    return C2D_OK;
+}
+
+c2d_status c2d_world_apply_ball_force(c2d_world *w, c2d_ball_id id, c2d_vec2 force) {
+    uint32_t k;
+    c2d_status st = ball_for_change(w, id, &k);
+    if (st != C2D_OK) return st;
+    if (!c2d_world_finite_vec(force)) return C2D_ERROR_VALUE;
+    if (w->flags[k] & WORLD_BALL_FIXED) return C2D_OK;
+    float fx = w->force_x[k] + force.x, fy = w->force_y[k] + force.y;
+    if (!isfinite(fx) || !isfinite(fy)) return C2D_ERROR_VALUE;
+    st = wake_with_neighbours(w, k);
+    if (st != C2D_OK) return st;
+    w->force_x[k] = fx;
+    w->force_y[k] = fy;
+    w->forces = true;
     return C2D_OK;
 }
 

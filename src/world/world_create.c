@@ -1,5 +1,6 @@
-/* The world's life cycle: c2d_world_create(), and c2d_world_destroy(), which frees every array
- * that the other files of the world grew. */
+/* The world's life cycle: c2d_world_create(), c2d_world_destroy(), which frees every array
+ * that the other files of the world grew, and the one setting a world changes after it is
+ * made, its gravity. */
 #include <string.h>
 
 #include "world_internal.h"
@@ -47,6 +48,8 @@ void c2d_world_destroy(c2d_world *w) {
     free_all(w, balls, sizeof balls / sizeof balls[0]);
     world_array_ref capsules[] = {CAPSULE_ARRAYS(w)};
     free_all(w, capsules, sizeof capsules / sizeof capsules[0]);
+    world_array_ref awake[] = {AWAKE_ARRAYS(w)};
+    free_all(w, awake, sizeof awake / sizeof awake[0]);
     world_slots *slots[] = {&w->ball_slots, &w->capsule_slots};
     for (int i = 0; i < 2; i++) {
         c2d_free(&w->allocator, slots[i]->dense);
@@ -57,56 +60,14 @@ void c2d_world_destroy(c2d_world *w) {
     c2d_scene_destroy(w->balls_scene);
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
-    void *scratch[] = {w->static_map,
-                       w->sensor_map,
-                       w->kinematic_list,
-                       w->awake,
-                       w->ax,
-                       w->ay,
-                       w->ar,
-                       w->ar_frozen,
-                       w->margin,
-                       w->margin_frozen,
-                       w->ar_capsule,
-                       w->margin_capsule,
-                       w->acat,
-                       w->amask,
-                       w->start_x,
-                       w->start_y,
-                       w->bvx,
-                       w->bvy,
-                       w->bw,
-                       w->binv_mass,
-                       w->binv_inertia,
-                       w->bdx,
-                       w->bdy,
-                       w->clearance,
-                       w->travelled,
-                       w->move_taken,
-                       w->near_kinematic,
-                       w->holds,
-                       w->contacts,
-                       w->contact_work,
-                       w->capsule_soa,
-                       w->capsule_words,
-                       w->scratch,
-                       w->near,
-                       w->kin_start,
-                       w->kin_step_start,
-                       w->kin_step_end,
-                       w->kin_reach,
-                       w->kin_box,
-                       w->kin_stamp,
-                       w->kin_cell_start,
-                       w->kin_cell_items,
-                       w->kin_first,
-                       w->kin_near,
-                       w->sweep_buf,
-                       w->matched,
-                       w->warm[0].row_start,
-                       w->warm[0].entries,
-                       w->warm[1].row_start,
-                       w->warm[1].entries};
+    void *scratch[] = {w->static_map,      w->sensor_map,        w->kinematic_list,
+                       w->contacts,        w->contact_work,      w->capsule_soa,
+                       w->capsule_words,   w->scratch,           w->near,
+                       w->kin_start,       w->kin_step_start,    w->kin_step_end,
+                       w->kin_reach,       w->kin_box,           w->kin_stamp,
+                       w->kin_cell_start,  w->kin_cell_items,    w->kin_near,
+                       w->sweep_buf,       w->matched,           w->warm[0].row_start,
+                       w->warm[0].entries, w->warm[1].row_start, w->warm[1].entries};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         c2d_free(&w->allocator, scratch[i]);
     world_array *arrays[] = {&w->begins,      &w->ends,       &w->hits,          &w->enters,
@@ -116,4 +77,21 @@ void c2d_world_destroy(c2d_world *w) {
         free_array(w, arrays[i]);
     c2d_allocator a = w->allocator;
     c2d_free(&a, w);
+}
+
+c2d_status c2d_world_set_gravity(c2d_world *w, c2d_vec2 gravity) {
+    if (!w) return C2D_ERROR_NULL;
+    if (c2d_world_busy(w)) return C2D_ERROR_STATE;
+    if (!c2d_world_finite_vec(gravity)) return C2D_ERROR_VALUE;
+    if (gravity.x == w->def.gravity.x && gravity.y == w->def.gravity.y) return C2D_OK;
+    w->def.gravity = gravity;
+    /* A sleeping ball rests on what held it against the old gravity. */
+    for (size_t k = 0; k < w->ball_count; k++)
+        if (!(w->flags[k] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)))
+            c2d_world_wake_ball(w, (uint32_t)k);
+    return C2D_OK;
+}
+
+c2d_vec2 c2d_world_gravity(const c2d_world *w) {
+    return w && !c2d_world_busy(w) ? w->def.gravity : (c2d_vec2){0.0f, 0.0f};
 }

@@ -30,6 +30,7 @@ c2d_ball_def c2d_ball_default_def(void) {
         .density = 1.0f,
         .friction = 0.6f,
         .rolling_resistance = 0.05f,
+        .gravity_scale = 1.0f,
         .category = C2D_FILTER_ALL,
         .mask = C2D_FILTER_ALL,
         .enable_sleep = true,
@@ -84,7 +85,9 @@ bool c2d_world_ball_def_valid(const c2d_ball_def *d) {
     return c2d_world_finite_vec(d->position) && c2d_world_finite_vec(d->velocity) &&
            c2d_world_finite(d->angular_velocity) && positive(d->radius) &&
            non_negative(d->density) && non_negative(d->restitution) && non_negative(d->friction) &&
-           non_negative(d->rolling_resistance) && mass_in_range(d->density, d->radius);
+           non_negative(d->rolling_resistance) && non_negative(d->linear_damping) &&
+           non_negative(d->angular_damping) && c2d_world_finite(d->gravity_scale) &&
+           mass_in_range(d->density, d->radius);
 }
 
 bool c2d_world_shape_valid(c2d_capsule k) {

@@ -113,6 +113,10 @@ struct c2d_world {
     size_t ball_count, ball_capacity;
     float *x, *y, *vx, *vy, *angle, *angular_velocity, *radius;
     float *inv_mass, *inv_inertia, *restitution, *friction, *rolling_resistance;
+    float *linear_damping, *angular_damping, *gravity_scale;
+    float *force_x, *force_y; /* c2d_world_apply_ball_force()'s, for the next step */
+    size_t motion_balls;      /* balls with damping or a gravity scale other than 1 */
+    bool forces;              /* a force was applied since the last step */
     float *sleep_timer;
     uint32_t *category, *mask;
     uint8_t *flags;
@@ -163,9 +167,11 @@ struct c2d_world {
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
-    float *clearance;  /* distance the ball may move before a static capsule can be near
-                        * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
-    float *travelled;  /* how far it moved this step */
+    float *bgx, *bgy;          /* velocity a substep adds: gravity x scale, and the force */
+    float *bdamp, *bdamp_spin; /* factors a substep multiplies velocity and spin by */
+    float *clearance;          /* distance the ball may move before a static capsule can be near
+                                * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
+    float *travelled;          /* how far it moved this step */
     float *move_taken; /* energy of its approach to capsules that the moves took out this step
                         * (stops below restitution_threshold, push-outs): restitution's budget */
     uint8_t *near_kinematic;
@@ -259,6 +265,13 @@ C2D_INTERNAL bool c2d_world_slots_reserve(c2d_world *w, world_slots *s, size_t m
 C2D_INTERNAL uint32_t c2d_world_slots_take(world_slots *s, uint32_t dense);
 C2D_INTERNAL void c2d_world_slots_release(world_slots *s, uint32_t id);
 C2D_INTERNAL bool c2d_world_lookup_ball(const c2d_world *w, c2d_ball_id id, uint32_t *dense);
+/* Whether ball k's damping or gravity scale differ from the defaults (counted in
+ * motion_balls: a world without such balls or forces steps every ball by v + g h alone). */
+static inline bool c2d_world_own_motion(const c2d_world *w, uint32_t k) {
+    return w->linear_damping[k] != 0.0f || w->angular_damping[k] != 0.0f ||
+           w->gravity_scale[k] != 1.0f;
+}
+
 C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id, uint32_t *dense);
 
 /* Every per-ball array with its element size, for growing them together (the adds:
@@ -272,12 +285,38 @@ C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id
         {(void **)&(w)->inv_inertia, sizeof(float)}, {(void **)&(w)->restitution, sizeof(float)},  \
         {(void **)&(w)->friction, sizeof(float)},                                                  \
         {(void **)&(w)->rolling_resistance, sizeof(float)},                                        \
-        {(void **)&(w)->sleep_timer, sizeof(float)}, {(void **)&(w)->category, sizeof(uint32_t)},  \
-        {(void **)&(w)->mask, sizeof(uint32_t)}, {(void **)&(w)->flags, sizeof(uint8_t)},          \
-        {(void **)&(w)->user_data, sizeof(uint64_t)}, {(void **)&(w)->ids, sizeof(uint32_t)},      \
-        {(void **)&(w)->warm_row, sizeof(uint32_t)}, {(void **)&(w)->warm_step, sizeof(uint64_t)}, \
+        {(void **)&(w)->linear_damping, sizeof(float)},                                            \
+        {(void **)&(w)->angular_damping, sizeof(float)},                                           \
+        {(void **)&(w)->gravity_scale, sizeof(float)}, {(void **)&(w)->force_x, sizeof(float)},    \
+        {(void **)&(w)->force_y, sizeof(float)}, {(void **)&(w)->sleep_timer, sizeof(float)},      \
+        {(void **)&(w)->category, sizeof(uint32_t)}, {(void **)&(w)->mask, sizeof(uint32_t)},      \
+        {(void **)&(w)->flags, sizeof(uint8_t)}, {(void **)&(w)->user_data, sizeof(uint64_t)},     \
+        {(void **)&(w)->ids, sizeof(uint32_t)}, {(void **)&(w)->warm_row, sizeof(uint32_t)},       \
+        {(void **)&(w)->warm_step, sizeof(uint64_t)},                                              \
         {(void **)&(w)->wake_queue, sizeof(uint32_t)}, {                                           \
         (void **)&(w)->local_of, sizeof(uint32_t)                                                  \
+    }
+
+/* Every per-awake-ball array (the solver's bodies' included), for growing them together
+ * (world_step.c) and freeing them (world_create.c). */
+#define AWAKE_ARRAYS(w)                                                                            \
+    {(void **)&(w)->awake, sizeof(uint32_t)}, {(void **)&(w)->ax, sizeof(float)},                  \
+        {(void **)&(w)->ay, sizeof(float)}, {(void **)&(w)->ar, sizeof(float)},                    \
+        {(void **)&(w)->ar_frozen, sizeof(float)}, {(void **)&(w)->margin, sizeof(float)},         \
+        {(void **)&(w)->ar_capsule, sizeof(float)},                                                \
+        {(void **)&(w)->margin_capsule, sizeof(float)}, {(void **)&(w)->acat, sizeof(uint32_t)},   \
+        {(void **)&(w)->amask, sizeof(uint32_t)}, {(void **)&(w)->start_x, sizeof(float)},         \
+        {(void **)&(w)->start_y, sizeof(float)}, {(void **)&(w)->bvx, sizeof(float)},              \
+        {(void **)&(w)->bvy, sizeof(float)}, {(void **)&(w)->bw, sizeof(float)},                   \
+        {(void **)&(w)->binv_mass, sizeof(float)}, {(void **)&(w)->binv_inertia, sizeof(float)},   \
+        {(void **)&(w)->bdx, sizeof(float)}, {(void **)&(w)->bdy, sizeof(float)},                  \
+        {(void **)&(w)->clearance, sizeof(float)}, {(void **)&(w)->travelled, sizeof(float)},      \
+        {(void **)&(w)->near_kinematic, sizeof(uint8_t)},                                          \
+        {(void **)&(w)->kin_first, sizeof(uint32_t)}, {(void **)&(w)->holds, sizeof(uint8_t)},     \
+        {(void **)&(w)->move_taken, sizeof(float)}, {(void **)&(w)->margin_frozen, sizeof(float)}, \
+        {(void **)&(w)->bgx, sizeof(float)}, {(void **)&(w)->bgy, sizeof(float)},                  \
+        {(void **)&(w)->bdamp, sizeof(float)}, {                                                   \
+        (void **)&(w)->bdamp_spin, sizeof(float)                                                   \
     }
 
 #define CAPSULE_ARRAYS(w)                                                                          \

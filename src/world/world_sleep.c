@@ -3,11 +3,12 @@
  *
  * The unit of sleep is the ball, not an island: a ball falls asleep when it has been slower
  * than sleep_speed for sleep_time and rests (within 0.005 of its radius) on a static capsule or
- * a sleeping ball, so a pile sleeps from the floor up, and a ball landing on a sleeping pile
- * wakes only the balls it touches hard (faster than wake_speed), not the pile. The invariant
- * after every step: each sleeping ball touches a static capsule or another sleeping ball. A
- * ball that wakes may leave sleeping neighbours without support; c2d_world_check_support() wakes
- * those, and so on up the pile. */
+ * a sleeping ball (anywhere, when it feels no gravity), so a pile sleeps from the floor up, and
+ * a ball landing on a sleeping pile wakes only the balls it touches hard (faster than
+ * wake_speed), not the pile. The invariant after every step: each sleeping ball that feels
+ * gravity touches a static capsule or another sleeping ball. A ball that wakes may leave
+ * sleeping neighbours without support; c2d_world_check_support() wakes those, and so on up the
+ * pile. */
 #include <math.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ void c2d_world_wake_ball(c2d_world *w, uint32_t k) {
 
 bool c2d_world_sleep_ball(c2d_world *w, uint32_t k) {
     if (!c2d_world_freeze_now(w, k)) return false;
+    w->force_x[k] = w->force_y[k] = 0.0f; /* (a force lasts until the ball's next step) */
     w->flags[k] &= (uint8_t)~WORLD_BALL_AWAKE;
     w->awake_count--;
     w->vx[k] = w->vy[k] = w->angular_velocity[k] = 0.0f;
@@ -212,10 +214,19 @@ static bool kinematic_still(const c2d_world *w, uint32_t c) {
            k->angular_velocity == 0.0f;
 }
 
-/* Whether sleeping ball k rests on a static capsule or another sleeping ball. */
+/* Whether ball k feels no gravity (gravity x its scale is 0: a top-down game's ball, which
+ * needs nothing under it to rest, and sleeps where it stops). */
+static bool weightless(const c2d_world *w, uint32_t k) {
+    float s = w->gravity_scale[k];
+    return w->def.gravity.x * s == 0.0f && w->def.gravity.y * s == 0.0f;
+}
+
+/* Whether sleeping ball k rests on a static capsule or another sleeping ball, or is
+ * weightless. */
 static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
     *yes = true;
+    if (weightless(w, k)) return C2D_OK;
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
         size_t total;
@@ -338,14 +349,17 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
             ready++;
         }
     }
-    /* Waking: a sleeping ball touched by an awake ball faster than wake_speed. */
+    /* Waking: a sleeping ball touched by an awake ball faster than wake_speed, or a
+     * weightless one touched by a ball that feels gravity (it rests on it and would push it:
+     * a ball set down on a floating one). */
     for (size_t c = 0; c < w->contact_count; c++) {
         const world_contact *ct = &w->contacts[c];
         if (ct->b != C2D_NONE || ct->kind != C2D_SHAPE_CIRCLE) continue;
         uint32_t other = ct->other;
         if (w->flags[other] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
         uint32_t ka = w->awake[ct->a];
-        if (ball_speed(w, ka) > w->def.wake_speed &&
+        bool pressed = weightless(w, other) && !weightless(w, ka);
+        if ((pressed || ball_speed(w, ka) > w->def.wake_speed) &&
             ct->end_gap <= SUPPORT_TOUCH * w->radius[ka] + w->def.speculative_distance)
             c2d_world_wake_ball(w, other);
     }
@@ -395,8 +409,15 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
         if (ct->b != C2D_NONE)
             holds[ct->b] = (uint8_t)(holds[ct->b] + add > 2 ? 2 : holds[ct->b] + add);
     }
-    for (size_t i = 0; i < n; i++)
-        if (candidate[i] == 1 && holds[i] < 2) candidate[i] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (candidate[i] != 1) continue;
+        if (weightless(w, w->awake[i])) {
+            /* Needs no hold and no support. */
+            candidate[i] = c2d_world_sleep_ball(w, w->awake[i]) ? 3 : 0;
+        } else if (holds[i] < 2) {
+            candidate[i] = 0;
+        }
+    }
     /* Rounds: a ready ball touching a static capsule or a sleeping ball sleeps; the balls that
      * slept support the next round's. */
     for (int round = 0; round < 16; round++) {

@@ -35,40 +35,74 @@ static void run_task(c2d_world *w, c2d_task_fn *task, int count, void *ctx) {
     task(0, count, 0, ctx);
 }
 
+/* Gravity on the bodies [start, end): independent per ball, so any split gives the same
+ * bytes. With balls of their own motion (forces, damping, gravity scale) each gets its own
+ * change, in Box2D v3's order, v = v d + dv; a ball with the defaults gets exactly v + g h
+ * either way (d is 1 and dv is g h x 1). */
 typedef struct gravity_job {
     c2d_world *w;
     float gx, gy;
+    bool own; /* per ball: bgx, bgy, bdamp, bdamp_spin */
 } gravity_job;
 
-/* Gravity on the bodies [start, end): independent per ball, so any split gives the same bytes. */
 static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
     (void)worker;
     const gravity_job *job = ctx;
     c2d_world *w = job->w;
+    if (!job->own) {
+        for (int i = start; i < end; i++) {
+            if (w->binv_mass[i] == 0.0f) continue;
+            w->bvx[i] += job->gx;
+            w->bvy[i] += job->gy;
+        }
+        return;
+    }
     for (int i = start; i < end; i++) {
         if (w->binv_mass[i] == 0.0f) continue;
-        w->bvx[i] += job->gx;
-        w->bvy[i] += job->gy;
+        w->bvx[i] = w->bvx[i] * w->bdamp[i] + w->bgx[i];
+        w->bvy[i] = w->bvy[i] * w->bdamp[i] + w->bgy[i];
+        w->bw[i] *= w->bdamp_spin[i];
     }
+}
+
+/* Whether this step has balls of their own motion. */
+static bool own_motion(const c2d_world *w) {
+    return w->motion_balls > 0 || w->forces;
+}
+
+/* Each awake ball's change a substep of length h: gravity times its scale plus its force over
+ * its mass, and its damping factors (1 / (1 + h d): 1 exactly for d = 0). */
+static void prepare_motion(c2d_world *w, float h) {
+    float gx = w->def.gravity.x * h, gy = w->def.gravity.y * h;
+    for (size_t i = 0; i < w->awake_list_count; i++) {
+        uint32_t k = w->awake[i];
+        float s = w->gravity_scale[k];
+        float dx = gx * s, dy = gy * s;
+        if (w->force_x[k] != 0.0f || w->force_y[k] != 0.0f) {
+            float im = w->inv_mass[k];
+            dx += w->force_x[k] * im * h;
+            dy += w->force_y[k] * im * h;
+        }
+        w->bgx[i] = dx;
+        w->bgy[i] = dy;
+        w->bdamp[i] = 1.0f / (1.0f + h * w->linear_damping[k]);
+        w->bdamp_spin[i] = 1.0f / (1.0f + h * w->angular_damping[k]);
+    }
+}
+
+/* The acceleration ball k's margins must allow for: gravity times its scale plus its force over
+ * its mass (g itself for a ball with the defaults). */
+static float ball_acceleration(const c2d_world *w, uint32_t k, float g) {
+    float s = w->gravity_scale[k];
+    if (s == 1.0f && w->force_x[k] == 0.0f && w->force_y[k] == 0.0f) return g;
+    float ax = w->def.gravity.x * s + w->force_x[k] * w->inv_mass[k];
+    float ay = w->def.gravity.y * s + w->force_y[k] * w->inv_mass[k];
+    return sqrtf(ax * ax + ay * ay);
 }
 
 /* Room for `need` entries in every per-awake-ball array (the solver's bodies included). */
 static c2d_status reserve_awake(c2d_world *w, size_t need) {
-    world_array_ref refs[] = {
-        {(void **)&w->awake, sizeof(uint32_t)},     {(void **)&w->ax, sizeof(float)},
-        {(void **)&w->ay, sizeof(float)},           {(void **)&w->ar, sizeof(float)},
-        {(void **)&w->ar_frozen, sizeof(float)},    {(void **)&w->margin, sizeof(float)},
-        {(void **)&w->ar_capsule, sizeof(float)},   {(void **)&w->margin_capsule, sizeof(float)},
-        {(void **)&w->acat, sizeof(uint32_t)},      {(void **)&w->amask, sizeof(uint32_t)},
-        {(void **)&w->start_x, sizeof(float)},      {(void **)&w->start_y, sizeof(float)},
-        {(void **)&w->bvx, sizeof(float)},          {(void **)&w->bvy, sizeof(float)},
-        {(void **)&w->bw, sizeof(float)},           {(void **)&w->binv_mass, sizeof(float)},
-        {(void **)&w->binv_inertia, sizeof(float)}, {(void **)&w->bdx, sizeof(float)},
-        {(void **)&w->bdy, sizeof(float)},          {(void **)&w->clearance, sizeof(float)},
-        {(void **)&w->travelled, sizeof(float)},    {(void **)&w->near_kinematic, sizeof(uint8_t)},
-        {(void **)&w->kin_first, sizeof(uint32_t)}, {(void **)&w->holds, sizeof(uint8_t)},
-        {(void **)&w->move_taken, sizeof(float)},   {(void **)&w->margin_frozen, sizeof(float)},
-    };
+    world_array_ref refs[] = {AWAKE_ARRAYS(w)};
     return c2d_world_reserve_all(w, refs, sizeof refs / sizeof refs[0], &w->awake_capacity, need)
                ? C2D_OK
                : C2D_ERROR_ALLOC;
@@ -89,6 +123,7 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
     bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
     bool kinematic = w->kinematic_count > 0;
+    bool own = own_motion(w);
     /* The awake balls' indices first, then each array in its own loop through restrict
      * pointers (one pass writing twenty arrays through the world reloads every pointer). */
     uint32_t *restrict awake = w->awake, *restrict local_of = w->local_of;
@@ -115,13 +150,14 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
          * the prototype's W9b landings; both sides move); capsules: the whole move and what
          * gravity adds, so a ball with no capsule within it needs no sweep this step. */
         float m = base + (flags[k] & WORLD_BALL_STRIKER ? 1.0f : 0.25f) * move;
-        float mc = base + 1.25f * move + g * dt * dt;
+        float gk = own ? ball_acceleration(w, k, g) : g;
+        float mc = base + 1.25f * move + gk * dt * dt;
         /* A sleeping ball does not come to meet it: against those, the whole move and what
          * gravity adds. A ball that strikes one (waking it before the solve) keeps that margin
          * in the gather that follows, against the ball it woke. With a quarter, a ball dropped
          * at 20 units/s onto a sleeping pile found the ball it struck too late and ended up to
          * the rest of its move deep in it: 0.33 of a radius. */
-        float mf = base + move + g * dt * dt;
+        float mf = base + move + gk * dt * dt;
         ax[i] = sx[i] = x[k];
         ay[i] = sy[i] = y[k];
         margin[i] = m;
@@ -275,7 +311,8 @@ static c2d_status step(c2d_world *w, float dt) {
 
     int substeps = w->def.substeps;
     float h = dt / (float)substeps;
-    gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h};
+    gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h, own_motion(w)};
+    if (gravity.own) prepare_motion(w, h);
     c2d_world_solve_prepare(w, h);
     for (int s = 0; s < substeps; s++) {
         double a = now_ms();
@@ -302,6 +339,11 @@ static c2d_status step(c2d_world *w, float dt) {
         w->angular_velocity[k] = w->bw[i];
     }
     finish_kinematic(w);
+    if (w->forces) { /* a force lasts one step */
+        for (size_t i = 0; i < w->awake_list_count; i++)
+            w->force_x[w->awake[i]] = w->force_y[w->awake[i]] = 0.0f;
+        w->forces = false;
+    }
 
     double t3 = now_ms();
     c2d_status sleep = c2d_world_update_sleep(w, dt);

@@ -254,6 +254,9 @@ static void test_defaults(void **state) {
     assert_true(b.restitution == 0.0f);
     assert_true(b.friction == 0.6f);
     assert_true(b.rolling_resistance == 0.05f);
+    assert_true(b.linear_damping == 0.0f);
+    assert_true(b.angular_damping == 0.0f);
+    assert_true(b.gravity_scale == 1.0f);
     assert_int_equal(b.category, C2D_FILTER_ALL);
     assert_int_equal(b.mask, C2D_FILTER_ALL);
     assert_false(b.events);
@@ -463,6 +466,9 @@ static void test_ball_def_ranges(void **state) {
         {"restitution", offsetof(c2d_ball_def, restitution), NONNEG},
         {"friction", offsetof(c2d_ball_def, friction), NONNEG},
         {"rolling_resistance", offsetof(c2d_ball_def, rolling_resistance), NONNEG},
+        {"linear_damping", offsetof(c2d_ball_def, linear_damping), NONNEG},
+        {"angular_damping", offsetof(c2d_ball_def, angular_damping), NONNEG},
+        {"gravity_scale", offsetof(c2d_ball_def, gravity_scale), FINITE},
     };
     fixture f;
     fixture_make(&f);
@@ -631,6 +637,11 @@ static void test_nulls(void **state) {
     assert_int_equal(c2d_world_set_ball_position(NULL, bid, v), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_set_ball_velocity(NULL, bid, v), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_apply_ball_impulse(NULL, bid, v), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_apply_ball_force(NULL, bid, v), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_set_ball_angular_velocity(NULL, bid, 1.0f), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_set_gravity(NULL, v), C2D_ERROR_NULL);
+    const c2d_vec2 no_gravity = c2d_world_gravity(NULL);
+    assert_true(no_gravity.x == 0.0f && no_gravity.y == 0.0f);
     assert_int_equal(c2d_world_set_ball_awake(NULL, bid, false), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_set_ball_enable_sleep(NULL, bid, false), C2D_ERROR_NULL);
     expect_unchanged(&f, &before, "the NULL calls");
@@ -743,6 +754,8 @@ static void expect_ball_refused(c2d_world *w, c2d_ball_id id, const char *what) 
     expect_status(c2d_world_set_ball_position(w, id, v), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_velocity(w, id, v), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_apply_ball_impulse(w, id, v), C2D_ERROR_INDEX, msg);
+    expect_status(c2d_world_apply_ball_force(w, id, v), C2D_ERROR_INDEX, msg);
+    expect_status(c2d_world_set_ball_angular_velocity(w, id, 1.0f), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_awake(w, id, true), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_enable_sleep(w, id, false), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_remove_balls(w, &id, 1), C2D_ERROR_INDEX, msg);
@@ -977,6 +990,8 @@ static void test_control_bad_values(void **state) {
         expect_status(c2d_world_set_ball_position(f.w, id, bad[i]), C2D_ERROR_VALUE, what);
         expect_status(c2d_world_set_ball_velocity(f.w, id, bad[i]), C2D_ERROR_VALUE, what);
         expect_status(c2d_world_apply_ball_impulse(f.w, id, bad[i]), C2D_ERROR_VALUE, what);
+        expect_status(c2d_world_apply_ball_force(f.w, id, bad[i]), C2D_ERROR_VALUE, what);
+        expect_status(c2d_world_set_gravity(f.w, bad[i]), C2D_ERROR_VALUE, what);
         expect_status(c2d_world_set_capsule_motion(f.w, f.flipper, bad[i], 0.0f), C2D_ERROR_VALUE,
                       what);
         c2d_capsule t = flipper_def().shape;
@@ -988,6 +1003,23 @@ static void test_control_bad_values(void **state) {
         expect_unchanged(&f, &before, what);
     }
     const float bad_angular[] = {NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 3; i++)
+        expect_status(c2d_world_set_ball_angular_velocity(f.w, id, bad_angular[i]),
+                      C2D_ERROR_VALUE, "set_ball_angular_velocity, not finite");
+    const c2d_vec2 g = c2d_world_gravity(f.w);
+    assert_true(g.x == 0.0f && g.y == -10.0f); /* refused: unchanged */
+    /* Forces add up until the step; a sum past the floats is refused and changes nothing. */
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}), C2D_OK,
+                  "apply_ball_force(FLT_MAX, 1)");
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}),
+                  C2D_ERROR_VALUE, "apply_ball_force(FLT_MAX, 1) again: the sum overflows");
+    c2d_ball_state bs;
+    assert_true(c2d_world_ball_state(f.w, id, &bs));
+    assert_true(bs.force.x == FLT_MAX && bs.force.y == 1.0f);
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){-FLT_MAX, -1.0f}), C2D_OK,
+                  "apply_ball_force(-FLT_MAX, -1)");
+    assert_true(c2d_world_ball_state(f.w, id, &bs));
+    assert_true(bs.force.x == 0.0f && bs.force.y == 0.0f);
     for (int i = 0; i < 3; i++)
         expect_status(
             c2d_world_set_capsule_motion(f.w, f.flipper, (c2d_vec2){0.0f, 0.0f}, bad_angular[i]),
@@ -1052,6 +1084,9 @@ static void test_control_reads_back(void **state) {
     assert_float_equal(st.friction, heavy.friction, 0.0f);
     assert_float_equal(st.restitution, heavy.restitution, 0.0f);
     assert_float_equal(st.rolling_resistance, heavy.rolling_resistance, 0.0f);
+    assert_float_equal(st.linear_damping, heavy.linear_damping, 0.0f);
+    assert_float_equal(st.angular_damping, heavy.angular_damping, 0.0f);
+    assert_float_equal(st.gravity_scale, heavy.gravity_scale, 0.0f);
     assert_int_equal(st.category, heavy.category);
     assert_int_equal(st.mask, heavy.mask);
     assert_true(st.awake);
@@ -1072,7 +1107,9 @@ static void test_control_reads_back(void **state) {
     snapshot before;
     snap(&f, &before);
     assert_int_equal(c2d_world_apply_ball_impulse(f.w, fid, (c2d_vec2){10.0f, 10.0f}), C2D_OK);
-    expect_unchanged(&f, &before, "an impulse on a ball of density 0");
+    assert_int_equal(c2d_world_apply_ball_force(f.w, fid, (c2d_vec2){10.0f, 10.0f}), C2D_OK);
+    assert_int_equal(c2d_world_set_ball_angular_velocity(f.w, fid, 3.0f), C2D_OK);
+    expect_unchanged(&f, &before, "an impulse, a force, a spin on a ball of density 0");
     assert_true(c2d_world_ball_state(f.w, fid, &st));
     assert_float_equal(st.mass, 0.0f, 0.0f);
     assert_float_equal(st.inertia, 0.0f, 0.0f);
@@ -1401,6 +1438,11 @@ static void probe_world(tasks *t) {
     PROBE(t, "set_ball_position", c2d_world_set_ball_position(w, t->ball, far), STATE);
     PROBE(t, "set_ball_velocity", c2d_world_set_ball_velocity(w, t->ball, far), STATE);
     PROBE(t, "apply_ball_impulse", c2d_world_apply_ball_impulse(w, t->ball, far), STATE);
+    PROBE(t, "apply_ball_force", c2d_world_apply_ball_force(w, t->ball, far), STATE);
+    PROBE(t, "set_ball_angular_velocity", c2d_world_set_ball_angular_velocity(w, t->ball, 1.0f),
+          STATE);
+    PROBE(t, "set_gravity", c2d_world_set_gravity(w, far), STATE);
+    PROBE(t, "gravity", c2d_world_gravity(w).y == 0.0f, true);
     PROBE(t, "set_ball_awake", c2d_world_set_ball_awake(w, t->ball, false), STATE);
     PROBE(t, "set_ball_enable_sleep", c2d_world_set_ball_enable_sleep(w, t->ball, false), STATE);
     PROBE(t, "get_balls", c2d_world_get_balls(w, &balls), STATE);
@@ -1489,7 +1531,7 @@ static void test_calls_during_step(void **state) {
         if (t.result[i].got != t.result[i].want)
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
-    assert_int_equal(t.probes, 24);
+    assert_int_equal(t.probes, 28);
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
     /* Nothing the probes asked for happened. */

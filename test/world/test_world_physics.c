@@ -2134,10 +2134,19 @@ static uint64_t script_hash(task_sys *tasks) {
                            (float)uniform(-1, 1), 0.0f);
         defs[i].restitution = (float)uniform(0, 0.5);
         defs[i].events = i % 5 == 0;
+        /* Some balls drag, spin down, float or fall faster (c2d_ball_def's motion fields). */
+        if (i % 7 == 3) defs[i].linear_damping = (float)uniform(0, 2);
+        if (i % 11 == 4) defs[i].angular_damping = (float)uniform(0, 3);
+        if (i % 13 == 5) defs[i].gravity_scale = (float)uniform(-0.5, 3);
     }
     assert_int_equal(c2d_world_add_balls(w, defs, N, ids), C2D_OK);
     uint64_t h = 0xcbf29ce484222325u;
     for (int s = 0; s < 150; s++) {
+        /* A force on a few balls every step, and the board tilted for a while. */
+        for (int i = 17; i < N; i += 97)
+            assert_int_equal(c2d_world_apply_ball_force(w, ids[i], v2(3, 6)), C2D_OK);
+        if (s == 60) assert_int_equal(c2d_world_set_gravity(w, v2(3, -9)), C2D_OK);
+        if (s == 100) assert_int_equal(c2d_world_set_gravity(w, v2(0, -10)), C2D_OK);
         if (s % 40 == 10)
             assert_int_equal(c2d_world_set_capsule_motion(w, flip, v2(0, 0), 20.0f), C2D_OK);
         if (s % 40 == 12)

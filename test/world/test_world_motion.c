@@ -1,0 +1,302 @@
+/* The balls' own motion through the public API: damping against its formula, gravity scale
+ * (floating, rising, falling faster without tunnelling), forces for one step, a tilted board
+ * (c2d_world_set_gravity() wakes the pile), and weightless balls that sleep where they stop (a
+ * top-down game). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "collide2d/world.h"
+
+static const float DT = 1.0f / 60.0f;
+
+static c2d_world *world_with_gravity(float gx, float gy) {
+    c2d_world_def def = c2d_world_default_def();
+    def.gravity = (c2d_vec2){gx, gy};
+    c2d_world *w = NULL;
+    assert_int_equal(c2d_world_create(&def, &w), C2D_OK);
+    return w;
+}
+
+static c2d_ball_id add_ball(c2d_world *w, c2d_ball_def d) {
+    c2d_ball_id id;
+    assert_int_equal(c2d_world_add_balls(w, &d, 1, &id), C2D_OK);
+    return id;
+}
+
+static void add_wall(c2d_world *w, float ax, float ay, float bx, float by, float r) {
+    c2d_capsule_def d = c2d_capsule_default_def();
+    d.shape = (c2d_capsule){{ax, ay}, {bx, by}, r};
+    assert_int_equal(c2d_world_add_capsules(w, &d, 1, NULL), C2D_OK);
+}
+
+static void steps(c2d_world *w, int n) {
+    for (int i = 0; i < n; i++)
+        assert_int_equal(c2d_world_step(w, DT), C2D_OK);
+}
+
+static c2d_ball_state state_of(const c2d_world *w, c2d_ball_id id) {
+    c2d_ball_state s;
+    assert_true(c2d_world_ball_state(w, id, &s));
+    return s;
+}
+
+/* Linear and angular damping follow v (1 / (1 + h d)) each substep, as a double reference does
+ * (within 1e-4: 480 float roundings), and so come within 1% of the exponential decay e^(-d t)
+ * after 1 s; a spinning ball that does not move stays where it is, to the bit. */
+static void damping_formula(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, 0.0f);
+    c2d_ball_def d = c2d_ball_default_def();
+    d.velocity = (c2d_vec2){10.0f, 0.0f};
+    d.linear_damping = 2.0f;
+    const c2d_ball_id slide = add_ball(w, d);
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 50.0f};
+    d.angular_velocity = 5.0f;
+    d.angular_damping = 3.0f;
+    const c2d_ball_id spin = add_ball(w, d);
+
+    const int substeps = c2d_world_default_def().substeps;
+    const double h = (double)DT / substeps;
+    double v = 10.0, x = 0.0, spin_ref = 5.0;
+    for (int s = 0; s < 60 * substeps; s++) {
+        v /= 1.0 + h * 2.0;
+        x += v * h;
+        spin_ref /= 1.0 + h * 3.0;
+    }
+    steps(w, 60);
+    const c2d_ball_state a = state_of(w, slide), b = state_of(w, spin);
+    print_message("# damping: v %.7f (reference %.7f, e^-2 x 10 = %.7f), x %.6f (%.6f), spin "
+                  "%.7f (%.7f)\n",
+                  (double)a.velocity.x, v, 10.0 * exp(-2.0), (double)a.position.x, x,
+                  (double)b.angular_velocity, spin_ref);
+    assert_true(fabs(a.velocity.x - v) <= 1e-4 * v); /* 480 float roundings */
+    assert_true(a.velocity.y == 0.0f);
+    assert_true(fabs(a.position.x - x) <= 1e-4 * x);
+    assert_true(fabs(v - 10.0 * exp(-2.0)) <= 0.01 * v);
+    assert_true(fabs(b.angular_velocity - spin_ref) <= 1e-4 * spin_ref);
+    assert_true(fabs(spin_ref - 5.0 * exp(-3.0)) <= 0.01 * spin_ref);
+    assert_true(b.position.x == 0.0f && b.position.y == 50.0f);
+    c2d_world_destroy(w);
+}
+
+/* Gravity scale: 0 floats (exactly still, and asleep where it stopped, since it feels no
+ * gravity), -1 rises to a ceiling and sleeps against it, 2 falls twice as fast, and 40 falls
+ * onto a capsule of radius 0.01 without passing through it. */
+static void gravity_scale(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, -10.0f);
+    add_wall(w, -50.0f, 0.0f, 50.0f, 0.0f, 0.5f);   /* floor, top at 0.5 */
+    add_wall(w, 5.0f, 10.0f, 15.0f, 10.0f, 0.5f);   /* ceiling over x = 10, face at 9.5 */
+    add_wall(w, 25.0f, 25.0f, 35.0f, 25.0f, 0.01f); /* a thin bar over x = 30 */
+    c2d_ball_def d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 5.0f};
+    d.gravity_scale = 0.0f;
+    const c2d_ball_id floats = add_ball(w, d);
+    d.position = (c2d_vec2){10.0f, 5.0f};
+    d.gravity_scale = -1.0f;
+    const c2d_ball_id rises = add_ball(w, d);
+    d.position = (c2d_vec2){20.0f, 40.0f};
+    d.gravity_scale = 2.0f;
+    const c2d_ball_id falls = add_ball(w, d);
+    d.position = (c2d_vec2){30.0f, 200.0f};
+    d.gravity_scale = 40.0f;
+    const c2d_ball_id heavy = add_ball(w, d);
+
+    steps(w, 1);
+    const float vy = state_of(w, falls).velocity.y;
+    print_message("# gravity_scale 2: vy %.7f after one step (-20 dt = %.7f)\n", (double)vy,
+                  (double)(-20.0f * DT));
+    assert_true(fabsf(vy + 20.0f * DT) <= 1e-5f * 20.0f * DT);
+    float lowest = INFINITY;
+    for (int s = 1; s < 600; s++) {
+        steps(w, 1);
+        const float y = state_of(w, heavy).position.y;
+        if (y < lowest) lowest = y;
+        const c2d_ball_state f = state_of(w, floats);
+        assert_true(f.position.x == 0.0f && f.position.y == 5.0f);
+        assert_true(f.velocity.x == 0.0f && f.velocity.y == 0.0f);
+    }
+    const c2d_ball_state f = state_of(w, floats), r = state_of(w, rises);
+    const c2d_ball_state h = state_of(w, heavy);
+    print_message("# gravity_scale: 0 asleep %d at y %.3f; -1 asleep %d, gap to the ceiling %.5f; "
+                  "40: lowest y %.4f (bar top 25.01, ball radius 0.5), now %.4f\n",
+                  !f.awake, (double)f.position.y, !r.awake, (double)(9.5f - r.position.y - 0.5f),
+                  (double)lowest, (double)h.position.y);
+    assert_false(f.awake);
+    assert_false(r.awake);
+    assert_true(fabsf(9.5f - r.position.y - 0.5f) <= 0.005f * 0.5f);
+    assert_true(lowest > 25.01f);
+    assert_true(h.position.y > 25.01f + 0.5f * 0.99f);
+    c2d_world_destroy(w);
+}
+
+/* A force lasts one step: one step of force f adds f / m x dt; a force applied every step for a
+ * second adds f / m; the state reads it back until the step, then 0. Forces add up. A force
+ * wakes a sleeping ball. */
+static void force_one_step(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, 0.0f);
+    const c2d_ball_id id = add_ball(w, c2d_ball_default_def());
+    const float m = state_of(w, id).mass;
+    assert_int_equal(c2d_world_apply_ball_force(w, id, (c2d_vec2){m, 0.0f}), C2D_OK);
+    assert_int_equal(c2d_world_apply_ball_force(w, id, (c2d_vec2){m, -m}), C2D_OK);
+    c2d_ball_state s = state_of(w, id);
+    assert_true(s.force.x == 2.0f * m && s.force.y == -m);
+    steps(w, 1);
+    s = state_of(w, id);
+    assert_true(s.force.x == 0.0f && s.force.y == 0.0f);
+    assert_true(fabsf(s.velocity.x - 2.0f * DT) <= 1e-5f * 2.0f * DT);
+    assert_true(fabsf(s.velocity.y + DT) <= 1e-5f * DT);
+    const c2d_vec2 after = s.velocity;
+    steps(w, 1);
+    s = state_of(w, id);
+    assert_memory_equal(&s.velocity, &after, sizeof after); /* gone after its step */
+
+    assert_int_equal(c2d_world_set_ball_velocity(w, id, (c2d_vec2){0.0f, 0.0f}), C2D_OK);
+    for (int i = 0; i < 60; i++) {
+        assert_int_equal(c2d_world_apply_ball_force(w, id, (c2d_vec2){3.0f * m, 0.0f}), C2D_OK);
+        steps(w, 1);
+    }
+    s = state_of(w, id);
+    print_message("# force: 3 m for 1 s: vx %.6f (3)\n", (double)s.velocity.x);
+    assert_true(fabsf(s.velocity.x - 3.0f) <= 1e-4f * 3.0f);
+    assert_true(s.awake);
+    c2d_world_destroy(w);
+
+    /* On a floor: asleep, then a force pushes it along. */
+    w = world_with_gravity(0.0f, -10.0f);
+    add_wall(w, -50.0f, 0.0f, 50.0f, 0.0f, 0.5f);
+    c2d_ball_def d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 1.0f};
+    const c2d_ball_id rest = add_ball(w, d);
+    for (int i = 0; i < 600 && c2d_world_ball_awake(w, rest); i++)
+        steps(w, 1);
+    assert_false(c2d_world_ball_awake(w, rest));
+    assert_int_equal(c2d_world_apply_ball_force(w, rest, (c2d_vec2){40.0f * m, 0.0f}), C2D_OK);
+    assert_true(c2d_world_ball_awake(w, rest));
+    for (int i = 0; i < 30; i++) {
+        assert_int_equal(c2d_world_apply_ball_force(w, rest, (c2d_vec2){40.0f * m, 0.0f}), C2D_OK);
+        steps(w, 1);
+    }
+    s = state_of(w, rest);
+    print_message("# force on the floor: x %.3f after 0.5 s\n", (double)s.position.x);
+    assert_true(s.position.x > 1.0f);
+    assert_true(fabsf(s.position.y - 1.0f) < 0.01f);
+    c2d_world_destroy(w);
+}
+
+/* A box of balls sleeps; tilting gravity wakes every ball at once, the pile slides toward the
+ * low wall, and no ball leaves the box. Setting the same gravity again changes nothing. */
+static void tilted_board(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, -10.0f);
+    const float W = 16.0f;
+    add_wall(w, 0.0f, -0.5f, W, -0.5f, 0.5f);
+    add_wall(w, -0.5f, -0.5f, -0.5f, 30.0f, 0.5f);
+    add_wall(w, W + 0.5f, -0.5f, W + 0.5f, 30.0f, 0.5f);
+    enum { N = 120 };
+    c2d_ball_def defs[N];
+    for (int i = 0; i < N; i++) {
+        defs[i] = c2d_ball_default_def();
+        defs[i].radius = 0.4f + 0.002f * (float)(i % 50);
+        defs[i].position =
+            (c2d_vec2){0.6f + 1.25f * (float)(i % 12), 0.6f + 1.25f * (float)(i / 12)};
+    }
+    assert_int_equal(c2d_world_add_balls(w, defs, N, NULL), C2D_OK);
+    int settle = 0;
+    while (c2d_world_awake_count(w) > 0 && settle < 1800) {
+        steps(w, 1);
+        settle++;
+    }
+    assert_int_equal(c2d_world_awake_count(w), 0);
+    const uint64_t hash = c2d_world_hash(w);
+    assert_int_equal(c2d_world_set_gravity(w, (c2d_vec2){0.0f, -10.0f}), C2D_OK);
+    assert_int_equal(c2d_world_awake_count(w), 0);
+    assert_true(c2d_world_hash(w) == hash);
+
+    c2d_world_balls b;
+    assert_int_equal(c2d_world_get_balls(w, &b), C2D_OK);
+    double mean_before = 0.0;
+    for (size_t i = 0; i < b.count; i++)
+        mean_before += b.x[i] / (double)b.count;
+    assert_int_equal(c2d_world_set_gravity(w, (c2d_vec2){-6.0f, -8.0f}), C2D_OK);
+    const c2d_vec2 g = c2d_world_gravity(w);
+    assert_true(g.x == -6.0f && g.y == -8.0f);
+    assert_int_equal(c2d_world_awake_count(w), N);
+    steps(w, 180);
+    assert_int_equal(c2d_world_get_balls(w, &b), C2D_OK);
+    double mean_after = 0.0;
+    for (size_t i = 0; i < b.count; i++) {
+        mean_after += b.x[i] / (double)b.count;
+        assert_true(b.x[i] > 0.0f && b.x[i] < W && b.y[i] > 0.0f);
+    }
+    print_message("# tilt: asleep after %d steps; mean x %.3f -> %.3f after 3 s at (-6, -8)\n",
+                  settle, mean_before, mean_after);
+    assert_true(mean_after < mean_before - 1.0);
+    c2d_world_destroy(w);
+}
+
+/* A top-down game (gravity 0, drag): a ball that stops sleeps where it stops, in the open; a
+ * ball shot into it wakes it and moves it; a weightless ball that a falling ball lands on
+ * wakes (it is pushed, not a floating floor). */
+static void weightless_sleep(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, 0.0f);
+    c2d_ball_def d = c2d_ball_default_def();
+    d.velocity = (c2d_vec2){3.0f, 0.0f};
+    d.linear_damping = 4.0f;
+    const c2d_ball_id puck = add_ball(w, d);
+    int t = 0;
+    while (c2d_world_ball_awake(w, puck) && t < 600) {
+        steps(w, 1);
+        t++;
+    }
+    const c2d_ball_state s = state_of(w, puck);
+    print_message("# top-down: the puck slept after %d steps at x %.4f (3 / 4 = 0.75 at most)\n", t,
+                  (double)s.position.x);
+    assert_false(s.awake);
+    assert_true(s.position.x > 0.5f && s.position.x < 0.76f);
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){s.position.x - 3.0f, 0.0f};
+    d.velocity = (c2d_vec2){5.0f, 0.0f};
+    d.linear_damping = 0.5f;
+    add_ball(w, d);
+    steps(w, 60);
+    const c2d_ball_state hit = state_of(w, puck);
+    assert_true(hit.awake);
+    assert_true(hit.position.x > s.position.x + 0.5f);
+    c2d_world_destroy(w);
+
+    w = world_with_gravity(0.0f, -10.0f);
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 5.0f};
+    d.gravity_scale = 0.0f;
+    const c2d_ball_id balloon = add_ball(w, d);
+    steps(w, 60);
+    assert_false(c2d_world_ball_awake(w, balloon));
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 6.002f}; /* set down gently: no strike wakes it */
+    add_ball(w, d);
+    steps(w, 30);
+    const c2d_ball_state b = state_of(w, balloon);
+    print_message("# a ball set down on a weightless one: awake %d, y %.3f (was 5)\n", b.awake,
+                  (double)b.position.y);
+    assert_true(b.position.y < 4.9f);
+    c2d_world_destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(damping_formula),  cmocka_unit_test(gravity_scale),
+        cmocka_unit_test(force_one_step),   cmocka_unit_test(tilted_board),
+        cmocka_unit_test(weightless_sleep),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
