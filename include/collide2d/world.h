@@ -331,6 +331,23 @@ C2D_API c2d_status c2d_world_set_ball_angular_velocity(c2d_world *w, c2d_ball_id
 /// keeps the ball awake). A ball of density 0 ignores it. A sum that is not finite:
 /// C2D_ERROR_VALUE, and the force is unchanged.
 C2D_API c2d_status c2d_world_apply_ball_force(c2d_world *w, c2d_ball_id id, c2d_vec2 force);
+/// Set a ball's c2d_ball_def field of the same name after it was added, in the same range
+/// (else C2D_ERROR_VALUE and nothing changes): it acts from the next step on (a pair mixes the
+/// two balls' values each step). The ball wakes, and so do the sleeping balls it touched.
+C2D_API c2d_status c2d_world_set_ball_friction(c2d_world *w, c2d_ball_id id, float friction);
+C2D_API c2d_status c2d_world_set_ball_restitution(c2d_world *w, c2d_ball_id id, float restitution);
+C2D_API c2d_status c2d_world_set_ball_rolling_resistance(c2d_world *w, c2d_ball_id id,
+                                                         float rolling_resistance);
+C2D_API c2d_status c2d_world_set_ball_linear_damping(c2d_world *w, c2d_ball_id id,
+                                                     float linear_damping);
+C2D_API c2d_status c2d_world_set_ball_angular_damping(c2d_world *w, c2d_ball_id id,
+                                                      float angular_damping);
+C2D_API c2d_status c2d_world_set_ball_gravity_scale(c2d_world *w, c2d_ball_id id,
+                                                    float gravity_scale);
+/// Sets a ball's category and mask (collide2d/filter.h), from the next step on: a ball let
+/// through a floor falls through it. The ball wakes, and so do the sleeping balls it touched.
+C2D_API c2d_status c2d_world_set_ball_filter(c2d_world *w, c2d_ball_id id, uint32_t category,
+                                             uint32_t mask);
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
 /// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of

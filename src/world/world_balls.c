@@ -326,6 +326,54 @@ c2d_status c2d_world_set_ball_enable_sleep(c2d_world *w, c2d_ball_id id, bool en
     return C2D_OK;
 }
 
+/* Sets one of a ball's def fields from the next step on, if `value` passes `valid`: the ball
+ * wakes, and so do the sleeping balls it touched (the contacts they rest in change). */
+static c2d_status set_ball_field(c2d_world *w, c2d_ball_id id, float *field, float value,
+                                 bool (*valid)(float)) {
+    uint32_t k;
+    c2d_status st = ball_for_change(w, id, &k);
+    if (st != C2D_OK) return st;
+    if (!valid(value)) return C2D_ERROR_VALUE;
+    st = wake_with_neighbours(w, k);
+    if (st != C2D_OK) return st;
+    w->motion_balls -= c2d_world_own_motion(w, k);
+    field[k] = value;
+    w->motion_balls += c2d_world_own_motion(w, k);
+    return C2D_OK;
+}
+
+c2d_status c2d_world_set_ball_friction(c2d_world *w, c2d_ball_id id, float friction) {
+    return set_ball_field(w, id, w ? w->friction : NULL, friction, c2d_world_non_negative);
+}
+c2d_status c2d_world_set_ball_restitution(c2d_world *w, c2d_ball_id id, float restitution) {
+    return set_ball_field(w, id, w ? w->restitution : NULL, restitution, c2d_world_non_negative);
+}
+c2d_status c2d_world_set_ball_rolling_resistance(c2d_world *w, c2d_ball_id id, float rolling) {
+    return set_ball_field(w, id, w ? w->rolling_resistance : NULL, rolling, c2d_world_non_negative);
+}
+c2d_status c2d_world_set_ball_linear_damping(c2d_world *w, c2d_ball_id id, float damping) {
+    return set_ball_field(w, id, w ? w->linear_damping : NULL, damping, c2d_world_non_negative);
+}
+c2d_status c2d_world_set_ball_angular_damping(c2d_world *w, c2d_ball_id id, float damping) {
+    return set_ball_field(w, id, w ? w->angular_damping : NULL, damping, c2d_world_non_negative);
+}
+c2d_status c2d_world_set_ball_gravity_scale(c2d_world *w, c2d_ball_id id, float scale) {
+    return set_ball_field(w, id, w ? w->gravity_scale : NULL, scale, c2d_world_finite);
+}
+
+c2d_status c2d_world_set_ball_filter(c2d_world *w, c2d_ball_id id, uint32_t category,
+                                     uint32_t mask) {
+    uint32_t k;
+    c2d_status st = ball_for_change(w, id, &k);
+    if (st != C2D_OK) return st;
+    /* Awake, it leaves the frozen index, which kept its old words. */
+    st = wake_with_neighbours(w, k);
+    if (st != C2D_OK) return st;
+    w->category[k] = category;
+    w->mask[k] = mask;
+    return C2D_OK;
+}
+
 uint64_t c2d_world_ball_user_data(const c2d_world *w, c2d_ball_id id) {
     uint32_t k;
     if (!w || c2d_world_busy(w) || !c2d_world_lookup_ball(w, id, &k)) return 0;

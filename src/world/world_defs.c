@@ -53,7 +53,7 @@ bool c2d_world_finite(float v) {
 static bool positive(float v) {
     return isfinite(v) && v > 0.0f;
 }
-static bool non_negative(float v) {
+bool c2d_world_non_negative(float v) {
     return isfinite(v) && v >= 0.0f;
 }
 bool c2d_world_finite_vec(c2d_vec2 v) {
@@ -63,12 +63,12 @@ bool c2d_world_finite_vec(c2d_vec2 v) {
 bool c2d_world_def_valid(const c2d_world_def *d) {
     bool tasks = (d->enqueue_task == NULL) == (d->finish_task == NULL);
     return c2d_world_finite_vec(d->gravity) && d->substeps >= 1 && d->substeps <= 64 &&
-           positive(d->contact_hertz) && non_negative(d->contact_damping_ratio) &&
-           positive(d->max_push_speed) && non_negative(d->restitution_threshold) &&
-           non_negative(d->hit_speed) && positive(d->sleep_speed) && positive(d->sleep_time) &&
-           c2d_world_finite(d->wake_speed) && d->wake_speed >= d->sleep_speed &&
-           non_negative(d->speculative_distance) && d->worker_count >= 1 && d->worker_count <= 64 &&
-           tasks;
+           positive(d->contact_hertz) && c2d_world_non_negative(d->contact_damping_ratio) &&
+           positive(d->max_push_speed) && c2d_world_non_negative(d->restitution_threshold) &&
+           c2d_world_non_negative(d->hit_speed) && positive(d->sleep_speed) &&
+           positive(d->sleep_time) && c2d_world_finite(d->wake_speed) &&
+           d->wake_speed >= d->sleep_speed && c2d_world_non_negative(d->speculative_distance) &&
+           d->worker_count >= 1 && d->worker_count <= 64 && tasks;
 }
 
 /* A ball that moves needs a mass, its inverse and its inverse moment of inertia as finite
@@ -84,19 +84,21 @@ static bool mass_in_range(float density, float radius) {
 bool c2d_world_ball_def_valid(const c2d_ball_def *d) {
     return c2d_world_finite_vec(d->position) && c2d_world_finite_vec(d->velocity) &&
            c2d_world_finite(d->angular_velocity) && positive(d->radius) &&
-           non_negative(d->density) && non_negative(d->restitution) && non_negative(d->friction) &&
-           non_negative(d->rolling_resistance) && non_negative(d->linear_damping) &&
-           non_negative(d->angular_damping) && c2d_world_finite(d->gravity_scale) &&
+           c2d_world_non_negative(d->density) && c2d_world_non_negative(d->restitution) &&
+           c2d_world_non_negative(d->friction) && c2d_world_non_negative(d->rolling_resistance) &&
+           c2d_world_non_negative(d->linear_damping) &&
+           c2d_world_non_negative(d->angular_damping) && c2d_world_finite(d->gravity_scale) &&
            mass_in_range(d->density, d->radius);
 }
 
 bool c2d_world_shape_valid(c2d_capsule k) {
-    return c2d_world_finite_vec(k.a) && c2d_world_finite_vec(k.b) && non_negative(k.radius);
+    return c2d_world_finite_vec(k.a) && c2d_world_finite_vec(k.b) &&
+           c2d_world_non_negative(k.radius);
 }
 
 bool c2d_world_capsule_def_valid(const c2d_capsule_def *d) {
-    if (!c2d_world_shape_valid(d->shape) || !non_negative(d->restitution) ||
-        !non_negative(d->friction))
+    if (!c2d_world_shape_valid(d->shape) || !c2d_world_non_negative(d->restitution) ||
+        !c2d_world_non_negative(d->friction))
         return false;
     if (d->motion == C2D_STATIC)
         return d->velocity.x == 0.0f && d->velocity.y == 0.0f && d->angular_velocity == 0.0f &&

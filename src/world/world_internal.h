@@ -337,6 +337,7 @@ C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id
 /* The checks of the public calls (world_defs.c): finite values, the defs' ranges, a world that
  * is stepping (whose calls are refused), and an id that repeats one before it in a list. */
 C2D_INTERNAL bool c2d_world_finite(float v);
+C2D_INTERNAL bool c2d_world_non_negative(float v); /* finite and >= 0 */
 C2D_INTERNAL bool c2d_world_finite_vec(c2d_vec2 v);
 C2D_INTERNAL bool c2d_world_def_valid(const c2d_world_def *d);
 C2D_INTERNAL bool c2d_world_ball_def_valid(const c2d_ball_def *d);

@@ -291,6 +291,29 @@ static void test_defaults(void **state) {
 
 typedef enum range { FINITE, POSITIVE, NONNEG } range;
 
+/* The setters of a ball's def fields after it was added, with each field's range and where
+ * c2d_ball_state reads it back. */
+typedef struct setter {
+    const char *name;
+    c2d_status (*set)(c2d_world *, c2d_ball_id, float);
+    range range;
+    size_t state_offset; /* in c2d_ball_state */
+} setter;
+enum { SETTER_COUNT = 6 };
+static const setter setters[SETTER_COUNT] = {
+    {"set_ball_friction", c2d_world_set_ball_friction, NONNEG, offsetof(c2d_ball_state, friction)},
+    {"set_ball_restitution", c2d_world_set_ball_restitution, NONNEG,
+     offsetof(c2d_ball_state, restitution)},
+    {"set_ball_rolling_resistance", c2d_world_set_ball_rolling_resistance, NONNEG,
+     offsetof(c2d_ball_state, rolling_resistance)},
+    {"set_ball_linear_damping", c2d_world_set_ball_linear_damping, NONNEG,
+     offsetof(c2d_ball_state, linear_damping)},
+    {"set_ball_angular_damping", c2d_world_set_ball_angular_damping, NONNEG,
+     offsetof(c2d_ball_state, angular_damping)},
+    {"set_ball_gravity_scale", c2d_world_set_ball_gravity_scale, FINITE,
+     offsetof(c2d_ball_state, gravity_scale)},
+};
+
 typedef struct field {
     const char *name;
     size_t offset;
@@ -514,6 +537,47 @@ static void test_ball_def_ranges(void **state) {
     end_collect();
 }
 
+/* Each setter refuses what its def field refuses, changing nothing (the state reads the old
+ * value back), and takes what it takes (read back exactly); the filter takes any words. */
+static void test_setter_ranges(void **state) {
+    (void)state;
+    begin_collect();
+    fixture f;
+    fixture_make(&f);
+    const c2d_ball_id id = f.ball[1];
+    char what[128];
+    for (int si = 0; si < SETTER_COUNT; si++) {
+        const setter *st = &setters[si];
+        c2d_ball_state before, after;
+        assert_true(c2d_world_ball_state(f.w, id, &before));
+        size_t n;
+        const float *v = values(st->range, false, &n);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(what, sizeof what, "%s(%g)", st->name, (double)v[i]);
+            expect_status(st->set(f.w, id, v[i]), C2D_ERROR_VALUE, what);
+            assert_true(c2d_world_ball_state(f.w, id, &after));
+            if (memcmp(&before, &after, sizeof before) != 0)
+                fail_msg("%s: a refused value changed the ball", what);
+        }
+        v = values(st->range, true, &n);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(what, sizeof what, "%s(%g)", st->name, (double)v[i]);
+            expect_status(st->set(f.w, id, v[i]), C2D_OK, what);
+            assert_true(c2d_world_ball_state(f.w, id, &after));
+            float got;
+            memcpy(&got, (const char *)&after + st->state_offset, sizeof got);
+            if (memcmp(&got, &v[i], sizeof got) != 0) fail_msg("%s: read back %g", what, got);
+        }
+    }
+    expect_status(c2d_world_set_ball_filter(f.w, id, 0x5u, 0xFFFFFFF0u), C2D_OK, "set_filter");
+    c2d_ball_state bs;
+    assert_true(c2d_world_ball_state(f.w, id, &bs));
+    assert_int_equal(bs.category, 0x5u);
+    assert_int_equal(bs.mask, 0xFFFFFFF0u);
+    c2d_world_destroy(f.w);
+    end_collect();
+}
+
 static void test_capsule_def_ranges(void **state) {
     (void)state;
     begin_collect();
@@ -640,6 +704,9 @@ static void test_nulls(void **state) {
     assert_int_equal(c2d_world_apply_ball_force(NULL, bid, v), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_set_ball_angular_velocity(NULL, bid, 1.0f), C2D_ERROR_NULL);
     assert_int_equal(c2d_world_set_gravity(NULL, v), C2D_ERROR_NULL);
+    for (int i = 0; i < SETTER_COUNT; i++)
+        assert_int_equal(setters[i].set(NULL, bid, 0.5f), C2D_ERROR_NULL);
+    assert_int_equal(c2d_world_set_ball_filter(NULL, bid, 1, 1), C2D_ERROR_NULL);
     const c2d_vec2 no_gravity = c2d_world_gravity(NULL);
     assert_true(no_gravity.x == 0.0f && no_gravity.y == 0.0f);
     assert_int_equal(c2d_world_set_ball_awake(NULL, bid, false), C2D_ERROR_NULL);
@@ -756,6 +823,9 @@ static void expect_ball_refused(c2d_world *w, c2d_ball_id id, const char *what) 
     expect_status(c2d_world_apply_ball_impulse(w, id, v), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_apply_ball_force(w, id, v), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_angular_velocity(w, id, 1.0f), C2D_ERROR_INDEX, msg);
+    for (int i = 0; i < SETTER_COUNT; i++)
+        expect_status(setters[i].set(w, id, 0.5f), C2D_ERROR_INDEX, msg);
+    expect_status(c2d_world_set_ball_filter(w, id, 1, 1), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_awake(w, id, true), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_set_ball_enable_sleep(w, id, false), C2D_ERROR_INDEX, msg);
     expect_status(c2d_world_remove_balls(w, &id, 1), C2D_ERROR_INDEX, msg);
@@ -1004,15 +1074,15 @@ static void test_control_bad_values(void **state) {
     }
     const float bad_angular[] = {NAN, INFINITY, -INFINITY};
     for (int i = 0; i < 3; i++)
-        expect_status(c2d_world_set_ball_angular_velocity(f.w, id, bad_angular[i]),
-                      C2D_ERROR_VALUE, "set_ball_angular_velocity, not finite");
+        expect_status(c2d_world_set_ball_angular_velocity(f.w, id, bad_angular[i]), C2D_ERROR_VALUE,
+                      "set_ball_angular_velocity, not finite");
     const c2d_vec2 g = c2d_world_gravity(f.w);
     assert_true(g.x == 0.0f && g.y == -10.0f); /* refused: unchanged */
     /* Forces add up until the step; a sum past the floats is refused and changes nothing. */
     expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}), C2D_OK,
                   "apply_ball_force(FLT_MAX, 1)");
-    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}),
-                  C2D_ERROR_VALUE, "apply_ball_force(FLT_MAX, 1) again: the sum overflows");
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}), C2D_ERROR_VALUE,
+                  "apply_ball_force(FLT_MAX, 1) again: the sum overflows");
     c2d_ball_state bs;
     assert_true(c2d_world_ball_state(f.w, id, &bs));
     assert_true(bs.force.x == FLT_MAX && bs.force.y == 1.0f);
@@ -1386,7 +1456,7 @@ static void balls_equal(const c2d_world *a, const c2d_world *b) {
 
 /* ---- 7. Calls during a step ----------------------------------------------------------- */
 
-enum { PROBE_MAX = 32 };
+enum { PROBE_MAX = 48 };
 
 /* A task system for tests: enqueue runs the task at once in `workers` ranges (last range
  * first: the order must not matter) and returns a handle that finish must be given. When
@@ -1442,6 +1512,9 @@ static void probe_world(tasks *t) {
     PROBE(t, "set_ball_angular_velocity", c2d_world_set_ball_angular_velocity(w, t->ball, 1.0f),
           STATE);
     PROBE(t, "set_gravity", c2d_world_set_gravity(w, far), STATE);
+    for (int i = 0; i < SETTER_COUNT; i++)
+        PROBE(t, setters[i].name, setters[i].set(w, t->ball, 0.5f), STATE);
+    PROBE(t, "set_ball_filter", c2d_world_set_ball_filter(w, t->ball, 1, 1), STATE);
     PROBE(t, "gravity", c2d_world_gravity(w).y == 0.0f, true);
     PROBE(t, "set_ball_awake", c2d_world_set_ball_awake(w, t->ball, false), STATE);
     PROBE(t, "set_ball_enable_sleep", c2d_world_set_ball_enable_sleep(w, t->ball, false), STATE);
@@ -1531,7 +1604,7 @@ static void test_calls_during_step(void **state) {
         if (t.result[i].got != t.result[i].want)
             fail_msg("%s during a step: got %d, expected %d", t.result[i].call, t.result[i].got,
                      t.result[i].want);
-    assert_int_equal(t.probes, 28);
+    assert_int_equal(t.probes, 28 + SETTER_COUNT + 1);
     assert_int_equal(t.finished, t.enqueued);
     assert_int_equal(t.foreign_handles, 0);
     /* Nothing the probes asked for happened. */
@@ -1873,6 +1946,7 @@ int main(void) {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_world_def_ranges),
         cmocka_unit_test(test_ball_def_ranges),
+        cmocka_unit_test(test_setter_ranges),
         cmocka_unit_test(test_capsule_def_ranges),
         cmocka_unit_test(test_nulls),
         cmocka_unit_test(test_query_nulls),

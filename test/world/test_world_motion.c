@@ -292,11 +292,89 @@ static void weightless_sleep(void **state) {
     c2d_world_destroy(w);
 }
 
+/* The setters act from the next step: a stack of two sleeping balls whose bottom ball's mask
+ * is changed to pass through the floor: it falls through, and the top one wakes and falls onto
+ * the floor; a ball given restitution 1 bounces where it stopped dead before; a gravity scale
+ * of 0 set in flight stops the fall's acceleration; damping set on a sliding ball slows it. */
+static void setters_act(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, -10.0f);
+    c2d_capsule_def floor = c2d_capsule_default_def();
+    floor.shape = (c2d_capsule){{-50.0f, 0.0f}, {50.0f, 0.0f}, 0.5f};
+    floor.category = 2u;
+    assert_int_equal(c2d_world_add_capsules(w, &floor, 1, NULL), C2D_OK);
+    c2d_ball_def d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 1.0f};
+    const c2d_ball_id bottom = add_ball(w, d);
+    d.position = (c2d_vec2){0.0f, 2.0f};
+    const c2d_ball_id top = add_ball(w, d);
+    for (int i = 0; i < 600 && c2d_world_awake_count(w) > 0; i++)
+        steps(w, 1);
+    assert_int_equal(c2d_world_awake_count(w), 0);
+    assert_int_equal(c2d_world_set_ball_filter(w, bottom, C2D_FILTER_ALL, C2D_FILTER_ALL & ~2u),
+                     C2D_OK);
+    assert_true(c2d_world_ball_awake(w, bottom) && c2d_world_ball_awake(w, top));
+    steps(w, 60);
+    const float yb = state_of(w, bottom).position.y, yt = state_of(w, top).position.y;
+    print_message("# filter: the bottom ball at y %.2f, the top one at %.2f after 1 s\n",
+                  (double)yb, (double)yt);
+    assert_true(yb < -3.0f && fabsf(yt - 1.0f) < 0.01f); /* the top one falls onto the floor */
+    c2d_world_destroy(w);
+
+    /* Restitution: the same drop, before and after the setter. */
+    float peak[2];
+    for (int run = 0; run < 2; run++) {
+        w = world_with_gravity(0.0f, -10.0f);
+        add_wall(w, -50.0f, 0.0f, 50.0f, 0.0f, 0.5f);
+        d = c2d_ball_default_def();
+        d.position = (c2d_vec2){0.0f, 3.0f};
+        const c2d_ball_id id = add_ball(w, d);
+        if (run == 1) assert_int_equal(c2d_world_set_ball_restitution(w, id, 1.0f), C2D_OK);
+        float low = INFINITY;
+        peak[run] = -INFINITY;
+        for (int i = 0; i < 90; i++) {
+            steps(w, 1);
+            const float y = state_of(w, id).position.y;
+            if (y < low) low = y;
+            if (low < 1.05f && y > peak[run]) peak[run] = y;
+        }
+        c2d_world_destroy(w);
+    }
+    print_message("# restitution: peak after the bounce %.3f at 0, %.3f at 1 (dropped from 3)\n",
+                  (double)peak[0], (double)peak[1]);
+    assert_true(peak[0] < 1.1f && peak[1] > 2.5f);
+
+    /* Gravity scale set in flight; damping set on a sliding ball. */
+    w = world_with_gravity(0.0f, -10.0f);
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 100.0f};
+    const c2d_ball_id fall = add_ball(w, d);
+    d = c2d_ball_default_def();
+    d.position = (c2d_vec2){10.0f, 100.0f};
+    d.gravity_scale = 0.0f;
+    d.velocity = (c2d_vec2){4.0f, 0.0f};
+    const c2d_ball_id slide = add_ball(w, d);
+    steps(w, 30);
+    assert_int_equal(c2d_world_set_ball_gravity_scale(w, fall, 0.0f), C2D_OK);
+    assert_int_equal(c2d_world_set_ball_linear_damping(w, slide, 3.0f), C2D_OK);
+    const c2d_vec2 v0 = state_of(w, fall).velocity;
+    steps(w, 30);
+    const c2d_ball_state f = state_of(w, fall), sl = state_of(w, slide);
+    print_message("# gravity scale 0 in flight: vy %.4f then %.4f; damping 3: vx 4 -> %.4f\n",
+                  (double)v0.y, (double)f.velocity.y, (double)sl.velocity.x);
+    assert_true(f.velocity.y == v0.y);
+    assert_true(fabsf(sl.velocity.x - 4.0f * expf(-1.5f)) < 0.02f);
+    assert_int_equal(c2d_world_set_ball_gravity_scale(w, fall, 1.0f), C2D_OK);
+    steps(w, 1);
+    assert_true(state_of(w, fall).velocity.y < v0.y);
+    c2d_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(damping_formula),  cmocka_unit_test(gravity_scale),
         cmocka_unit_test(force_one_step),   cmocka_unit_test(tilted_board),
-        cmocka_unit_test(weightless_sleep),
+        cmocka_unit_test(weightless_sleep), cmocka_unit_test(setters_act),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
