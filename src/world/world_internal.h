@@ -360,8 +360,9 @@ C2D_INTERNAL void c2d_world_thaw_now(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t capsule);
 C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
-/* Wakes the sleeping balls an awake ball strikes this step (the step's contacts: approaching
- * faster than wake_speed and near enough to reach them at that speed), before the solve: a
+/* Wakes the sleeping balls an awake ball may strike this step (the step's contacts, within a
+ * whole step's move: approaching faster than wake_speed and restitution_threshold), before
+ * the solve: a
  * sleeping ball is a wall to the solve, and a ball struck while asleep stayed put while the
  * striker bounced off it. Returns how many woke (then the step gathers its balls again). */
 C2D_INTERNAL size_t c2d_world_wake_struck(c2d_world *w, float dt);
