@@ -171,7 +171,9 @@ typedef struct c2d_ball_def {
     /// >= 0 and finite, 1/s: the same for its spin (Box2D's angularDamping). Default 0.
     float angular_damping;
     /// Finite: the world's gravity times this acts on the ball (0: it floats; -1: a balloon).
-    /// Default 1.
+    /// Default 1. The moves are floats: an acceleration so large that a step's move dwarfs the
+    /// coordinates (beyond about 1e8 units/s^2 at coordinates near 10) leaves the sweeps no
+    /// precision to advance by, and the ball stops where it is.
     float gravity_scale;
     uint32_t category;  ///< Layers the ball is on (collide2d/filter.h). Default C2D_FILTER_ALL.
     uint32_t mask;      ///< Layers the ball meets. Default C2D_FILTER_ALL.
@@ -328,8 +330,8 @@ C2D_API c2d_status c2d_world_set_ball_angular_velocity(c2d_world *w, c2d_ball_id
 /// b2Body_ApplyForceToCenter): each substep of length h adds force / mass x h to its velocity,
 /// so one step of dt adds force / mass x dt; calls before a step add up, and the step clears
 /// them. The ball wakes, and so do the sleeping balls it touched (a force applied every frame
-/// keeps the ball awake). A ball of density 0 ignores it. A sum that is not finite:
-/// C2D_ERROR_VALUE, and the force is unchanged.
+/// keeps the ball awake). A ball of density 0 ignores it. A sum, or the sum over the ball's
+/// mass, that is not finite: C2D_ERROR_VALUE, and the force is unchanged.
 C2D_API c2d_status c2d_world_apply_ball_force(c2d_world *w, c2d_ball_id id, c2d_vec2 force);
 /// Set a ball's c2d_ball_def field of the same name after it was added, in the same range
 /// (else C2D_ERROR_VALUE and nothing changes): it acts from the next step on (a pair mixes the

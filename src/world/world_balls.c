@@ -285,7 +285,8 @@ c2d_status c2d_world_apply_ball_force(c2d_world *w, c2d_ball_id id, c2d_vec2 for
     if (!c2d_world_finite_vec(force)) return C2D_ERROR_VALUE;
     if (w->flags[k] & WORLD_BALL_FIXED) return C2D_OK;
     float fx = w->force_x[k] + force.x, fy = w->force_y[k] + force.y;
-    if (!isfinite(fx) || !isfinite(fy)) return C2D_ERROR_VALUE;
+    /* The acceleration must be a float too (FLT_MAX on a light ball made its velocity inf). */
+    if (!isfinite(fx * w->inv_mass[k]) || !isfinite(fy * w->inv_mass[k])) return C2D_ERROR_VALUE;
     st = wake_with_neighbours(w, k);
     if (st != C2D_OK) return st;
     w->force_x[k] = fx;

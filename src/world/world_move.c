@@ -54,9 +54,16 @@ static sweep_set carve(c2d_world *w) {
                        .sub_y = f + 12 * n};
 }
 
-/* Keeps an angle in [-pi, pi] (the drawing angle; no libm). */
+/* Keeps an angle in [-pi, pi] (the drawing angle; no libm). A spin of more than a turn a
+ * substep takes off its whole turns first (one 2 pi a substep let the angle of a ball spinning
+ * at FLT_MAX rad/s reach inf); past 2^23 turns the angle has no bits below a turn left, and is
+ * 0. */
 static float wrap_angle(float a) {
     const float pi = 3.14159265f, two_pi = 6.28318531f;
+    if (a > two_pi || a < -two_pi) {
+        float turns = a / two_pi;
+        a = turns < 0x1p23f && turns > -0x1p23f ? a - (float)(int32_t)turns * two_pi : 0.0f;
+    }
     if (a > pi)
         a -= two_pi;
     else if (a < -pi)

@@ -1078,16 +1078,24 @@ static void test_control_bad_values(void **state) {
                       "set_ball_angular_velocity, not finite");
     const c2d_vec2 g = c2d_world_gravity(f.w);
     assert_true(g.x == 0.0f && g.y == -10.0f); /* refused: unchanged */
-    /* Forces add up until the step; a sum past the floats is refused and changes nothing. */
-    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}), C2D_OK,
-                  "apply_ball_force(FLT_MAX, 1)");
-    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 1.0f}), C2D_ERROR_VALUE,
-                  "apply_ball_force(FLT_MAX, 1) again: the sum overflows");
+    /* Forces add up until the step; a sum, or an acceleration (sum / mass), past the floats is
+     * refused and changes nothing (FLT_MAX on a light ball made its velocity inf). */
     c2d_ball_state bs;
     assert_true(c2d_world_ball_state(f.w, id, &bs));
-    assert_true(bs.force.x == FLT_MAX && bs.force.y == 1.0f);
-    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){-FLT_MAX, -1.0f}), C2D_OK,
-                  "apply_ball_force(-FLT_MAX, -1)");
+    assert_true(bs.mass > 0.0f && bs.mass < 0.9f); /* so FLT_MAX / mass is not a float */
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){FLT_MAX, 0.0f}), C2D_ERROR_VALUE,
+                  "apply_ball_force(FLT_MAX, 0) on a ball of mass < 0.9");
+    const float big = 0.6f * FLT_MAX * bs.mass;
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){big, 1.0f}), C2D_OK,
+                  "apply_ball_force(0.6 FLT_MAX m, 1)");
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){big, 1.0f}), C2D_ERROR_VALUE,
+                  "apply_ball_force(0.6 FLT_MAX m, 1) again: the acceleration overflows");
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){-FLT_MAX, -FLT_MAX}),
+                  C2D_ERROR_VALUE, "apply_ball_force(-FLT_MAX, -FLT_MAX)");
+    assert_true(c2d_world_ball_state(f.w, id, &bs));
+    assert_true(bs.force.x == big && bs.force.y == 1.0f);
+    expect_status(c2d_world_apply_ball_force(f.w, id, (c2d_vec2){-big, -1.0f}), C2D_OK,
+                  "apply_ball_force(-0.6 FLT_MAX m, -1)");
     assert_true(c2d_world_ball_state(f.w, id, &bs));
     assert_true(bs.force.x == 0.0f && bs.force.y == 0.0f);
     for (int i = 0; i < 3; i++)

@@ -2,6 +2,7 @@
  * (floating, rising, falling faster without tunnelling), forces for one step, a tilted board
  * (c2d_world_set_gravity() wakes the pile), and weightless balls that sleep where they stop (a
  * top-down game). */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -370,11 +371,39 @@ static void setters_act(void **state) {
     c2d_world_destroy(w);
 }
 
+/* A spin of FLT_MAX rad/s (more than 2^23 turns a substep) keeps the drawing angle finite and
+ * within [-pi, pi]; so does a spin of 10,000 rad/s (several turns a substep), which turns the
+ * angle by its spin times the time, less whole turns. */
+static void fast_spin_angle(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, 0.0f);
+    const c2d_ball_id a = add_ball(w, c2d_ball_default_def());
+    c2d_ball_def d = c2d_ball_default_def();
+    d.position = (c2d_vec2){10.0f, 0.0f};
+    const c2d_ball_id b = add_ball(w, d);
+    assert_int_equal(c2d_world_set_ball_angular_velocity(w, a, FLT_MAX), C2D_OK);
+    assert_int_equal(c2d_world_set_ball_angular_velocity(w, b, 10000.0f), C2D_OK);
+    steps(w, 60);
+    const float pi = 3.14159265f;
+    const c2d_ball_state sa = state_of(w, a), sb = state_of(w, b);
+    print_message("# spin FLT_MAX: angle %g; spin 10,000: angle %.6f\n", (double)sa.angle,
+                  (double)sb.angle);
+    assert_true(sa.angle >= -pi && sa.angle <= pi);
+    assert_true(sb.angle >= -pi && sb.angle <= pi);
+    /* 10,000 rad/s for 1 s, less whole turns (in double; the float sum drifts by its rounding) */
+    const double turns = 10000.0 / (2.0 * 3.14159265358979);
+    double want = (turns - floor(turns)) * 2.0 * 3.14159265358979;
+    if (want > 3.14159265358979) want -= 2.0 * 3.14159265358979;
+    assert_true(fabs(sb.angle - want) < 0.01);
+    c2d_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(damping_formula),  cmocka_unit_test(gravity_scale),
         cmocka_unit_test(force_one_step),   cmocka_unit_test(tilted_board),
         cmocka_unit_test(weightless_sleep), cmocka_unit_test(setters_act),
+        cmocka_unit_test(fast_spin_angle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
