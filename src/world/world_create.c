@@ -60,14 +60,19 @@ void c2d_world_destroy(c2d_world *w) {
     c2d_scene_destroy(w->balls_scene);
     c2d_scene_destroy(w->static_scene);
     c2d_scene_destroy(w->sensor_scene);
-    void *scratch[] = {w->static_map,      w->sensor_map,        w->kinematic_list,
-                       w->contacts,        w->contact_work,      w->capsule_soa,
-                       w->capsule_words,   w->scratch,           w->near,
-                       w->kin_start,       w->kin_step_start,    w->kin_step_end,
-                       w->kin_reach,       w->kin_box,           w->kin_stamp,
-                       w->kin_cell_start,  w->kin_cell_items,    w->kin_near,
-                       w->sweep_buf,       w->matched,           w->warm[0].row_start,
-                       w->warm[0].entries, w->warm[1].row_start, w->warm[1].entries};
+    void *scratch[] = {w->strikes,         w->static_map,
+                       w->sensor_map,      w->kinematic_list,
+                       w->contacts,        w->contact_work,
+                       w->capsule_soa,     w->capsule_words,
+                       w->scratch,         w->near,
+                       w->kin_start,       w->kin_step_start,
+                       w->kin_step_end,    w->kin_reach,
+                       w->kin_box,         w->kin_stamp,
+                       w->kin_cell_start,  w->kin_cell_items,
+                       w->kin_near,        w->sweep_buf,
+                       w->matched,         w->warm[0].row_start,
+                       w->warm[0].entries, w->warm[1].row_start,
+                       w->warm[1].entries};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         c2d_free(&w->allocator, scratch[i]);
     world_array *arrays[] = {&w->begins,      &w->ends,       &w->hits,          &w->enters,

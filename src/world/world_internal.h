@@ -85,6 +85,13 @@ typedef struct world_warm {
     size_t rows, row_capacity, count, capacity;
 } world_warm;
 
+/* A sleeping ball struck this step: dense index, the speed it is struck at and the direction
+ * (unit) it is pushed in. */
+typedef struct world_strike {
+    uint32_t ball;
+    float speed, nx, ny;
+} world_strike;
+
 /* A pair remembered between steps for events: (ball id, kind, other id). */
 typedef struct world_pair {
     uint32_t ball, kind, other;
@@ -188,6 +195,8 @@ struct c2d_world {
     size_t capsule_contact_count; /* the contacts' first ones: balls against capsules */
     void *scratch;                /* raw results of the scene calls */
     size_t scratch_bytes;
+    world_strike *strikes; /* sleeping balls struck this step (world_sleep.c) */
+    size_t strike_count, strike_capacity;
     c2d_circle_pair_contact *near; /* results of the sleep code's neighbour queries */
     size_t near_capacity;
     c2d_capsule *kin_start; /* kinematic capsules at the start of the substep (per list entry) */
@@ -360,12 +369,12 @@ C2D_INTERNAL void c2d_world_thaw_now(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t dense);
 C2D_INTERNAL c2d_status c2d_world_wake_capsule_support(c2d_world *w, uint32_t capsule);
 C2D_INTERNAL c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt);
-/* Wakes the sleeping balls an awake ball may strike this step (the step's contacts, within a
- * whole step's move: approaching faster than wake_speed and restitution_threshold), before
- * the solve: a
- * sleeping ball is a wall to the solve, and a ball struck while asleep stayed put while the
- * striker bounced off it. Returns how many woke (then the step gathers its balls again). */
-C2D_INTERNAL size_t c2d_world_wake_struck(c2d_world *w, float dt);
+/* Wakes the sleeping balls an awake ball may strike this step (approaching faster than
+ * wake_speed and restitution_threshold, near enough to take an impulse), and those a struck
+ * ball passes the strike on to, before the solve: a sleeping ball is a wall to the solve, and a
+ * ball struck while asleep stayed put while the striker bounced off it. *woken: how many woke
+ * (then the step gathers its balls again). C2D_ERROR_ALLOC. */
+C2D_INTERNAL c2d_status c2d_world_wake_struck(c2d_world *w, float dt, size_t *woken);
 /* Fills kin_first, kin_near and near_kinematic for the awake balls gathered this step, after
  * the kinematic capsules' plans (world_kinematic_near.c). Only allocation can fail. */
 C2D_INTERNAL c2d_status c2d_world_find_kinematic_near(c2d_world *w);

@@ -80,6 +80,13 @@ static uint32_t near_other(const c2d_circle_pair_contact *p, uint32_t self) {
     return p->a == self ? p->b : p->a;
 }
 
+/* Whether ball k feels no gravity (gravity x its scale is 0: a top-down game's ball, which
+ * needs nothing under it to rest, and sleeps where it stops). */
+static bool weightless(const c2d_world *w, uint32_t k) {
+    float s = w->gravity_scale[k];
+    return w->def.gravity.x * s == 0.0f && w->def.gravity.y * s == 0.0f;
+}
+
 c2d_status c2d_world_wake_neighbours(c2d_world *w, uint32_t k) {
     size_t n;
     float reach = w->radius[k] + w->def.speculative_distance + SUPPORT_TOUCH * w->radius[k];
@@ -186,8 +193,72 @@ c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
     return C2D_OK;
 }
 
-size_t c2d_world_wake_struck(c2d_world *w, float dt) {
-    size_t woken = 0;
+/* Passes a strike on: struck ball k, moving at `speed` along (nx, ny), pushes the sleeping
+ * balls it touches ahead of it at once. Each one i, at cosine c_i to the push, leaves at
+ * (1 + e_i) speed c_i / m_i / (1 / m_k + sum of c_l^2 / m_l): the impulses of a simultaneous
+ * collision without the cross terms' coupling, exact for one ball straight ahead (Newton's
+ * cradle) and for two at +-30 degrees (a rack). Those set moving faster than `strike` wake and
+ * pass it on in turn; the chain ends where that falls below it, so a rack of pool balls breaks
+ * while a ball dropped on a pile of restitution 0 wakes a few balls under it. Without this the
+ * struck ball was stopped by the next sleeping one as by a wall: a cue ball moved 3 of a
+ * sleeping rack of 15. */
+/* The part of a push on sleeping ball j along unit (nx, ny) that moves it: a push along its
+ * gravity goes into what holds it up (a sleeping ball rests on its supports), and only the
+ * part across gravity counts; a push against or across gravity, or on a weightless ball, all
+ * of it. (A ball dropped on a pile wakes what it strikes, and the strike stops there.) */
+static float across_gravity(const c2d_world *w, uint32_t j, float nx, float ny) {
+    if (weightless(w, j)) return 1.0f;
+    float s = w->gravity_scale[j], ax = w->def.gravity.x * s, ay = w->def.gravity.y * s;
+    float down = (nx * ax + ny * ay) / sqrtf(ax * ax + ay * ay);
+    return down > 0.0f ? sqrtf(fmaxf(1.0f - down * down, 0.0f)) : 1.0f;
+}
+
+/* The cosine between strike `hit` on ball k and the line from k to j. */
+static float ahead(const c2d_world *w, uint32_t k, uint32_t j, world_strike hit) {
+    float dx = w->x[j] - w->x[k], dy = w->y[j] - w->y[k];
+    float d = sqrtf(dx * dx + dy * dy);
+    return d > 0.0f ? (dx * hit.nx + dy * hit.ny) / d : 0.0f;
+}
+
+static c2d_status pass_strike(c2d_world *w, size_t *woken, float strike) {
+    for (size_t q = 0; q < w->strike_count; q++) {
+        world_strike hit = w->strikes[q];
+        uint32_t k = hit.ball;
+        float reach = w->radius[k] + w->def.speculative_distance + SUPPORT_TOUCH * w->radius[k];
+        size_t n;
+        c2d_status st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
+        if (st != C2D_OK) return st;
+        float sum = w->inv_mass[k];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t j = near_other(&w->near[i], k);
+            float c = ahead(w, k, j, hit);
+            if (c > 0.0f) sum += c * c * w->inv_mass[j];
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t j = near_other(&w->near[i], k);
+            if (w->flags[j] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
+            float c = ahead(w, k, j, hit);
+            float e = sqrtf(w->restitution[k] * w->restitution[j]);
+            float v = (1.0f + e) * hit.speed * c * w->inv_mass[j] / sum;
+            float dx = w->x[j] - w->x[k], dy = w->y[j] - w->y[k];
+            float d = sqrtf(dx * dx + dy * dy);
+            if (!(c > 0.0f) || !(d > 0.0f)) continue;
+            v *= across_gravity(w, j, dx / d, dy / d);
+            if (!(v > strike)) continue;
+            if (!c2d_world_reserve(w, (void **)&w->strikes, &w->strike_capacity,
+                                   w->strike_count + 1, sizeof *w->strikes))
+                return C2D_ERROR_ALLOC;
+            c2d_world_wake_ball(w, j);
+            w->strikes[w->strike_count++] = (world_strike){j, v, dx / d, dy / d};
+            (*woken)++;
+        }
+    }
+    return C2D_OK;
+}
+
+c2d_status c2d_world_wake_struck(c2d_world *w, float dt, size_t *woken) {
+    *woken = 0;
+    w->strike_count = 0;
     float strike = fmaxf(w->def.wake_speed, w->def.restitution_threshold);
     float h = dt / (float)w->def.substeps;
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
@@ -206,11 +277,18 @@ size_t c2d_world_wake_struck(c2d_world *w, float dt) {
          * its start points, and the sleeping rack of a top-down pool game did not break. */
         float reach = -vn * (dt + h) + g * dt * dt + w->def.speculative_distance;
         if (!(-vn > strike) || ct->separation > reach) continue;
+        if (!c2d_world_reserve(w, (void **)&w->strikes, &w->strike_capacity, w->strike_count + 1,
+                               sizeof *w->strikes))
+            return C2D_ERROR_ALLOC;
         c2d_world_wake_ball(w, other);
         w->flags[w->awake[ct->a]] |= WORLD_BALL_STRIKER;
-        woken++;
+        float ia = w->binv_mass[ct->a], ib = w->inv_mass[other];
+        float speed = (1.0f + ct->restitution) * -vn * ib / (ia + ib) *
+                      across_gravity(w, other, -ct->normal.x, -ct->normal.y);
+        w->strikes[w->strike_count++] = (world_strike){other, speed, -ct->normal.x, -ct->normal.y};
+        (*woken)++;
     }
-    return woken;
+    return pass_strike(w, woken, strike);
 }
 
 /* Whether kinematic capsule c holds still (no velocity, no spin, no target): then it holds
@@ -220,13 +298,6 @@ static bool kinematic_still(const c2d_world *w, uint32_t c) {
     const c2d_world_kin *k = &w->kin[c];
     return !w->kin_target[c] && k->velocity.x == 0.0f && k->velocity.y == 0.0f &&
            k->angular_velocity == 0.0f;
-}
-
-/* Whether ball k feels no gravity (gravity x its scale is 0: a top-down game's ball, which
- * needs nothing under it to rest, and sleeps where it stops). */
-static bool weightless(const c2d_world *w, uint32_t k) {
-    float s = w->gravity_scale[k];
-    return w->def.gravity.x * s == 0.0f && w->def.gravity.y * s == 0.0f;
 }
 
 /* Whether sleeping ball k rests on a static capsule or another sleeping ball, or is

@@ -293,8 +293,10 @@ static c2d_status step(c2d_world *w, float dt) {
     st = gather_and_collide(w, dt);
     /* (Balls put to sleep by a call sleep in a world without enable_sleep too.) Once: the
      * balls they strike in turn wake by the usual rule after the step. */
-    if (st == C2D_OK && c2d_scene_frozen_count(w->balls_scene) > 0 &&
-        c2d_world_wake_struck(w, dt) > 0) {
+    size_t struck = 0;
+    if (st == C2D_OK && c2d_scene_frozen_count(w->balls_scene) > 0)
+        st = c2d_world_wake_struck(w, dt, &struck);
+    if (st == C2D_OK && struck > 0) {
         st = gather_and_collide(w, dt);
         for (size_t i = 0; i < w->awake_list_count; i++)
             w->flags[w->awake[i]] &= (uint8_t)~WORLD_BALL_STRIKER;

@@ -476,6 +476,63 @@ static void struck_sleeper_any_phase(void **state) {
     assert_int_equal(wall, 0);
 }
 
+/* A strike passes through sleeping balls that touch: a top-down pool break into a sleeping
+ * rack of 15 moves every ball, as it does with sleep off; a Newton's cradle of 5 sleeping balls
+ * sends the last one off as far as with sleep off. The struck ball was stopped by the next
+ * sleeping one as by a wall: the break moved 3 of the 15, the cradle its first ball only. */
+static void strike_through_sleepers(void **state) {
+    (void)state;
+    for (int cradle = 0; cradle < 2; cradle++) {
+        float moved_far[2] = {0.0f, 0.0f};
+        int moved[2] = {0, 0};
+        for (int sleeps = 0; sleeps < 2; sleeps++) {
+            c2d_world_def def = c2d_world_default_def();
+            def.gravity = v2(0.0f, 0.0f);
+            def.enable_sleep = sleeps == 1;
+            c2d_world *w = NULL;
+            assert_int_equal(c2d_world_create(&def, &w), C2D_OK);
+            const float R = 0.3f;
+            c2d_ball_def b[16];
+            c2d_ball_id id[16];
+            int n = 0;
+            for (int row = 0; row < 5; row++) {
+                for (int j = 0; j <= (cradle ? 0 : row); j++) {
+                    b[n] = ball_def(14.0f + (cradle ? 2.0f * R : sqrtf(3.0f) * R) * (float)row,
+                                    5.0f + ((float)j - (float)row / 2.0f) * 2.0f * R * !cradle, R,
+                                    0.0f, 0.0f);
+                    b[n].restitution = cradle ? 1.0f : 0.9f;
+                    b[n].friction = cradle ? 0.0f : 0.2f;
+                    b[n].linear_damping = 0.8f;
+                    n++;
+                }
+            }
+            b[n] = b[0];
+            b[n].position = v2(5.0f, 5.0f);
+            n++;
+            assert_int_equal(c2d_world_add_balls(w, b, (size_t)n, id), C2D_OK);
+            for (int f = 0; f < 120 && c2d_world_awake_count(w) > 0; f++)
+                step(w, 1.0f / 60.0f);
+            if (sleeps) assert_int_equal(c2d_world_awake_count(w), 0);
+            assert_int_equal(c2d_world_set_ball_velocity(w, id[n - 1], v2(15.0f, 0.0f)), C2D_OK);
+            for (int f = 0; f < 120; f++)
+                step(w, 1.0f / 60.0f);
+            for (int i = 0; i < n - 1; i++) {
+                c2d_vec2 p;
+                assert_true(c2d_world_ball(w, id[i], &p, NULL));
+                const float m = hypotf(p.x - b[i].position.x, p.y - b[i].position.y);
+                moved[sleeps] += m > 0.05f;
+                if (m > moved_far[sleeps]) moved_far[sleeps] = m;
+            }
+            c2d_world_destroy(w);
+        }
+        print_message("%s: sleep off %d balls moved (farthest %.3f), asleep %d (%.3f)\n",
+                      cradle ? "cradle of 5" : "rack of 15", moved[0], (double)moved_far[0],
+                      moved[1], (double)moved_far[1]);
+        assert_int_equal(moved[1], moved[0]);
+        assert_true(fabsf(moved_far[1] - moved_far[0]) < 0.1f * moved_far[0]);
+    }
+}
+
 /* A ball that touches a wall and slides along it, with a speed into it below an ulp a substep
  * (a user's game: -0.0004 units/s), moves as far as its velocity says and gains no energy; so
  * does a frictionless ball on a slope. The advance used to back the whole move off where
@@ -2246,6 +2303,7 @@ int main(void) {
         cmocka_unit_test(struck_ball_kinematic_wall),
         cmocka_unit_test(struck_sleeper_moves),
         cmocka_unit_test(struck_sleeper_any_phase),
+        cmocka_unit_test(strike_through_sleepers),
         cmocka_unit_test(slide_along_wall),
         cmocka_unit_test(spinning_bar_holds),
         cmocka_unit_test(restitution_crowd),
