@@ -107,7 +107,8 @@ typedef struct c2d_world_def {
     bool enable_sleep;
     /// A ball slower than this (its centre's speed plus its spin times its radius), units/s,
     /// for sleep_time seconds, that rests on a capsule or a sleeping ball, sleeps (not while a
-    /// kinematic capsule that moves touches it); > 0 and finite. Default 0.05.
+    /// kinematic capsule that moves touches it); a ball that feels no gravity (gravity x its
+    /// gravity_scale is 0) sleeps where it stops. > 0 and finite. Default 0.05.
     float sleep_speed;
     /// Seconds below sleep_speed before a ball sleeps; > 0 and finite. Default 0.3.
     float sleep_time;
