@@ -300,6 +300,13 @@ static bool kinematic_still(const c2d_world *w, uint32_t c) {
            k->angular_velocity == 0.0f;
 }
 
+/* Whether awake ball k lies on the far side of contact ct from its own gravity: it rests on
+ * the other side, not beside it. */
+static bool resting_on(const c2d_world *w, uint32_t k, const world_contact *ct) {
+    float s = w->gravity_scale[k];
+    return ct->normal.x * w->def.gravity.x * s + ct->normal.y * w->def.gravity.y * s < 0.0f;
+}
+
 /* Whether sleeping ball k rests on a static capsule or another sleeping ball, or is
  * weightless. */
 static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
@@ -325,7 +332,11 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     size_t n;
     c2d_status st = frozen_near(w, w->x[k], w->y[k], r, k, &n);
     if (st != C2D_OK) return st;
-    *yes = n > 0;
+    /* A weightless sleeper floats: it holds nothing up (a ball set on a floating one slept on
+     * it in mid-air for good). */
+    *yes = false;
+    for (size_t i = 0; i < n && !*yes; i++)
+        *yes = !weightless(w, near_other(&w->near[i], k));
     return C2D_OK;
 }
 
@@ -437,7 +448,7 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
         uint32_t other = ct->other;
         if (w->flags[other] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
         uint32_t ka = w->awake[ct->a];
-        bool pressed = weightless(w, other) && !weightless(w, ka);
+        bool pressed = weightless(w, other) && !weightless(w, ka) && resting_on(w, ka, ct);
         if ((pressed || ball_speed(w, ka) > w->def.wake_speed) &&
             ct->end_gap <= SUPPORT_TOUCH * w->radius[ka] + w->def.speculative_distance)
             c2d_world_wake_ball(w, other);
@@ -515,7 +526,8 @@ c2d_status c2d_world_update_sleep(c2d_world *w, float dt) {
                 } else {
                     uint32_t o = s == 0 ? (ct->b != C2D_NONE ? w->awake[ct->b] : ct->other)
                                         : w->awake[ct->a];
-                    support = !(w->flags[o] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED));
+                    support = !(w->flags[o] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) &&
+                              !weightless(w, o); /* (a floating ball holds nothing up) */
                 }
                 if (!support || ct->end_gap > SUPPORT_TOUCH * w->radius[k]) continue;
                 if (c2d_world_sleep_ball(w, k)) {

@@ -291,6 +291,34 @@ static void weightless_sleep(void **state) {
                   (double)b.position.y);
     assert_true(b.position.y < 4.9f);
     c2d_world_destroy(w);
+
+    /* A floating ball holds nothing up: a ball that feels gravity, put to sleep on one, or
+     * sinking on one held back by drag, never sleeps in mid-air (a reviewer's repro: it slept
+     * at y 11 for good). */
+    for (int drag = 0; drag < 2; drag++) {
+        w = world_with_gravity(0.0f, -10.0f);
+        d = c2d_ball_default_def();
+        d.position = (c2d_vec2){0.0f, 10.0f};
+        d.gravity_scale = 0.0f;
+        d.linear_damping = drag ? 2000.0f : 0.0f;
+        const c2d_ball_id floating = add_ball(w, d);
+        steps(w, 30);
+        assert_false(c2d_world_ball_awake(w, floating));
+        d = c2d_ball_default_def();
+        d.position = (c2d_vec2){0.0f, 11.0f};
+        const c2d_ball_id on_top = add_ball(w, d);
+        if (!drag) assert_int_equal(c2d_world_set_ball_awake(w, on_top, false), C2D_OK);
+        int asleep_high = 0;
+        for (int i = 0; i < 600; i++) {
+            steps(w, 1);
+            const c2d_ball_state t = state_of(w, on_top);
+            asleep_high += !t.awake;
+        }
+        print_message("# on a floating ball (drag %d): steps asleep on it %d, y %.4f\n", drag,
+                      asleep_high, (double)state_of(w, on_top).position.y);
+        assert_int_equal(asleep_high, 0);
+        c2d_world_destroy(w);
+    }
 }
 
 /* The setters act from the next step: a stack of two sleeping balls whose bottom ball's mask
