@@ -30,10 +30,10 @@
 ///
 /// Units: the defaults suit metres and seconds with balls of radius about 0.1 to 2 (Box2D's
 /// scale). A game in pixels scales the length fields by its pixels per unit: gravity,
-/// max_push_speed, restitution_threshold, hit_speed, sleep_speed, wake_speed and
-/// speculative_distance (and positions, radii and velocities), and divides density by the square
-/// of it if it wants the same masses. contact_hertz, the damping ratio, sleep_time and the
-/// substeps are free of units.
+/// max_push_speed, restitution_threshold, hit_speed, sleep_speed, wake_speed,
+/// speculative_distance and max_speed (and positions, radii and velocities), and divides density
+/// by the square of it if it wants the same masses. contact_hertz, the damping ratio,
+/// sleep_time, the substeps and a ball's damping are free of units.
 ///
 /// Statuses: C2D_ERROR_VALUE for a value outside the range written beside its field (NaN or
 /// infinite included); C2D_ERROR_NULL for a NULL pointer that is needed; C2D_ERROR_INDEX for an
@@ -123,6 +123,12 @@ typedef struct c2d_world_def {
     /// contacts reach this far (plus a quarter of each ball's move in the step) beyond touching,
     /// so balls stop at a surface instead of landing inside it.
     float speculative_distance;
+    /// Speed limit, units/s (Box2D v3's maximumLinearSpeed): a ball starts each step no faster
+    /// (a faster velocity comes back to it along its direction), and one with a force, damping
+    /// or a gravity scale is held to it each substep; otherwise gravity adds at most |g| dt
+    /// within a step. It keeps a huge force, gravity scale or velocity from carrying a ball past
+    /// what floats can sweep. > 0 and finite. Default 10,000.
+    float max_speed;
     /// Memory hooks; NULL: malloc and free. Copied.
     const c2d_allocator *allocator;
     /// Workers the program's task system runs, 1 to 64. Default 1.
@@ -172,9 +178,7 @@ typedef struct c2d_ball_def {
     /// >= 0 and finite, 1/s: the same for its spin (Box2D's angularDamping). Default 0.
     float angular_damping;
     /// Finite: the world's gravity times this acts on the ball (0: it floats; -1: a balloon).
-    /// Default 1. The moves are floats: an acceleration so large that a step's move dwarfs the
-    /// coordinates (beyond about 1e8 units/s^2 at coordinates near 10) leaves the sweeps no
-    /// precision to advance by, and the ball stops where it is.
+    /// Default 1. (However large, the ball moves no faster than c2d_world_def.max_speed.)
     float gravity_scale;
     uint32_t category;  ///< Layers the ball is on (collide2d/filter.h). Default C2D_FILTER_ALL.
     uint32_t mask;      ///< Layers the ball meets. Default C2D_FILTER_ALL.

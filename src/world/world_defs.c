@@ -19,6 +19,7 @@ c2d_world_def c2d_world_default_def(void) {
         .sleep_time = 0.3f,
         .wake_speed = 0.2f,
         .speculative_distance = 0.05f,
+        .max_speed = 10000.0f,
         .allocator = NULL,
         .worker_count = 1,
     };
@@ -68,7 +69,7 @@ bool c2d_world_def_valid(const c2d_world_def *d) {
            c2d_world_non_negative(d->hit_speed) && positive(d->sleep_speed) &&
            positive(d->sleep_time) && c2d_world_finite(d->wake_speed) &&
            d->wake_speed >= d->sleep_speed && c2d_world_non_negative(d->speculative_distance) &&
-           d->worker_count >= 1 && d->worker_count <= 64 && tasks;
+           positive(d->max_speed) && d->worker_count >= 1 && d->worker_count <= 64 && tasks;
 }
 
 /* A ball that moves needs a mass, its inverse and its inverse moment of inertia as finite

@@ -42,8 +42,26 @@ static void run_task(c2d_world *w, c2d_task_fn *task, int count, void *ctx) {
 typedef struct gravity_job {
     c2d_world *w;
     float gx, gy;
+    float max_speed;
     bool own; /* per ball: bgx, bgy, bdamp, bdamp_spin */
 } gravity_job;
+
+/* Brings velocity (vx, vy) back to `max` along its direction: scaled by its larger component
+ * first, so the squares stay floats (an infinite component counts as the direction). */
+static void clamp_speed(float *vx, float *vy, float max) {
+    float ax = fabsf(*vx), ay = fabsf(*vy);
+    float m = ax > ay ? ax : ay;
+    float ux, uy;
+    if (isinf(m)) {
+        ux = isinf(*vx) ? copysignf(1.0f, *vx) : 0.0f;
+        uy = isinf(*vy) ? copysignf(1.0f, *vy) : 0.0f;
+    } else {
+        ux = *vx / m, uy = *vy / m;
+    }
+    float len = sqrtf(ux * ux + uy * uy);
+    *vx = ux / len * max;
+    *vy = uy / len * max;
+}
 
 static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
     (void)worker;
@@ -57,11 +75,14 @@ static void gravity_task(int start, int end, uint32_t worker, void *ctx) {
         }
         return;
     }
+    float limit = job->max_speed * job->max_speed;
     for (int i = start; i < end; i++) {
         if (w->binv_mass[i] == 0.0f) continue;
         w->bvx[i] = w->bvx[i] * w->bdamp[i] + w->bgx[i];
         w->bvy[i] = w->bvy[i] * w->bdamp[i] + w->bgy[i];
         w->bw[i] *= w->bdamp_spin[i];
+        if (w->bvx[i] * w->bvx[i] + w->bvy[i] * w->bvy[i] > limit)
+            clamp_speed(&w->bvx[i], &w->bvy[i], job->max_speed);
     }
 }
 
@@ -124,6 +145,7 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     bool statics = w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0;
     bool kinematic = w->kinematic_count > 0;
     bool own = own_motion(w);
+    float max_speed = w->def.max_speed;
     /* The awake balls' indices first, then each array in its own loop through restrict
      * pointers (one pass writing twenty arrays through the world reloads every pointer). */
     uint32_t *restrict awake = w->awake, *restrict local_of = w->local_of;
@@ -145,19 +167,23 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
     for (size_t i = 0; i < n; i++) {
         uint32_t k = awake[i];
         float r = radius[k];
-        float move = sqrtf(vx[k] * vx[k] + vy[k] * vy[k]) * dt;
+        /* (A velocity above max_speed comes back to it in the first substep.) */
+        float speed = sqrtf(vx[k] * vx[k] + vy[k] * vy[k]);
+        float move = (speed < max_speed ? speed : max_speed) * dt;
         /* Awake balls: a quarter of the step's move is enough to catch a landing (measured:
          * the prototype's W9b landings; both sides move); capsules: the whole move and what
          * gravity adds, so a ball with no capsule within it needs no sweep this step. */
         float m = base + (flags[k] & WORLD_BALL_STRIKER ? 1.0f : 0.25f) * move;
         float gk = own ? ball_acceleration(w, k, g) : g;
-        float mc = base + 1.25f * move + gk * dt * dt;
+        float pull = gk * dt * dt; /* what gravity adds to the move */
+        if (!(pull < max_speed * dt)) pull = max_speed * dt;
+        float mc = base + 1.25f * move + pull;
         /* A sleeping ball does not come to meet it: against those, the whole move and what
          * gravity adds. A ball that strikes one (waking it before the solve) keeps that margin
          * in the gather that follows, against the ball it woke. With a quarter, a ball dropped
          * at 20 units/s onto a sleeping pile found the ball it struck too late and ended up to
          * the rest of its move deep in it: 0.33 of a radius. */
-        float mf = base + move + gk * dt * dt;
+        float mf = base + move + pull;
         ax[i] = sx[i] = x[k];
         ay[i] = sy[i] = y[k];
         margin[i] = m;
@@ -177,11 +203,19 @@ static c2d_status gather_awake(c2d_world *w, float dt) {
         amask[i] = w->mask[awake[i]];
     }
     float *restrict bvx = w->bvx, *restrict bvy = w->bvy, *restrict bw = w->bw;
+    float fastest = 0.0f; /* the largest squared speed (a max the loop vectorizes) */
     for (size_t i = 0; i < n; i++) {
         bvx[i] = vx[awake[i]];
         bvy[i] = vy[awake[i]];
         bw[i] = w->angular_velocity[awake[i]];
+        float s2 = bvx[i] * bvx[i] + bvy[i] * bvy[i];
+        fastest = s2 > fastest ? s2 : fastest;
     }
+    /* A call may have set a ball faster than max_speed: it starts the step at max_speed. */
+    if (!(fastest <= max_speed * max_speed))
+        for (size_t i = 0; i < n; i++)
+            if (!(bvx[i] * bvx[i] + bvy[i] * bvy[i] <= max_speed * max_speed))
+                clamp_speed(&bvx[i], &bvy[i], max_speed);
     float *restrict bim = w->binv_mass, *restrict bii = w->binv_inertia;
     for (size_t i = 0; i < n; i++) {
         bim[i] = w->inv_mass[awake[i]];
@@ -313,7 +347,12 @@ static c2d_status step(c2d_world *w, float dt) {
 
     int substeps = w->def.substeps;
     float h = dt / (float)substeps;
-    gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h, own_motion(w)};
+    /* Balls of their own motion, or a gravity that could carry a ball past max_speed within
+     * the step, take the loop that brings each substep's velocity back to max_speed; the
+     * others started the step no faster (gather_awake) and gain at most g dt within it. */
+    float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
+    gravity_job gravity = {w, w->def.gravity.x * h, w->def.gravity.y * h, w->def.max_speed,
+                           own_motion(w) || !(g * dt <= w->def.max_speed)};
     if (gravity.own) prepare_motion(w, h);
     c2d_world_solve_prepare(w, h);
     for (int s = 0; s < substeps; s++) {

@@ -239,6 +239,7 @@ static void test_defaults(void **state) {
     assert_true(d.sleep_time == 0.3f);
     assert_true(d.wake_speed == 0.2f);
     assert_true(d.speculative_distance == 0.05f);
+    assert_true(d.max_speed == 10000.0f);
     assert_null(d.allocator);
     assert_int_equal(d.worker_count, 1);
     assert_null(d.enqueue_task);
@@ -397,6 +398,7 @@ static void test_world_def_ranges(void **state) {
         {"sleep_speed", offsetof(c2d_world_def, sleep_speed), POSITIVE},
         {"sleep_time", offsetof(c2d_world_def, sleep_time), POSITIVE},
         {"speculative_distance", offsetof(c2d_world_def, speculative_distance), NONNEG},
+        {"max_speed", offsetof(c2d_world_def, max_speed), POSITIVE},
     };
     char what[128];
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {

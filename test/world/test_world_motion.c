@@ -426,12 +426,63 @@ static void fast_spin_angle(void **state) {
     c2d_world_destroy(w);
 }
 
+/* No ball moves faster than max_speed: a velocity of FLT_MAX comes back to it along its
+ * direction in the first substep; a gravity scale of FLT_MAX, a gravity of (0, -FLT_MAX) and
+ * the largest force the call takes leave every ball finite and at most at max_speed, and a ball
+ * falling so onto a floor stays above it (the moves keep their precision). */
+static void max_speed_holds(void **state) {
+    (void)state;
+    c2d_world *w = world_with_gravity(0.0f, -10.0f);
+    add_wall(w, -1000.0f, 0.0f, 1000.0f, 0.0f, 0.5f);
+    const float max = c2d_world_default_def().max_speed;
+    c2d_ball_def d = c2d_ball_default_def();
+    d.position = (c2d_vec2){0.0f, 5.0f};
+    d.gravity_scale = FLT_MAX;
+    const c2d_ball_id heavy = add_ball(w, d);
+    d.position = (c2d_vec2){-400.0f, 5.0f}; /* (far apart: no speculative contact) */
+    d.gravity_scale = 1.0f;
+    const c2d_ball_id fast = add_ball(w, d);
+    d.position = (c2d_vec2){400.0f, 5.0f};
+    const c2d_ball_id pushed = add_ball(w, d);
+    assert_int_equal(c2d_world_set_ball_velocity(w, fast, (c2d_vec2){-FLT_MAX, FLT_MAX}), C2D_OK);
+    const float m = state_of(w, pushed).mass;
+    assert_int_equal(c2d_world_apply_ball_force(w, pushed, (c2d_vec2){0.0f, -FLT_MAX * m}), C2D_OK);
+    steps(w, 1);
+    const c2d_ball_state f = state_of(w, fast);
+    const float speed = hypotf(f.velocity.x, f.velocity.y);
+    print_message("# max_speed: a ball set to (-FLT_MAX, FLT_MAX) moves at %.3f (%g), direction "
+                  "(%.6f, %.6f)\n",
+                  (double)speed, (double)max, (double)(f.velocity.x / speed),
+                  (double)(f.velocity.y / speed));
+    assert_true(fabsf(speed - max) <= 1e-3f * max);
+    assert_true(fabsf(f.velocity.x + f.velocity.y) <= 1e-3f * max);
+    for (int i = 0; i < 120; i++) {
+        steps(w, 1);
+        const c2d_ball_id ids[3] = {heavy, fast, pushed};
+        for (int k = 0; k < 3; k++) {
+            const c2d_ball_state s = state_of(w, ids[k]);
+            assert_true(isfinite(s.position.x) && isfinite(s.position.y));
+            assert_true(hypotf(s.velocity.x, s.velocity.y) <= max * 1.0001f);
+        }
+    }
+    const c2d_ball_state h = state_of(w, heavy), p = state_of(w, pushed);
+    print_message("# gravity scale FLT_MAX: y %.4f; force -FLT_MAX m: y %.4f (floor top 0.5)\n",
+                  (double)h.position.y, (double)p.position.y);
+    assert_true(h.position.y > 0.99f && h.position.y < 1.01f);
+    assert_true(p.position.y > 0.99f);
+    assert_int_equal(c2d_world_set_gravity(w, (c2d_vec2){0.0f, -FLT_MAX}), C2D_OK);
+    steps(w, 60);
+    const c2d_ball_state g = state_of(w, pushed);
+    assert_true(isfinite(g.position.y) && g.position.y > 0.99f);
+    c2d_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(damping_formula),  cmocka_unit_test(gravity_scale),
         cmocka_unit_test(force_one_step),   cmocka_unit_test(tilted_board),
         cmocka_unit_test(weightless_sleep), cmocka_unit_test(setters_act),
-        cmocka_unit_test(fast_spin_angle),
+        cmocka_unit_test(fast_spin_angle),  cmocka_unit_test(max_speed_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
