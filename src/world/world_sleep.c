@@ -193,15 +193,6 @@ c2d_status c2d_world_wake_near_kinematic(c2d_world *w, float dt) {
     return C2D_OK;
 }
 
-/* Passes a strike on: struck ball k, moving at `speed` along (nx, ny), pushes the sleeping
- * balls it touches ahead of it at once. Each one i, at cosine c_i to the push, leaves at
- * (1 + e_i) speed c_i / m_i / (1 / m_k + sum of c_l^2 / m_l): the impulses of a simultaneous
- * collision without the cross terms' coupling, exact for one ball straight ahead (Newton's
- * cradle) and for two at +-30 degrees (a rack). Those set moving faster than `strike` wake and
- * pass it on in turn; the chain ends where that falls below it, so a rack of pool balls breaks
- * while a ball dropped on a pile of restitution 0 wakes a few balls under it. Without this the
- * struck ball was stopped by the next sleeping one as by a wall: a cue ball moved 3 of a
- * sleeping rack of 15. */
 /* The part of a push on sleeping ball j along unit (nx, ny) that moves it: a push along its
  * gravity goes into what holds it up (a sleeping ball rests on its supports), and only the
  * part across gravity counts; a push against or across gravity, or on a weightless ball, all
@@ -220,6 +211,15 @@ static float ahead(const c2d_world *w, uint32_t k, uint32_t j, world_strike hit)
     return d > 0.0f ? (dx * hit.nx + dy * hit.ny) / d : 0.0f;
 }
 
+/* Passes a strike on: struck ball k, moving at `speed` along (nx, ny), pushes the sleeping
+ * balls it touches ahead of it at once. Each one i, at cosine c_i to the push, leaves at
+ * (1 + e_i) speed c_i / m_i / (1 / m_k + sum of c_l^2 / m_l): the impulses of a simultaneous
+ * collision without the cross terms' coupling, exact for one ball straight ahead (Newton's
+ * cradle) and for two at +-30 degrees (a rack). Those set moving faster than `strike` wake and
+ * pass it on in turn; the chain ends where that falls below it, so a rack of pool balls breaks
+ * while a ball dropped on a pile of restitution 0 wakes a few balls under it. Without this the
+ * struck ball was stopped by the next sleeping one as by a wall: a cue ball moved 3 of a
+ * sleeping rack of 15. */
 static c2d_status pass_strike(c2d_world *w, size_t *woken, float strike) {
     for (size_t q = 0; q < w->strike_count; q++) {
         world_strike hit = w->strikes[q];
@@ -245,10 +245,7 @@ static c2d_status pass_strike(c2d_world *w, size_t *woken, float strike) {
             if (!(c > 0.0f) || !(d > 0.0f)) continue;
             v *= across_gravity(w, j, dx / d, dy / d);
             if (!(v > strike)) continue;
-            if (!c2d_world_reserve(w, (void **)&w->strikes, &w->strike_capacity,
-                                   w->strike_count + 1, sizeof *w->strikes))
-                return C2D_ERROR_ALLOC;
-            c2d_world_wake_ball(w, j);
+            c2d_world_wake_ball(w, j); /* (room: each sleeper is struck once at most) */
             w->strikes[w->strike_count++] = (world_strike){j, v, dx / d, dy / d};
             (*woken)++;
         }
@@ -259,6 +256,10 @@ static c2d_status pass_strike(c2d_world *w, size_t *woken, float strike) {
 c2d_status c2d_world_wake_struck(c2d_world *w, float dt, size_t *woken) {
     *woken = 0;
     w->strike_count = 0;
+    /* Room first, so that a failure wakes nothing: a strike wakes a sleeper, once at most. */
+    if (!c2d_world_reserve(w, (void **)&w->strikes, &w->strike_capacity, w->ball_count,
+                           sizeof *w->strikes))
+        return C2D_ERROR_ALLOC;
     float strike = fmaxf(w->def.wake_speed, w->def.restitution_threshold);
     float h = dt / (float)w->def.substeps;
     float g = sqrtf(w->def.gravity.x * w->def.gravity.x + w->def.gravity.y * w->def.gravity.y);
@@ -281,9 +282,6 @@ c2d_status c2d_world_wake_struck(c2d_world *w, float dt, size_t *woken) {
          * approach within the step: 5 of 700 start points at 8 units/s, 14 at 20.) */
         float reach = -vn * (dt + h) + g * dt * dt;
         if (!(-vn > strike) || ct->separation > reach) continue;
-        if (!c2d_world_reserve(w, (void **)&w->strikes, &w->strike_capacity, w->strike_count + 1,
-                               sizeof *w->strikes))
-            return C2D_ERROR_ALLOC;
         c2d_world_wake_ball(w, other);
         w->flags[w->awake[ct->a]] |= WORLD_BALL_STRIKER;
         float ia = w->binv_mass[ct->a], ib = w->inv_mass[other];
