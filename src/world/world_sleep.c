@@ -237,12 +237,12 @@ static c2d_status pass_strike(c2d_world *w, size_t *woken, float strike) {
         for (size_t i = 0; i < n; i++) {
             uint32_t j = near_other(&w->near[i], k);
             if (w->flags[j] & (WORLD_BALL_AWAKE | WORLD_BALL_FIXED)) continue;
-            float c = ahead(w, k, j, hit);
-            float e = sqrtf(w->restitution[k] * w->restitution[j]);
-            float v = (1.0f + e) * hit.speed * c * w->inv_mass[j] / sum;
             float dx = w->x[j] - w->x[k], dy = w->y[j] - w->y[k];
             float d = sqrtf(dx * dx + dy * dy);
-            if (!(c > 0.0f) || !(d > 0.0f)) continue;
+            float c = d > 0.0f ? (dx * hit.nx + dy * hit.ny) / d : 0.0f; /* (as ahead()) */
+            if (!(c > 0.0f)) continue;
+            float e = sqrtf(w->restitution[k] * w->restitution[j]);
+            float v = (1.0f + e) * hit.speed * c * w->inv_mass[j] / sum;
             v *= across_gravity(w, j, dx / d, dy / d);
             if (!(v > strike)) continue;
             c2d_world_wake_ball(w, j); /* (room: each sleeper is struck once at most) */
