@@ -91,6 +91,10 @@ static c2d_world *world_from(const scene *s, c2d_capsule_id *kinematic, c2d_caps
         d.position = (c2d_vec2){s->x[i], s->y[i]};
         d.radius = s->r[i];
         d.velocity = (c2d_vec2){s->mx[i], s->my[i]};
+        /* The balls' own motion on some: damping, floating, falling faster. */
+        d.linear_damping = (float)(i % 3);
+        d.angular_damping = (float)(i % 2) * 0.5f;
+        d.gravity_scale = (float)(i % 4) - 1.0f;
         const uint64_t before = c2d_world_hash(w);
         const size_t count = c2d_world_ball_count(w);
         const c2d_status st = c2d_world_add_balls(w, &d, 1, NULL);
@@ -103,6 +107,29 @@ static c2d_world *world_from(const scene *s, c2d_capsule_id *kinematic, c2d_caps
 }
 
 enum { WORLD_FUZZ_STEPS = 3 };
+
+/* A force on every ball from the scene's moves (refused only when it, or its acceleration, is
+ * not a float), a spin on every other (refused only when not finite), and the world's gravity
+ * tilted by the first move (likewise). */
+static void world_push(c2d_world *w, const scene *s) {
+    c2d_world_balls b;
+    if (c2d_world_get_balls(w, &b) != C2D_OK) fail("world_get_balls", "push");
+    for (size_t i = 0; i < b.count; i++) {
+        const size_t j = i % (s->nc ? s->nc : 1);
+        const c2d_vec2 f = {s->nc ? s->my[j] : 0.0f, s->nc ? s->mx[j] : 0.0f};
+        const c2d_status st = c2d_world_apply_ball_force(w, b.ids[i], f);
+        if (st != C2D_OK && st != C2D_ERROR_VALUE) fail("world_apply_ball_force: status", "push");
+        if (st == C2D_ERROR_VALUE && isfinite(f.x) && isfinite(f.y) && fabsf(f.x) < 0x1p100f &&
+            fabsf(f.y) < 0x1p100f)
+            fail("world_apply_ball_force: a modest force refused", "push");
+        if (i % 2 && c2d_world_set_ball_angular_velocity(w, b.ids[i], f.x) !=
+                         (isfinite(f.x) ? C2D_OK : C2D_ERROR_VALUE))
+            fail("world_set_ball_angular_velocity: status", "push");
+    }
+    const c2d_vec2 g = {(s->nc ? s->mx[0] : 0.0f) * 0x1p-10f, -10.0f};
+    if (c2d_world_set_gravity(w, g) != (isfinite(g.x) ? C2D_OK : C2D_ERROR_VALUE))
+        fail("world_set_gravity: status", "push");
+}
 
 static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_backends) {
     /* Values the world takes but no game gives (|coordinates| or speeds past 2^20, radii past
@@ -122,6 +149,7 @@ static void fuzz_world(const scene *s, const c2d_backend *backends, size_t n_bac
         c2d_capsule_id kinematic, fixed;
         c2d_world *w = world_from(s, &kinematic, &fixed);
         for (int k = 0; k < WORLD_FUZZ_STEPS; k++) {
+            world_push(w, s);
             if (c2d_world_step(w, 1.0f / 60.0f) != C2D_OK) fail("world_step: status", name);
             c2d_world_balls balls;
             if (c2d_world_get_balls(w, &balls) != C2D_OK) fail("world_get_balls", name);
