@@ -19,6 +19,7 @@ enum { MOVE_PASSES = 3 };
 /* The swept balls' arrays, carved out of w->sweep_buf (reserved by c2d_world_move_reserve()). */
 typedef struct sweep_set {
     float *x, *y, *r, *mx, *my, *t, *ox, *oy;
+    float *left; /* the part of the substep's move still to go when this pass began */
     uint32_t *cat, *mask, *local;
     float *sub_x, *sub_y; /* by awake index: a swept ball's centre when the substep began */
     size_t count;
@@ -27,7 +28,7 @@ typedef struct sweep_set {
 c2d_status c2d_world_move_reserve(c2d_world *w) {
     size_t n = w->awake_list_count;
     size_t floats, bytes;
-    if (!c2d_size_mul(n, 13, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
+    if (!c2d_size_mul(n, 14, &floats) || !c2d_size_mul(n, sizeof(c2d_circle_toi), &bytes))
         return C2D_ERROR_ALLOC;
     return c2d_world_reserve(w, (void **)&w->sweep_buf, &w->sweep_capacity, floats,
                              sizeof(float)) &&
@@ -51,7 +52,8 @@ static sweep_set carve(c2d_world *w) {
                        .mask = (uint32_t *)(f + 9 * n),
                        .local = (uint32_t *)(f + 10 * n),
                        .sub_x = f + 11 * n,
-                       .sub_y = f + 12 * n};
+                       .sub_y = f + 12 * n,
+                       .left = f + 13 * n};
 }
 
 /* Keeps an angle in [-pi, pi] (the drawing angle; no libm). A spin of more than a turn a
@@ -276,6 +278,7 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
         s.r[j] = w->radius[k];
         s.mx[j] = mx;
         s.my[j] = my;
+        s.left[j] = 1.0f;
         s.cat[j] = w->category[k];
         s.mask[j] = w->mask[k];
         s.local[j] = (uint32_t)i;
@@ -351,7 +354,11 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
                 w->move_taken[i] += 0.5f * vn * vn * fmaxf(1.0f - e * e, 0.0f) / w->binv_mass[i];
                 note_hit(w, k, cap, &toi[j].toi, -vn);
             }
-            float rest = 1.0f - s.t[j];
+            /* What is left of the substep: the part of this pass's move after the hit, of the
+             * part of the substep this pass had (not of the whole substep: a ball sliding on a
+             * floor, stopped a hair short of a hit late in one pass, went the whole substep's
+             * move again in the next, and moved up to twice its speed). */
+            float rest = s.left[j] * (1.0f - s.t[j]);
             if (!(rest > 0.0f)) continue;
             c2d_vec2 more = {w->bvx[i] * h * rest, w->bvy[i] * h * rest};
             if (!kinematic) more = c2d_slide_move(more, n);
@@ -361,6 +368,7 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             s.r[again] = s.r[j];
             s.mx[again] = more.x;
             s.my[again] = more.y;
+            s.left[again] = rest;
             s.cat[again] = s.cat[j];
             s.mask[again] = s.mask[j];
             s.local[again] = i;

@@ -278,8 +278,7 @@ c2d_status c2d_world_wake_struck(c2d_world *w, float dt, size_t *woken) {
          * its start points, and the sleeping rack of a top-down pool game did not break. (A
          * tolerance beyond this, the speculative distance, woke sleepers a step early while a
          * pile settled, and a 40,000-ball pile slept with a pair 0.22 of a radius deep, 0.14
-         * without. A ball hopping on a floor while it rolls into a sleeper can still turn its
-         * approach within the step: 5 of 700 start points at 8 units/s, 14 at 20.) */
+         * without.) */
         float reach = -vn * (dt + h) + g * dt * dt;
         if (!(-vn > strike) || ct->separation > reach) continue;
         c2d_world_wake_ball(w, other);

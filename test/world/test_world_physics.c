@@ -476,6 +476,72 @@ static void struck_sleeper_any_phase(void **state) {
     assert_int_equal(wall, 0);
 }
 
+/* A ball no farther in a step than its speed takes it: a ball sliding into rolling on a floor,
+ * at 40 start phases, moves at most max(|v| at the step's start, at its end) dt a step (friction
+ * only slows it), a float's rounding aside. The moves' passes after a hit took the rest of the
+ * substep as a whole substep's move: a ball stopped a hair short of the floor late in one pass
+ * went a whole substep's move again in the next, twice its speed for that substep. */
+static void move_within_speed(void **state) {
+    (void)state;
+    int over = 0;
+    for (int p = 0; p < 40; p++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        add_static(w, capsule(-50.0f, 0.0f, 50.0f, 0.0f, 0.0f));
+        c2d_ball_def d = ball_def(2.0f + 0.01f * (float)p, 0.3f, 0.3f, 8.0f, 0.0f);
+        d.restitution = 1.0f;
+        c2d_ball_id b;
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &b), C2D_OK);
+        for (int k = 0; k < 60; k++) {
+            c2d_vec2 p0 = ball_pos(w, b), v0 = ball_vel(w, b);
+            step(w, 1.0f / 60.0f);
+            c2d_vec2 p1 = ball_pos(w, b), v1 = ball_vel(w, b);
+            double moved = hypot((double)p1.x - p0.x, (double)p1.y - p0.y);
+            double fastest = fmax(hypot(v0.x, v0.y), hypot(v1.x, v1.y));
+            if (moved > fastest / 60.0 * 1.001 + 1e-6) {
+                if (over++ < 3)
+                    print_message("start %d, step %d: moved %.6f, speed allows %.6f\n", p, k, moved,
+                                  fastest / 60.0);
+            }
+        }
+        c2d_world_destroy(w);
+    }
+    assert_int_equal(over, 0);
+}
+
+/* The same strike as struck_sleeper_any_phase's, rolling on a floor under gravity, at the start
+ * points where the ball went past its speed in the step it struck (the target asleep, so the
+ * reach that wakes it was short) and bounced back off the sleeping ball as off a wall. */
+static void struck_sleeper_on_floor(void **state) {
+    (void)state;
+    const struct {
+        float x0, v;
+    } runs[] = {{7.41007614f, 8.0f},  {6.05004501f, 20.0f}, {6.36005211f, 20.0f},
+                {6.65005875f, 20.0f}, {6.9800663f, 20.0f},  {8.34009743f, 20.0f},
+                {8.69010544f, 20.0f}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        add_static(w, capsule(-50.0f, 0.0f, 50.0f, 0.0f, 0.0f));
+        c2d_ball_def d = ball_def(10.0f, 0.3f, 0.3f, 0.0f, 0.0f);
+        d.restitution = 1.0f;
+        c2d_ball_id target, striker;
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &target), C2D_OK);
+        for (int f = 0; f < 120 && c2d_world_ball_awake(w, target); f++)
+            step(w, 1.0f / 60.0f);
+        assert_false(c2d_world_ball_awake(w, target));
+        d.position = v2(runs[r].x0, 0.3f);
+        d.velocity = v2(runs[r].v, 0.0f);
+        assert_int_equal(c2d_world_add_balls(w, &d, 1, &striker), C2D_OK);
+        for (int k = 0; k < 150; k++)
+            step(w, 1.0f / 60.0f);
+        c2d_vec2 t = ball_pos(w, target);
+        if (!(t.x > 10.05f))
+            print_message("start %.4f at %.0f: the target stayed at %.4f\n", (double)runs[r].x0,
+                          (double)runs[r].v, (double)t.x);
+        assert_true(t.x > 10.05f);
+        c2d_world_destroy(w);
+    }
+}
+
 /* A strike passes through sleeping balls that touch: a top-down pool break into a sleeping
  * rack of 15 moves every ball, as it does with sleep off; a Newton's cradle of 5 sleeping balls
  * sends the last one off as far as with sleep off. The struck ball was stopped by the next
@@ -2303,6 +2369,8 @@ int main(void) {
         cmocka_unit_test(struck_ball_kinematic_wall),
         cmocka_unit_test(struck_sleeper_moves),
         cmocka_unit_test(struck_sleeper_any_phase),
+        cmocka_unit_test(move_within_speed),
+        cmocka_unit_test(struck_sleeper_on_floor),
         cmocka_unit_test(strike_through_sleepers),
         cmocka_unit_test(slide_along_wall),
         cmocka_unit_test(spinning_bar_holds),
