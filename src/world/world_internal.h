@@ -59,7 +59,7 @@ typedef struct world_contact {
     uint8_t kind;      /* C2D_SHAPE_CIRCLE or C2D_SHAPE_CAPSULE */
     uint8_t kinematic; /* the capsule moves: `other_velocity` is its point's velocity */
     uint8_t events;    /* either side asked for events */
-    uint8_t pad;
+    uint8_t turned; /* a ball pair whose passes read the gap where the balls are (world_solver.c) */
     c2d_vec2 normal;          /* from the other toward a */
     c2d_vec2 point;           /* on the other's surface, at the step's start */
     float separation;         /* at the step's start: < 0 overlapping */

@@ -385,7 +385,7 @@ static void random_worlds(void **state) {
                  {1500, 25.0f, 30.0f, 80, {0, 0}, 0},
                  {150, 40.0f, 10.0f, 20, {0, 0}, 0},
                  {400, 10.0f, 20.0f, 50, {16384.0f, -16384.0f}, 0}, /* far from the origin */
-                 {300, 25.0f, 20.0f, 30, {0, 0}, 300}}; /* many kinematic capsules */
+                 {300, 25.0f, 20.0f, 30, {0, 0}, 300}};             /* many kinematic capsules */
     tally t = {0};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         rng r = {0x51d0 + c};
