@@ -571,6 +571,35 @@ static void passing_balls_untouched(void **state) {
         }
         assert_int_equal(swerved, 0);
     }
+    /* The same past a kinematic pin, still and drifting (its contacts carried the step's
+     * separation along the step's normal too: at 20 units/s every ball 0.02 away swerved). */
+    for (int drift = 0; drift < 2; drift++) {
+        for (size_t r = 1; r < 3; r++) {
+            int swerved = 0;
+            float v = runs[r].speed;
+            for (int p = 0; p < 40; p++) {
+                c2d_world *w = new_world(v2(0.0f, 0.0f));
+                c2d_capsule_def pin = c2d_capsule_default_def();
+                pin.shape = capsule(0.0f, 0.0f, 0.0f, 0.0f, 0.3f);
+                pin.motion = C2D_KINEMATIC;
+                pin.velocity = v2(0.5f * (float)drift, 0.0f);
+                assert_int_equal(c2d_world_add_capsules(w, &pin, 1, NULL), C2D_OK);
+                float x0 = -3.0f - 0.025f * (float)p * v / 60.0f;
+                c2d_ball_id a = add_ball(w, x0, runs[r].offset, 0.3f, v, 0.0f);
+                for (int k = 0; k < 60; k++)
+                    step(w, 1.0f / 60.0f);
+                c2d_vec2 va = ball_vel(w, a);
+                if (va.x != v || va.y != 0.0f) {
+                    if (swerved++ == 0)
+                        print_message("kinematic pin (drift %d), %.0f units/s, phase %d: (%.3f, "
+                                      "%.3f)\n",
+                                      drift, (double)v, p, (double)va.x, (double)va.y);
+                }
+                c2d_world_destroy(w);
+            }
+            assert_int_equal(swerved, 0);
+        }
+    }
 }
 
 /* A strike passes through sleeping balls that touch: a top-down pool break into a sleeping
