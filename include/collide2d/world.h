@@ -123,11 +123,12 @@ typedef struct c2d_world_def {
     /// contacts reach this far (plus a quarter of each ball's move in the step) beyond touching,
     /// so balls stop at a surface instead of landing inside it.
     float speculative_distance;
-    /// Speed limit, units/s (Box2D v3's maximumLinearSpeed): a ball starts each step no faster
-    /// (a faster velocity comes back to it along its direction), and one with a force, damping
-    /// or a gravity scale is held to it each substep; otherwise gravity adds at most |g| dt
-    /// within a step. It keeps a huge force, gravity scale or velocity from carrying a ball past
-    /// what floats can sweep. > 0 and finite. Default 10,000.
+    /// Speed limit, units/s (Box2D v3's maximumLinearSpeed): a ball starts and leaves each step
+    /// no faster (a faster velocity comes back to it along its direction), one with a force,
+    /// damping or a gravity scale is held to it each substep, and a bounce off a capsule leaves
+    /// no faster; otherwise gravity adds at most |g| dt within a step. It keeps a huge force,
+    /// gravity scale, restitution or velocity from carrying a ball past what floats can sweep.
+    /// > 0 and finite. Default 10,000.
     float max_speed;
     /// Memory hooks; NULL: malloc and free. Copied.
     const c2d_allocator *allocator;
@@ -166,8 +167,10 @@ typedef struct c2d_ball_def {
     /// must be finite and m above 0 (in metres with density 1: radii from about 1e-9 to 1e18).
     /// Default 1.
     float density;
-    float restitution; ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.
-    float friction;    ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.
+    /// >= 0 and finite; a pair mixes sqrt(a b). Above 1 a bounce gains speed (a bumper), up to
+    /// c2d_world_def.max_speed. Default 0.
+    float restitution;
+    float friction; ///< >= 0 and finite; a pair mixes sqrt(a b). Default 0.6.
     /// >= 0 and finite: a torque that slows rolling, this times the radius times the contact's
     /// normal force. Default 0.05 (without it the bottom rows of a large pile creep for ever).
     float rolling_resistance;

@@ -435,7 +435,7 @@ static inline float c2d_world_move_slack(const c2d_world *w, float x, float y, f
 C2D_INTERNAL c2d_status c2d_world_find_contacts(c2d_world *w, float dt);
 C2D_INTERNAL void c2d_world_solve_prepare(c2d_world *w, float h);
 C2D_INTERNAL void c2d_world_warm_start(c2d_world *w);
-C2D_INTERNAL void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed);
+C2D_INTERNAL void c2d_world_solve(c2d_world *w, float h, bool use_bias);
 C2D_INTERNAL void c2d_world_restitution(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_warm_reserve(c2d_world *w);
 C2D_INTERNAL void c2d_world_store_impulses(c2d_world *w);
@@ -443,6 +443,23 @@ C2D_INTERNAL c2d_status c2d_world_move_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_move_balls(c2d_world *w, float h);
 C2D_INTERNAL c2d_status c2d_world_events_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_update_events(c2d_world *w, float dt);
+
+/* Brings velocity (vx, vy) back to `max` along its direction: scaled by its larger component
+ * first, so the squares stay floats (an infinite component counts as the direction). */
+static inline void c2d_world_clamp_speed(float *vx, float *vy, float max) {
+    float ax = fabsf(*vx), ay = fabsf(*vy);
+    float m = ax > ay ? ax : ay;
+    float ux, uy;
+    if (isinf(m)) {
+        ux = isinf(*vx) ? copysignf(1.0f, *vx) : 0.0f;
+        uy = isinf(*vy) ? copysignf(1.0f, *vy) : 0.0f;
+    } else {
+        ux = *vx / m, uy = *vy / m;
+    }
+    float len = sqrtf(ux * ux + uy * uy);
+    *vx = ux / len * max;
+    *vy = uy / len * max;
+}
 
 /* |(x, y)|: sqrt of the sum of squares (hypotf is libm's, not the same bytes everywhere). */
 static inline float c2d_world_len(float x, float y) {

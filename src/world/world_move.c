@@ -348,8 +348,15 @@ c2d_status c2d_world_move_balls(c2d_world *w, float h) {
             if (vn < 0.0f) {
                 float e = sqrtf(w->restitution[k] * w->capsule_restitution[cap]);
                 if (-vn < w->def.restitution_threshold) e = 0.0f;
+                /* A bounce leaves no faster than max_speed, whatever the restitution (one of
+                 * 10^4 left at 10^6 units/s and went through the floor; past 10^19 the product
+                 * of the two was inf and the velocity NaN). */
+                if (e * -vn > w->def.max_speed) e = w->def.max_speed / -vn;
                 w->bvx[i] -= (1.0f + e) * vn * n.x;
                 w->bvy[i] -= (1.0f + e) * vn * n.y;
+                float limit = w->def.max_speed;
+                if (!(w->bvx[i] * w->bvx[i] + w->bvy[i] * w->bvy[i] <= limit * limit))
+                    c2d_world_clamp_speed(&w->bvx[i], &w->bvy[i], limit);
                 /* (A bumper, e > 1, gives energy: it takes none.) */
                 w->move_taken[i] += 0.5f * vn * vn * fmaxf(1.0f - e * e, 0.0f) / w->binv_mass[i];
                 note_hit(w, k, cap, &toi[j].toi, -vn);

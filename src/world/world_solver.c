@@ -342,14 +342,9 @@ static void solve_contact(c2d_world *w, world_contact *c, const pass *p) {
     }
 }
 
-void c2d_world_solve(c2d_world *w, float h, bool use_bias, float elapsed) {
+void c2d_world_solve(c2d_world *w, float h, bool use_bias) {
     pass p = {make_soft(contact_hertz(w, h), w->def.contact_damping_ratio, h), 1.0f / h,
               w->def.max_push_speed, use_bias};
-    /* The kinematic bodies' moves so far. */
-    for (size_t b = w->awake_list_count + 1; b < w->body_count; b++) {
-        w->bdx[b] = w->bvx[b] * elapsed;
-        w->bdy[b] = w->bvy[b] * elapsed;
-    }
     /* Ball pairs first, the capsules last: the last constraint of a pass holds exactly, so a
      * ball pressed onto the floor by the balls above leaves the pass at rest against it, and
      * the move has no approach speed to throw away (the 40,000 pile's deepest overlap went
@@ -380,7 +375,7 @@ static float impulse_for_energy(float vn, float k, float budget) {
  * in the moves); a bounce on top of theirs made energy: 300 balls of restitution 1 at 70
  * units/s gained 10^16 times their energy in 10 s. */
 void c2d_world_restitution(c2d_world *w) {
-    float threshold = w->def.restitution_threshold;
+    float threshold = w->def.restitution_threshold, max_speed = w->def.max_speed;
     float *pool = w->move_taken;
     for (size_t i = 0; i < w->capsule_contact_count; i++)
         pool[w->contacts[i].a] -= w->contact_work[i]; /* (0 where restitution is 0) */
@@ -389,13 +384,17 @@ void c2d_world_restitution(c2d_world *w) {
         if (c->restitution == 0.0f || c->relative_velocity > -threshold ||
             c->max_normal_impulse == 0.0f)
             continue;
+        /* The bounce leaves no faster than max_speed (moves.c's rule). */
+        float e = c->restitution;
+        if (e * -c->relative_velocity > max_speed) e = max_speed / -c->relative_velocity;
         float vn = normal_speed(w, c);
-        float impulse = -c->normal_mass * (vn + c->restitution * c->relative_velocity);
+        float impulse = -c->normal_mass * (vn + e * c->relative_velocity);
         float total = max_f(c->normal_impulse + impulse, 0.0f);
         impulse = total - c->normal_impulse;
-        float e2 = c->restitution * c->restitution;
+        float e2 = e * e;
         bool capsule = c->kind == C2D_SHAPE_CAPSULE;
-        float budget = e2 * max_f(capsule ? pool[c->a] : -w->contact_work[i], 0.0f);
+        float taken = capsule ? pool[c->a] : -w->contact_work[i];
+        float budget = taken > 0.0f ? e2 * taken : 0.0f; /* (e2 may be inf: never inf x 0) */
         float k = normal_k(w, c);
         float added = impulse * (vn + 0.5f * impulse * k);
         if (impulse > 0.0f && added > budget) {
@@ -403,7 +402,7 @@ void c2d_world_restitution(c2d_world *w) {
             total = c->normal_impulse + impulse;
             added = budget;
         }
-        if (capsule && impulse > 0.0f) pool[c->a] -= added / e2;
+        if (capsule && impulse > 0.0f && e2 > 0.0f) pool[c->a] -= added / e2;
         c->normal_impulse = total;
         c->max_normal_impulse = max_f(c->max_normal_impulse, impulse);
         apply_normal(w, c, impulse);

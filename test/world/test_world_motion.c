@@ -477,12 +477,66 @@ static void max_speed_holds(void **state) {
     c2d_world_destroy(w);
 }
 
+/* A restitution far above 1 bounces no faster than max_speed: a ball of restitution 10^4, 10^8,
+ * 10^20 or FLT_MAX between a floor and a ceiling, and two such balls meeting head-on, stay
+ * finite, between the capsules and within max_speed (and |g| dt) at every step. At 10^4 a ball
+ * left the floor at 10^6 units/s and ended under it; from 10^8 on the velocity became NaN. */
+static void huge_restitution(void **state) {
+    (void)state;
+    const float es[] = {1e4f, 1e8f, 1e20f, FLT_MAX};
+    const float max = c2d_world_default_def().max_speed;
+    for (size_t r = 0; r < sizeof es / sizeof es[0]; r++) {
+        c2d_world *w = world_with_gravity(0.0f, -10.0f);
+        add_wall(w, -50.0f, 0.0f, 50.0f, 0.0f, 0.5f);
+        add_wall(w, -50.0f, 20.0f, 50.0f, 20.0f, 0.5f);
+        add_wall(w, -50.0f, 0.0f, -50.0f, 20.0f, 0.5f);
+        add_wall(w, 50.0f, 0.0f, 50.0f, 20.0f, 0.5f);
+        c2d_ball_def d = c2d_ball_default_def();
+        d.radius = 0.4f;
+        d.restitution = es[r];
+        d.position = (c2d_vec2){0.0f, 5.0f};
+        const c2d_ball_id dropped = add_ball(w, d);
+        d.position = (c2d_vec2){20.0f, 10.0f};
+        d.velocity = (c2d_vec2){30.0f, 0.0f};
+        const c2d_ball_id left = add_ball(w, d);
+        d.position = (c2d_vec2){30.0f, 10.0f};
+        d.velocity = (c2d_vec2){-30.0f, 0.0f};
+        const c2d_ball_id right = add_ball(w, d);
+        const c2d_ball_id ids[3] = {dropped, left, right};
+        float fastest = 0.0f, lowest = INFINITY, highest = -INFINITY;
+        float left_most = INFINITY, right_most = -INFINITY;
+        for (int i = 0; i < 120; i++) {
+            steps(w, 1);
+            for (int k = 0; k < 3; k++) {
+                const c2d_ball_state s = state_of(w, ids[k]);
+                assert_true(isfinite(s.position.x) && isfinite(s.position.y));
+                assert_true(isfinite(s.velocity.x) && isfinite(s.velocity.y));
+                float v = hypotf(s.velocity.x, s.velocity.y);
+                fastest = v > fastest ? v : fastest;
+                lowest = s.position.y < lowest ? s.position.y : lowest;
+                left_most = s.position.x < left_most ? s.position.x : left_most;
+                right_most = s.position.x > right_most ? s.position.x : right_most;
+                highest = s.position.y > highest ? s.position.y : highest;
+            }
+        }
+        print_message("# restitution %g: fastest %.1f units/s, centres within x [%.4f, %.4f], "
+                      "y [%.4f, %.4f]\n",
+                      (double)es[r], (double)fastest, (double)left_most, (double)right_most,
+                      (double)lowest, (double)highest);
+        assert_true(fastest <= max * 1.0001f + 10.0f / 60.0f);
+        assert_true(lowest >= 0.9f - 1e-3f && highest <= 19.1f + 1e-3f);
+        assert_true(left_most >= -49.1f - 1e-3f && right_most <= 49.1f + 1e-3f);
+        c2d_world_destroy(w);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(damping_formula),  cmocka_unit_test(gravity_scale),
         cmocka_unit_test(force_one_step),   cmocka_unit_test(tilted_board),
         cmocka_unit_test(weightless_sleep), cmocka_unit_test(setters_act),
         cmocka_unit_test(fast_spin_angle),  cmocka_unit_test(max_speed_holds),
+        cmocka_unit_test(huge_restitution),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
