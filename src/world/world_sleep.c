@@ -301,25 +301,36 @@ static bool kinematic_still(const c2d_world *w, uint32_t c) {
            k->angular_velocity == 0.0f;
 }
 
-/* Whether awake ball k lies on the far side of contact ct from its own gravity: it rests on
- * the other side, not beside it. */
-static bool resting_on(const c2d_world *w, uint32_t k, const world_contact *ct) {
+/* Whether ball k, touching something along (nx, ny) (pointing from the other side toward k's
+ * centre), lies on its far side from k's own gravity: it rests on it, not beside it. */
+static bool above(const c2d_world *w, uint32_t k, float nx, float ny) {
     float s = w->gravity_scale[k];
-    return ct->normal.x * w->def.gravity.x * s + ct->normal.y * w->def.gravity.y * s < 0.0f;
+    return nx * w->def.gravity.x * s + ny * w->def.gravity.y * s < 0.0f;
 }
 
-/* Whether sleeping ball k rests on a static capsule or another sleeping ball, or is
- * weightless. */
+/* Whether awake ball k (side a of contact ct) rests on ct's other side. */
+static bool resting_on(const c2d_world *w, uint32_t k, const world_contact *ct) {
+    return above(w, k, ct->normal.x, ct->normal.y);
+}
+
+
+/* Whether sleeping ball k rests on a static capsule, a still kinematic one or another sleeping
+ * ball (touching it on its far side from k's gravity: a ball held only at its side by a
+ * sleeping one slept there, and fell when woken), or is weightless. */
 static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
     *yes = true;
     if (weightless(w, k)) return C2D_OK;
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
+        c2d_pair_contact found[8];
         size_t total;
-        c2d_status st = c2d_scene_collide(w->static_scene, &one, NULL, 0, &total);
-        if (st != C2D_OK) return st;
-        if (total > 0) return C2D_OK;
+        c2d_status st = c2d_scene_collide(w->static_scene, &one, found, 8, &total);
+        if (st != C2D_OK && st != C2D_ERROR_TRUNCATED) return st;
+        /* (A ball among more than 8 capsules is wedged in them.) */
+        if (total > 8) return C2D_OK;
+        for (size_t i = 0; i < total; i++)
+            if (above(w, k, found[i].contact.normal.x, found[i].contact.normal.y)) return C2D_OK;
     }
     for (size_t j = 0; j < w->kinematic_count; j++) {
         uint32_t c = w->kinematic_list[j];
@@ -327,7 +338,8 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
         if (kinematic_still(w, c) &&
             c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[c],
                               w->capsule_mask[c]) &&
-            c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct))
+            c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct) &&
+            above(w, k, ct.normal.x, ct.normal.y))
             return C2D_OK;
     }
     size_t n;
@@ -336,8 +348,10 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     /* A weightless sleeper floats: it holds nothing up (a ball set on a floating one slept on
      * it in mid-air for good). */
     *yes = false;
-    for (size_t i = 0; i < n && !*yes; i++)
-        *yes = !weightless(w, near_other(&w->near[i], k));
+    for (size_t i = 0; i < n && !*yes; i++) {
+        uint32_t o = near_other(&w->near[i], k);
+        *yes = !weightless(w, o) && above(w, k, w->x[k] - w->x[o], w->y[k] - w->y[o]);
+    }
     return C2D_OK;
 }
 

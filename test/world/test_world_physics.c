@@ -1275,6 +1275,31 @@ static c2d_ball_id pile_supporter(const pile *p) {
     return 0;
 }
 
+/* A ball held only at its side by a sleeping ball does not rest on it: put to sleep there by a
+ * call it stays awake, and falls. It slept beside a ball asleep on the end of a floor, over
+ * nothing (a user's game). */
+static void side_held_stays_awake(void **state) {
+    (void)state;
+    c2d_world *w = new_world(v2(0.0f, -10.0f));
+    add_static(w, capsule(-5.0f, 0.0f, 0.0f, 0.0f, 0.1f));
+    c2d_ball_id a = add_ball(w, -0.1f, 0.5f, 0.4f, 0.0f, 0.0f);
+    for (int k = 0; k < 120; k++)
+        step(w, 1.0f / 60.0f);
+    assert_false(c2d_world_ball_awake(w, a));
+    c2d_vec2 pa = ball_pos(w, a);
+    c2d_ball_id b = add_ball(w, pa.x + 0.8f, pa.y, 0.4f, 0.0f, 0.0f);
+    assert_int_equal(c2d_world_set_ball_awake(w, b, false), C2D_OK);
+    assert_true(c2d_world_ball_awake(w, b));
+    for (int k = 0; k < 60; k++)
+        step(w, 1.0f / 60.0f);
+    assert_true(ball_pos(w, b).y < pa.y - 1.0f);
+    /* On top of it, it rests. */
+    c2d_ball_id c = add_ball(w, pa.x, pa.y + 0.8f, 0.4f, 0.0f, 0.0f);
+    assert_int_equal(c2d_world_set_ball_awake(w, c, false), C2D_OK);
+    assert_false(c2d_world_ball_awake(w, c));
+    c2d_world_destroy(w);
+}
+
 static void sleep_invariants(void **state) {
     (void)state;
     const size_t n = 400;
@@ -2442,6 +2467,7 @@ int main(void) {
         cmocka_unit_test(flipper_launch),
         cmocka_unit_test(ball_ball_speed_limit),
         cmocka_unit_test(sleep_invariants),
+        cmocka_unit_test(side_held_stays_awake),
         cmocka_unit_test(events_ball_pair),
         cmocka_unit_test(events_glancing_hit),
         cmocka_unit_test(events_ball_capsule),
