@@ -53,6 +53,7 @@ c2d_status c2d_world_add_balls(c2d_world *w, const c2d_ball_def *defs, size_t co
         w->user_data[k] = d->user_data;
         w->warm_step[k] = UINT64_MAX;
         w->warm_row[k] = C2D_NONE;
+        w->rest_count[k] = 0;
         w->local_of[k] = C2D_NONE;
         w->ids[k] = c2d_world_slots_take(&w->ball_slots, k);
         if (ids) ids[i] = w->ids[k];
@@ -89,6 +90,9 @@ static void move_ball(c2d_world *w, uint32_t from, uint32_t to) {
     w->ids[to] = w->ids[from];
     w->warm_row[to] = w->warm_row[from];
     w->warm_step[to] = w->warm_step[from];
+    w->rest_first[to] = w->rest_first[from];
+    w->rest_count[to] = w->rest_count[from];
+    if (w->rest_count[to] > 0) w->rest_owner[w->rest_first[to]] = to;
     w->ball_slots.dense[world_id_slot(w->ids[to])] = to;
 }
 
@@ -137,6 +141,7 @@ c2d_status c2d_world_remove_balls(c2d_world *w, const c2d_ball_id *ids, size_t c
         else
             c2d_world_thaw_now(w, k);
         c2d_world_slots_release(&w->ball_slots, ids[i]);
+        c2d_world_drop_rest(w, k);
         w->motion_balls -= c2d_world_own_motion(w, k);
         uint32_t last = (uint32_t)--w->ball_count;
         if (k != last) {

@@ -72,7 +72,8 @@ void c2d_world_destroy(c2d_world *w) {
                        w->kin_near,        w->sweep_buf,
                        w->matched,         w->warm[0].row_start,
                        w->warm[0].entries, w->warm[1].row_start,
-                       w->warm[1].entries};
+                       w->warm[1].entries, w->rest_pool,
+                       w->rest_owner};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++)
         c2d_free(&w->allocator, scratch[i]);
     world_array *arrays[] = {&w->begins,      &w->ends,       &w->hits,          &w->enters,

@@ -131,6 +131,7 @@ struct c2d_world {
     c2d_ball_id *ids;
     uint32_t *warm_row;  /* the ball's row in `warm` when it owned contacts last step */
     uint64_t *warm_step; /* the step that row belongs to */
+    uint32_t *rest_first, *rest_count; /* its entries in rest_pool (world_sleep.c) */
     world_slots ball_slots;
     size_t awake_count;   /* balls with WORLD_BALL_AWAKE */
     uint32_t *wake_queue; /* ids of balls woken since the last support check (ball_capacity) */
@@ -217,6 +218,12 @@ struct c2d_world {
     size_t sweep_capacity;
     world_warm warm[2];
     int warm_current;
+    uint64_t warm_written; /* the step whose impulses warm[warm_current ^ 1] holds */
+    /* The impulses each sleeping ball's contacts held when it fell asleep, for the warm start
+     * of its first step awake: rest_used entries, rest_live of them still named by a ball. */
+    world_warm_entry *rest_pool;
+    uint32_t *rest_owner; /* by pool entry: the ball a range starting there was kept for */
+    size_t rest_used, rest_live, rest_capacity;
 
     /* Events of the last step, and the pairs they track. */
     world_array begins, ends, hits, enters, exits;
@@ -302,6 +309,8 @@ C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id
         {(void **)&(w)->flags, sizeof(uint8_t)}, {(void **)&(w)->user_data, sizeof(uint64_t)},     \
         {(void **)&(w)->ids, sizeof(uint32_t)}, {(void **)&(w)->warm_row, sizeof(uint32_t)},       \
         {(void **)&(w)->warm_step, sizeof(uint64_t)},                                              \
+        {(void **)&(w)->rest_first, sizeof(uint32_t)},                                             \
+        {(void **)&(w)->rest_count, sizeof(uint32_t)},                                             \
         {(void **)&(w)->wake_queue, sizeof(uint32_t)}, {                                           \
         (void **)&(w)->local_of, sizeof(uint32_t)                                                  \
     }
@@ -439,6 +448,10 @@ C2D_INTERNAL void c2d_world_solve(c2d_world *w, float h, bool use_bias);
 C2D_INTERNAL void c2d_world_restitution(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_warm_reserve(c2d_world *w);
 C2D_INTERNAL void c2d_world_store_impulses(c2d_world *w);
+C2D_INTERNAL const world_warm_entry *c2d_world_warm_lookup(const c2d_world *w, uint32_t owner,
+                                                           uint32_t other, uint32_t kind);
+C2D_INTERNAL void c2d_world_keep_rest(c2d_world *w, uint32_t k);
+C2D_INTERNAL void c2d_world_drop_rest(c2d_world *w, uint32_t k);
 C2D_INTERNAL c2d_status c2d_world_move_reserve(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_move_balls(c2d_world *w, float h);
 C2D_INTERNAL c2d_status c2d_world_events_reserve(c2d_world *w);

@@ -46,6 +46,7 @@ void c2d_world_wake_ball(c2d_world *w, uint32_t k) {
 
 bool c2d_world_sleep_ball(c2d_world *w, uint32_t k) {
     if (!c2d_world_freeze_now(w, k)) return false;
+    c2d_world_keep_rest(w, k);
     w->force_x[k] = w->force_y[k] = 0.0f; /* (a force lasts until the ball's next step) */
     w->flags[k] &= (uint8_t)~WORLD_BALL_AWAKE;
     w->awake_count--;
@@ -312,7 +313,6 @@ static bool above(const c2d_world *w, uint32_t k, float nx, float ny) {
 static bool resting_on(const c2d_world *w, uint32_t k, const world_contact *ct) {
     return above(w, k, ct->normal.x, ct->normal.y);
 }
-
 
 /* Whether sleeping ball k rests on a static capsule, a still kinematic one or another sleeping
  * ball (touching it on its far side from k's gravity: a ball held only at its side by a
