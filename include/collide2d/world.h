@@ -286,7 +286,9 @@ C2D_API bool c2d_world_capsule_motion(const c2d_world *w, c2d_capsule_id id,
 /// from (a bar 6 long spinning at up to 100 rad/s tested).
 /// A kinematic capsule that squeezes a ball against another capsule below the ball's diameter:
 /// the ball keeps its side of every static capsule and may overlap, or be pushed through, the
-/// kinematic one (the pinch rule). Ball-ball contacts are found once a step (with the
+/// kinematic one (the pinch rule); a kinematic capsule presses a ball against static ones
+/// without friction or rolling resistance (with them a pusher's round end wedged a coin against
+/// the floor). Ball-ball contacts are found once a step (with the
 /// speculative distance): two balls whose relative speed stays below (ra + rb) / dt cannot pass
 /// through each other.
 C2D_API c2d_status c2d_world_step(c2d_world *w, float dt);

@@ -175,11 +175,13 @@ struct c2d_world {
     uint32_t *acat, *amask;
     float *start_x, *start_y; /* awake balls' centres at the step's start */
     float *bvx, *bvy, *bw, *binv_mass, *binv_inertia, *bdx, *bdy; /* solver bodies */
-    float *bgx, *bgy;          /* velocity a substep adds: gravity x scale, and the force */
-    float *bdamp, *bdamp_spin; /* factors a substep multiplies velocity and spin by */
-    float *clearance;          /* distance the ball may move before a static capsule can be near
-                                * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
-    float *travelled;          /* how far it moved this step */
+    float *bgx, *bgy;             /* velocity a substep adds: gravity x scale, and the force */
+    float *bdamp, *bdamp_spin;    /* factors a substep multiplies velocity and spin by */
+    float *clearance;             /* distance the ball may move before a static capsule can be near
+                                   * (its nearest one's gap at the step's start, less c2d_world_move_slack()) */
+    float *travelled;             /* how far it moved this step */
+    float *squeeze_x, *squeeze_y; /* the sum of its touching static capsules' normals
+                                   * (world_solver.c) */
     float *move_taken; /* energy of its approach to capsules that the moves took out this step
                         * (stops below restitution_threshold, push-outs): restitution's budget */
     uint8_t *near_kinematic;
@@ -333,8 +335,9 @@ C2D_INTERNAL bool c2d_world_lookup_capsule(const c2d_world *w, c2d_capsule_id id
         {(void **)&(w)->kin_first, sizeof(uint32_t)}, {(void **)&(w)->holds, sizeof(uint8_t)},     \
         {(void **)&(w)->move_taken, sizeof(float)}, {(void **)&(w)->margin_frozen, sizeof(float)}, \
         {(void **)&(w)->bgx, sizeof(float)}, {(void **)&(w)->bgy, sizeof(float)},                  \
-        {(void **)&(w)->bdamp, sizeof(float)}, {                                                   \
-        (void **)&(w)->bdamp_spin, sizeof(float)                                                   \
+        {(void **)&(w)->bdamp, sizeof(float)}, {(void **)&(w)->bdamp_spin, sizeof(float)},         \
+        {(void **)&(w)->squeeze_x, sizeof(float)}, {                                               \
+        (void **)&(w)->squeeze_y, sizeof(float)                                                    \
     }
 
 #define CAPSULE_ARRAYS(w)                                                                          \

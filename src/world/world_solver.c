@@ -130,6 +130,32 @@ static uint32_t other_id(const c2d_world *w, const world_contact *c) {
     return c->kind == C2D_SHAPE_CAPSULE ? w->capsule_ids[c->other] : w->ids[c->other];
 }
 
+/* A kinematic capsule that presses a ball against static capsules (its normal against the sum
+ * of theirs, those within the speculative distance) does so without friction or rolling
+ * resistance: the pinch rule of the moves (the static capsules win) for the solve. With them,
+ * a pusher's round end driving a coin along the floor wedged it (friction 0.775 at both
+ * contacts locks a wedge that steep): the two normal impulses grew every substep without bound,
+ * the coin left each step slower than it moved, into the pusher, hit it every step, and the
+ * coin ahead, pushed at that speed, was overrun by it (0.6 of a radius deep). */
+static void squeeze_without_friction(c2d_world *w) {
+    size_t n = w->awake_list_count;
+    memset(w->squeeze_x, 0, n * sizeof(float));
+    memset(w->squeeze_y, 0, n * sizeof(float));
+    float near = w->def.speculative_distance;
+    for (size_t i = 0; i < w->capsule_contact_count; i++) {
+        const world_contact *c = &w->contacts[i];
+        if (c->kinematic || c->separation > near) continue;
+        w->squeeze_x[c->a] += c->normal.x;
+        w->squeeze_y[c->a] += c->normal.y;
+    }
+    for (size_t i = 0; i < w->capsule_contact_count; i++) {
+        world_contact *c = &w->contacts[i];
+        if (!c->kinematic || c->separation > near) continue;
+        if (c->normal.x * w->squeeze_x[c->a] + c->normal.y * w->squeeze_y[c->a] < 0.0f)
+            c->friction = c->rolling = 0.0f;
+    }
+}
+
 /* Every contact gets a body on its other side (`body_b`), so the passes never branch on it:
  * a ball pair's other ball, one still body (index n, the number of awake balls: velocity and
  * move 0, inverse mass 0) for sleeping balls and static capsules, and a body of its own for
@@ -158,6 +184,7 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         }
     }
     w->body_count = next;
+    if (w->kinematic_count > 0) squeeze_without_friction(w);
     for (size_t i = 0; i < w->contact_count; i++) {
         world_contact *c = &w->contacts[i];
         float ma = w->binv_mass[c->a], ia = w->binv_inertia[c->a];

@@ -941,6 +941,56 @@ static void spinning_bar_holds(void **state) {
     assert_int_equal(crossed, 0);
 }
 
+/* A pusher's round end drives coins along the floor (a coin pusher made of capsules, with the
+ * default frictions: 0.775 at both contacts). The coin it touches moves at the pusher's speed,
+ * says so, and hits the floor and the pusher once; the coins ahead are pushed at that speed,
+ * not overrun. The two frictions locked the wedge: the coin moved at 6 units/s but left every
+ * step at 4.1, into the pusher, with a hit on it each step (59 in 60), and the coin ahead sank
+ * 0.6 of a radius into it. */
+static void pusher_round_end(void **state) {
+    (void)state;
+    for (int lift = 0; lift < 2; lift++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        add_static(w, capsule(-50.0f, 0.0f, 50.0f, 0.0f, 0.5f)); /* floor, top at 0.5 */
+        c2d_capsule_def pusher = c2d_capsule_default_def();
+        float y = 1.5f + 0.2f * (float)lift; /* lying on the floor, or 0.2 above it */
+        pusher.shape = capsule(-20.0f, y, -2.0f, y, 1.0f);
+        pusher.motion = C2D_KINEMATIC;
+        pusher.velocity = v2(6.0f, 0.0f);
+        assert_int_equal(c2d_world_add_capsules(w, &pusher, 1, NULL), C2D_OK);
+        const float r[3] = {0.43f, 0.35f, 0.43f};
+        c2d_ball_id id[3];
+        for (int i = 0; i < 3; i++) {
+            c2d_ball_def d = ball_def(-0.55f + 0.95f * (float)i, 0.5f + r[i], r[i], 0.0f, 0.0f);
+            d.events = i == 0;
+            assert_int_equal(c2d_world_add_balls(w, &d, 1, &id[i]), C2D_OK);
+        }
+        size_t hits = 0;
+        double deepest = 0.0;
+        for (int k = 0; k < 120; k++) {
+            step(w, 1.0f / 60.0f);
+            c2d_world_events ev;
+            assert_int_equal(c2d_world_get_events(w, &ev), C2D_OK);
+            hits += ev.hit_count;
+            for (int i = 0; i < 2; i++) {
+                c2d_vec2 a = ball_pos(w, id[i]), b = ball_pos(w, id[i + 1]);
+                double depth =
+                    (double)r[i] + r[i + 1] - hypot((double)a.x - b.x, (double)a.y - b.y);
+                double of = depth / (r[i] < r[i + 1] ? r[i] : r[i + 1]);
+                deepest = of > deepest ? of : deepest;
+            }
+        }
+        c2d_vec2 v = ball_vel(w, id[0]);
+        print_message("pusher's round end %.1f above the floor: the coin it drives leaves at "
+                      "(%.3f, %.3f), %zu hits in 120 steps, coins at most %.3f of a radius deep\n",
+                      (double)(0.2f * (float)lift), (double)v.x, (double)v.y, hits, deepest);
+        assert_true(fabsf(v.x - 6.0f) < 0.1f && fabsf(v.y) < 0.1f);
+        assert_true(hits <= 4);
+        assert_true(deepest < 0.05);
+        c2d_world_destroy(w);
+    }
+}
+
 static void pinch_against_post(void **state) {
     (void)state;
     const float dts[2] = {1.0f / 60.0f, 1.0f / 240.0f};
@@ -2463,6 +2513,7 @@ int main(void) {
         cmocka_unit_test(restitution_crowd),
         cmocka_unit_test(wall_joint_and_pusher),
         cmocka_unit_test(pinch_against_post),
+        cmocka_unit_test(pusher_round_end),
         cmocka_unit_test(flipper_wrong_side),
         cmocka_unit_test(flipper_launch),
         cmocka_unit_test(ball_ball_speed_limit),
