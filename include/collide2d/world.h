@@ -283,7 +283,8 @@ C2D_API bool c2d_world_capsule_motion(const c2d_world *w, c2d_capsule_id id,
 /// sleep, sensors and events. Balls never tunnel through a capsule and never end deeper in a
 /// static capsule than they started (a wedged ball stays wedged, at coordinates up to 2^14); a
 /// kinematic capsule that overtakes a ball within a substep pushes it out on the side it came
-/// from (a bar 6 long spinning at up to 100 rad/s tested).
+/// from, end caps too (a bar 6 long spinning at up to 100 rad/s and a paddle at 3,000 units/s
+/// tested).
 /// A kinematic capsule that squeezes a ball against another capsule below the ball's diameter:
 /// the ball keeps its side of every static capsule and may overlap, or be pushed through, the
 /// kinematic one (the pinch rule); a kinematic capsule presses a ball against static ones

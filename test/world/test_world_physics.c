@@ -941,6 +941,44 @@ static void spinning_bar_holds(void **state) {
     assert_int_equal(crossed, 0);
 }
 
+/* A fast paddle (a vertical kinematic capsule whose round end is 0.2 above the floor) sweeps
+ * through a row of coins on the floor at 100 and 300 units/s, and past one coin at 1,000 and
+ * 3,000: every coin ends ahead of it. Overrun within a substep, a coin took the nearest way
+ * out, forward and down, mostly into the floor, or lay clear behind the paddle (it moves 2 a
+ * substep at 1,000): a lone coin ended behind it from 300 units/s on. (Faster than (ra + rb) /
+ * dt, the coins the paddle drives pass through the ones ahead: ball pairs are discrete.) */
+static void fast_paddle_pushes(void **state) {
+    (void)state;
+    const float speeds[] = {100.0f, 300.0f, 1000.0f, 3000.0f};
+    for (size_t v = 0; v < 4; v++) {
+        c2d_world *w = new_world(v2(0.0f, -10.0f));
+        add_static(w, capsule(-100.0f, 0.0f, 100.0f, 0.0f, 0.5f));
+        c2d_capsule_def paddle = c2d_capsule_default_def();
+        paddle.shape = capsule(-5.0f, 1.2f, -5.0f, 4.0f, 0.5f);
+        paddle.motion = C2D_KINEMATIC;
+        paddle.pivot = paddle.shape.a;
+        paddle.velocity = v2(speeds[v], 0.0f);
+        c2d_capsule_id pid;
+        assert_int_equal(c2d_world_add_capsules(w, &paddle, 1, &pid), C2D_OK);
+        c2d_ball_id coin[10];
+        int coins = speeds[v] > 300.0f ? 1 : 10;
+        for (int i = 0; i < coins; i++)
+            coin[i] = add_ball(w, -3.0f + 3.0f * (float)i, 0.9f, 0.4f, 0.0f, 0.0f);
+        int steps = (int)(40.0f / (speeds[v] / 60.0f)) + 1;
+        for (int k = 0; k < steps; k++)
+            step(w, 1.0f / 60.0f);
+        c2d_capsule now;
+        assert_true(c2d_world_capsule(w, pid, &now));
+        int behind = 0;
+        for (int i = 0; i < coins; i++)
+            behind += ball_pos(w, coin[i]).x < now.a.x;
+        print_message("paddle at %.0f units/s: %d of %d coins behind it\n", (double)speeds[v],
+                      behind, coins);
+        assert_int_equal(behind, 0);
+        c2d_world_destroy(w);
+    }
+}
+
 /* A pusher's round end drives coins along the floor (a coin pusher made of capsules, with the
  * default frictions: 0.775 at both contacts). The coin it touches moves at the pusher's speed,
  * says so, and hits the floor and the pusher once; the coins ahead are pushed at that speed,
@@ -2514,6 +2552,7 @@ int main(void) {
         cmocka_unit_test(wall_joint_and_pusher),
         cmocka_unit_test(pinch_against_post),
         cmocka_unit_test(pusher_round_end),
+        cmocka_unit_test(fast_paddle_pushes),
         cmocka_unit_test(flipper_wrong_side),
         cmocka_unit_test(flipper_launch),
         cmocka_unit_test(ball_ball_speed_limit),
