@@ -363,11 +363,11 @@ C2D_API c2d_status c2d_world_set_ball_filter(c2d_world *w, c2d_ball_id id, uint3
                                              uint32_t mask);
 /// Whether the ball is awake (false for an unknown id).
 C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
-/// Wakes a ball, or puts it to sleep where it is (velocity zero) if it rests (within 0.005 of
-/// its radius, on the far side from its gravity) on a static capsule, a kinematic capsule that
-/// holds still, or a sleeping ball; in mid-air or held only at its side it stays awake (a
-/// sleeping ball always rests on something; a sleeping ball whose support wakes is woken after
-/// the step if nothing else holds it up from below), unless it feels no
+/// Wakes a ball, or puts it to sleep where it is (velocity zero) if what it touches (within
+/// 0.005 of its radius: static capsules, kinematic capsules that hold still, sleeping balls)
+/// can hold it up against its gravity, friction included; in mid-air or held only at its side
+/// it stays awake (a sleeping ball always rests on something; one whose support wakes is woken
+/// after the step if nothing else holds it up), unless it feels no
 /// gravity (gravity x its gravity_scale is 0: a top-down game's ball sleeps where it stops).
 /// A ball of density 0 never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);

@@ -314,23 +314,71 @@ static bool resting_on(const c2d_world *w, uint32_t k, const world_contact *ct) 
     return above(w, k, ct->normal.x, ct->normal.y);
 }
 
-/* Whether sleeping ball k rests on a static capsule, a still kinematic one or another sleeping
- * ball (touching it on its far side from k's gravity: a ball held only at its side by a
- * sleeping one slept there, and fell when woken), or is weightless. */
+/* Whether a ball's contacts can hold it up: the direction against its gravity lies in the cone
+ * of the forces they can push with (each contact's normal, tilted by up to its friction's
+ * angle either way). Kept as the edges nearest that direction on either side of it: the ball
+ * is held when those two are less than half a turn apart through it. One wall beside a ball
+ * cannot hold it (nor a wall of many short segments, whose joints' normals tilt up a little);
+ * two neighbours pressing at its sides can (a keystone), and so can anything under it. Plain
+ * arithmetic: the same answer on every platform. */
+typedef struct hold_cone {
+    float ux, uy;         /* against gravity (not unit: only signs and ratios are read) */
+    float lx, ly, rx, ry; /* the unit edges nearest it, counter-clockwise and clockwise */
+    float lcos, rcos;     /* their cosines to it, times its length */
+    bool left, right;
+} hold_cone;
+
+static void cone_edge(hold_cone *h, float ex, float ey) {
+    float len = sqrtf(ex * ex + ey * ey);
+    if (!(len > 0.0f)) return;
+    ex /= len, ey /= len;
+    float c = ex * h->ux + ey * h->uy, side = h->ux * ey - h->uy * ex;
+    if (side >= 0.0f && (!h->left || c > h->lcos))
+        h->left = true, h->lx = ex, h->ly = ey, h->lcos = c;
+    if (side <= 0.0f && (!h->right || c > h->rcos))
+        h->right = true, h->rx = ex, h->ry = ey, h->rcos = c;
+}
+
+/* A contact pushing along (nx, ny) (toward the ball) with friction mu. */
+static void cone_add(hold_cone *h, float nx, float ny, float mu) {
+    cone_edge(h, nx - mu * ny, ny + mu * nx);
+    cone_edge(h, nx + mu * ny, ny - mu * nx);
+}
+
+static bool cone_holds(const hold_cone *h) {
+    if (!h->left || !h->right) return false;
+    float cross = h->rx * h->ly - h->ry * h->lx;
+    return cross > 0.0f || (cross == 0.0f && h->lcos > 0.0f && h->rcos > 0.0f);
+}
+
+/* Whether sleeping ball k rests on static capsules, still kinematic ones or other sleeping
+ * balls that can hold it up (hold_cone: a ball held only at its side by one sleeping ball slept
+ * there, and fell when woken), or is weightless. */
 static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
     *yes = true;
     if (weightless(w, k)) return C2D_OK;
+    float s = w->gravity_scale[k];
+    hold_cone h = {.ux = -w->def.gravity.x * s, .uy = -w->def.gravity.y * s};
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
-        c2d_pair_contact found[8];
+        c2d_pair_contact few[8];
+        const c2d_pair_contact *found = few;
         size_t total;
-        c2d_status st = c2d_scene_collide(w->static_scene, &one, found, 8, &total);
-        if (st != C2D_OK && st != C2D_ERROR_TRUNCATED) return st;
-        /* (A ball among more than 8 capsules is wedged in them.) */
-        if (total > 8) return C2D_OK;
-        for (size_t i = 0; i < total; i++)
-            if (above(w, k, found[i].contact.normal.x, found[i].contact.normal.y)) return C2D_OK;
+        c2d_status st = c2d_scene_collide(w->static_scene, &one, few, 8, &total);
+        if (st == C2D_ERROR_TRUNCATED) {
+            /* (a wall of many short segments beside the ball: every one is looked at) */
+            if (!c2d_world_reserve(w, &w->scratch, &w->scratch_bytes,
+                                   total * sizeof(c2d_pair_contact), 1))
+                return C2D_ERROR_ALLOC;
+            st = c2d_scene_collide(w->static_scene, &one, w->scratch, total, &total);
+            found = w->scratch;
+        }
+        if (st != C2D_OK) return st;
+        for (size_t i = 0; i < total; i++) {
+            float mu = sqrtf(w->friction[k] * w->capsule_friction[w->static_map[found[i].capsule]]);
+            cone_add(&h, found[i].contact.normal.x, found[i].contact.normal.y, mu);
+        }
     }
     for (size_t j = 0; j < w->kinematic_count; j++) {
         uint32_t c = w->kinematic_list[j];
@@ -338,20 +386,22 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
         if (kinematic_still(w, c) &&
             c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[c],
                               w->capsule_mask[c]) &&
-            c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct) &&
-            above(w, k, ct.normal.x, ct.normal.y))
-            return C2D_OK;
+            c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct))
+            cone_add(&h, ct.normal.x, ct.normal.y, sqrtf(w->friction[k] * w->capsule_friction[c]));
     }
+    if (cone_holds(&h)) return C2D_OK;
     size_t n;
     c2d_status st = frozen_near(w, w->x[k], w->y[k], r, k, &n);
     if (st != C2D_OK) return st;
     /* A weightless sleeper floats: it holds nothing up (a ball set on a floating one slept on
      * it in mid-air for good). */
-    *yes = false;
-    for (size_t i = 0; i < n && !*yes; i++) {
+    for (size_t i = 0; i < n; i++) {
         uint32_t o = near_other(&w->near[i], k);
-        *yes = !weightless(w, o) && above(w, k, w->x[k] - w->x[o], w->y[k] - w->y[o]);
+        if (weightless(w, o)) continue;
+        float dx = w->x[k] - w->x[o], dy = w->y[k] - w->y[o], d = sqrtf(dx * dx + dy * dy);
+        if (d > 0.0f) cone_add(&h, dx / d, dy / d, sqrtf(w->friction[k] * w->friction[o]));
     }
+    *yes = cone_holds(&h);
     return C2D_OK;
 }
 

@@ -118,6 +118,8 @@ void c2d_world_keep_rest(c2d_world *w, uint32_t k) {
             return; /* (no memory: it wakes without them) */
     }
     memcpy(w->rest_pool + w->rest_used, last->entries + first, n * sizeof *w->rest_pool);
+    for (uint32_t e = 1; e < n; e++) /* (compact_rest() reads every entry's owner) */
+        w->rest_owner[w->rest_used + e] = C2D_NONE;
     w->rest_owner[w->rest_used] = k;
     w->rest_first[k] = (uint32_t)w->rest_used;
     w->rest_count[k] = n;
@@ -476,7 +478,7 @@ void c2d_world_restitution(c2d_world *w) {
     for (size_t i = 0; i < w->contact_count; i++) {
         world_contact *c = &w->contacts[i];
         if (c->restitution == 0.0f || c->relative_velocity > -threshold ||
-            c->max_normal_impulse == 0.0f)
+            !(c->relative_velocity < 0.0f) || c->max_normal_impulse == 0.0f)
             continue;
         /* The bounce leaves no faster than max_speed (moves.c's rule). */
         float e = c->restitution;

@@ -528,6 +528,32 @@ static void huge_restitution(void **state) {
         assert_true(left_most >= -49.1f - 1e-3f && right_most <= 49.1f + 1e-3f);
         c2d_world_destroy(w);
     }
+    /* At rest on a floor of the same restitution, with restitution_threshold 0: the mixed
+     * restitution is inf, and inf x 0 (no approach) launched the ball at max_speed. */
+    c2d_world_def def = c2d_world_default_def();
+    def.restitution_threshold = 0.0f;
+    c2d_world *w = NULL;
+    assert_int_equal(c2d_world_create(&def, &w), C2D_OK);
+    c2d_capsule_def floor = c2d_capsule_default_def();
+    floor.shape = (c2d_capsule){{-10.0f, 0.0f}, {10.0f, 0.0f}, 0.5f};
+    floor.restitution = 1e20f;
+    assert_int_equal(c2d_world_add_capsules(w, &floor, 1, NULL), C2D_OK);
+    c2d_ball_def d = c2d_ball_default_def();
+    d.restitution = 1e20f;
+    d.position = (c2d_vec2){0.0f, 1.0f};
+    const c2d_ball_id resting = add_ball(w, d);
+    float fastest = 0.0f;
+    for (int i = 0; i < 120; i++) {
+        steps(w, 1);
+        const c2d_ball_state st = state_of(w, resting);
+        float v = hypotf(st.velocity.x, st.velocity.y);
+        assert_true(isfinite(v));
+        fastest = v > fastest ? v : fastest;
+    }
+    print_message("# restitution 1e20 at rest, threshold 0: fastest %.3f units/s\n",
+                  (double)fastest);
+    assert_true(fastest < 1.0f);
+    c2d_world_destroy(w);
 }
 
 int main(void) {
