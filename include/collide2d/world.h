@@ -367,8 +367,9 @@ C2D_API bool c2d_world_ball_awake(const c2d_world *w, c2d_ball_id id);
 /// 0.005 of its radius: static capsules, kinematic capsules that hold still, sleeping balls)
 /// can hold it up against its gravity, friction included; in mid-air or held only at its side
 /// it stays awake (a sleeping ball always rests on something; one whose support wakes is woken
-/// after the step if nothing else holds it up), unless it feels no
-/// gravity (gravity x its gravity_scale is 0: a top-down game's ball sleeps where it stops).
+/// after the step unless it still touches something on its far side from gravity), unless it
+/// feels no gravity (gravity x its gravity_scale is 0: a top-down game's ball sleeps where it
+/// stops).
 /// A ball of density 0 never sleeps.
 C2D_API c2d_status c2d_world_set_ball_awake(c2d_world *w, c2d_ball_id id, bool awake);
 /// Sets whether the ball may sleep (false wakes it).

@@ -351,15 +351,25 @@ static bool cone_holds(const hold_cone *h) {
     return cross > 0.0f || (cross == 0.0f && h->lcos > 0.0f && h->rcos > 0.0f);
 }
 
-/* Whether sleeping ball k rests on static capsules, still kinematic ones or other sleeping
- * balls that can hold it up (hold_cone: a ball held only at its side by one sleeping ball slept
- * there, and fell when woken), or is weightless. */
-static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
-    float r = w->radius[k] * (1.0f + SUPPORT_TOUCH);
-    *yes = true;
+/* What holds sleeping ball k up, from the static capsules, still kinematic capsules and other
+ * sleeping balls it touches: *rests, whether one of them lies on its far side from its gravity;
+ * *held, whether together they can hold it up (hold_cone). Both true for a weightless ball. */
+typedef struct support {
+    bool rests, held;
+} support;
+
+static void support_add(const c2d_world *w, uint32_t k, hold_cone *h, support *s, float nx,
+                        float ny, float mu) {
+    s->rests = s->rests || above(w, k, nx, ny);
+    cone_add(h, nx, ny, mu);
+}
+
+static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
+    *out = (support){true, true};
     if (weightless(w, k)) return C2D_OK;
-    float s = w->gravity_scale[k];
-    hold_cone h = {.ux = -w->def.gravity.x * s, .uy = -w->def.gravity.y * s};
+    support s = {false, false};
+    float r = w->radius[k] * (1.0f + SUPPORT_TOUCH), gs = w->gravity_scale[k];
+    hold_cone h = {.ux = -w->def.gravity.x * gs, .uy = -w->def.gravity.y * gs};
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
         c2d_pair_contact few[8];
@@ -377,7 +387,7 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
         if (st != C2D_OK) return st;
         for (size_t i = 0; i < total; i++) {
             float mu = sqrtf(w->friction[k] * w->capsule_friction[w->static_map[found[i].capsule]]);
-            cone_add(&h, found[i].contact.normal.x, found[i].contact.normal.y, mu);
+            support_add(w, k, &h, &s, found[i].contact.normal.x, found[i].contact.normal.y, mu);
         }
     }
     for (size_t j = 0; j < w->kinematic_count; j++) {
@@ -387,9 +397,9 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
             c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[c],
                               w->capsule_mask[c]) &&
             c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct))
-            cone_add(&h, ct.normal.x, ct.normal.y, sqrtf(w->friction[k] * w->capsule_friction[c]));
+            support_add(w, k, &h, &s, ct.normal.x, ct.normal.y,
+                        sqrtf(w->friction[k] * w->capsule_friction[c]));
     }
-    if (cone_holds(&h)) return C2D_OK;
     size_t n;
     c2d_status st = frozen_near(w, w->x[k], w->y[k], r, k, &n);
     if (st != C2D_OK) return st;
@@ -399,16 +409,21 @@ static c2d_status supported(c2d_world *w, uint32_t k, bool *yes) {
         uint32_t o = near_other(&w->near[i], k);
         if (weightless(w, o)) continue;
         float dx = w->x[k] - w->x[o], dy = w->y[k] - w->y[o], d = sqrtf(dx * dx + dy * dy);
-        if (d > 0.0f) cone_add(&h, dx / d, dy / d, sqrtf(w->friction[k] * w->friction[o]));
+        if (d > 0.0f)
+            support_add(w, k, &h, &s, dx / d, dy / d, sqrtf(w->friction[k] * w->friction[o]));
     }
-    *yes = cone_holds(&h);
+    s.held = cone_holds(&h);
+    *out = s;
     return C2D_OK;
 }
 
+/* A call puts a ball to sleep only where what it touches can hold it up (a ball put to sleep
+ * beside a sleeping one, over nothing, slept there; so did one beside a wall of 400 short
+ * segments, whose joints tilt up a little). */
 c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t k) {
-    bool yes;
-    c2d_status st = supported(w, k, &yes);
-    if (st != C2D_OK || !yes) return st;
+    support s;
+    c2d_status st = support_of(w, k, &s);
+    if (st != C2D_OK || !s.held) return st;
     return c2d_world_sleep_ball(w, k) ? C2D_OK : C2D_ERROR_ALLOC;
 }
 
@@ -422,21 +437,25 @@ c2d_status c2d_world_check_support(c2d_world *w) {
         size_t n;
         c2d_status st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
         if (st != C2D_OK) return st;
-        /* w->near is reused by supported(): copy the few neighbours out first. */
+        /* w->near is reused by support_of(): copy the few neighbours out first. */
         for (size_t i = 0; i < n; i += 16) {
             uint32_t batch[16];
             size_t m = n - i < 16 ? n - i : 16;
             for (size_t j = 0; j < m; j++)
                 batch[j] = near_other(&w->near[i + j], k);
             for (size_t j = 0; j < m; j++) {
-                bool yes;
+                /* A sleeper whose neighbour woke stays asleep while it touches something on its
+                 * far side from its gravity: a keystone pressed between two neighbours wakes
+                 * with one of them (waking there is safe; with the cone's test, as for calls,
+                 * more keystones stayed asleep and the piles settled no better). */
+                support s;
                 if (w->flags[batch[j]] & WORLD_BALL_AWAKE) continue;
-                st = supported(w, batch[j], &yes);
+                st = support_of(w, batch[j], &s);
                 if (st != C2D_OK) return st;
-                if (!yes) c2d_world_wake_ball(w, batch[j]);
+                if (!s.rests) c2d_world_wake_ball(w, batch[j]);
             }
             if (m == 16 && n > i + 16) {
-                /* The list was overwritten by supported(): query again and go on. */
+                /* The list was overwritten by support_of(): query again and go on. */
                 st = frozen_near(w, w->x[k], w->y[k], reach, k, &n);
                 if (st != C2D_OK) return st;
             }

@@ -22,7 +22,7 @@
 #include "w9_layout.h"
 
 #define GOLDEN_PINBALL UINT64_C(0x092a826807de8239)
-#define GOLDEN_W9B_2500 UINT64_C(0x31ac596068525f4c)
+#define GOLDEN_W9B_2500 UINT64_C(0x8c9a4e67f25597f6)
 
 /* W9b's pile of n balls after `steps` steps; 0 when a call failed. */
 static uint64_t w9b_hash(size_t n, int steps) {
