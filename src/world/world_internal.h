@@ -451,8 +451,6 @@ C2D_INTERNAL void c2d_world_solve(c2d_world *w, float h, bool use_bias);
 C2D_INTERNAL void c2d_world_restitution(c2d_world *w);
 C2D_INTERNAL c2d_status c2d_world_warm_reserve(c2d_world *w);
 C2D_INTERNAL void c2d_world_store_impulses(c2d_world *w);
-C2D_INTERNAL const world_warm_entry *c2d_world_warm_lookup(const c2d_world *w, uint32_t owner,
-                                                           uint32_t other, uint32_t kind);
 C2D_INTERNAL void c2d_world_keep_rest(c2d_world *w, uint32_t k);
 C2D_INTERNAL void c2d_world_drop_rest(c2d_world *w, uint32_t k);
 C2D_INTERNAL c2d_status c2d_world_move_reserve(c2d_world *w);

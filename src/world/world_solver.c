@@ -51,8 +51,8 @@ static float contact_hertz(const c2d_world *w, float h) {
 
 /* The impulses ball `owner`'s contact with (other, kind) held last step, or when the ball fell
  * asleep if it has not stepped awake since; NULL if none. */
-const world_warm_entry *c2d_world_warm_lookup(const c2d_world *w, uint32_t owner, uint32_t other,
-                                              uint32_t kind) {
+static inline const world_warm_entry *warm_lookup(const c2d_world *w, uint32_t owner,
+                                                  uint32_t other, uint32_t kind) {
     const world_warm_entry *e = NULL, *end = NULL;
     if (w->warm_step[owner] == w->step_index - 1) {
         const world_warm *prev = &w->warm[w->warm_current ^ 1];
@@ -211,14 +211,15 @@ void c2d_world_solve_prepare(c2d_world *w, float h) {
         c->turned = 0;
         /* Warm start from last step's impulses of the same pair. */
         uint32_t owner = w->awake[c->a];
-        const world_warm_entry *e = c2d_world_warm_lookup(w, owner, other_id(w, c), c->kind);
+        const world_warm_entry *e = warm_lookup(w, owner, other_id(w, c), c->kind);
         /* A ball pair may have been kept by the other ball (the order of the two changes when
          * one falls asleep or wakes), or by both, each when it fell asleep: the later one is
          * the pair as it came to rest. */
-        if (c->kind == C2D_SHAPE_CIRCLE) {
+        /* (A pair kept last step is kept once: by its owner then, found first or not at all.) */
+        bool fresh = e && w->warm_step[owner] == w->step_index - 1;
+        if (c->kind == C2D_SHAPE_CIRCLE && !fresh) {
             uint32_t kb = c->b != C2D_NONE ? w->awake[c->b] : c->other;
-            const world_warm_entry *f =
-                c2d_world_warm_lookup(w, kb, w->ids[owner], C2D_SHAPE_CIRCLE);
+            const world_warm_entry *f = warm_lookup(w, kb, w->ids[owner], C2D_SHAPE_CIRCLE);
             if (f && (!e || w->warm_step[kb] > w->warm_step[owner])) e = f;
         }
         c->normal_impulse = e ? e->normal : 0.0f;
