@@ -361,15 +361,18 @@ typedef struct support {
 static void support_add(const c2d_world *w, uint32_t k, hold_cone *h, support *s, float nx,
                         float ny, float mu) {
     s->rests = s->rests || above(w, k, nx, ny);
-    cone_add(h, nx, ny, mu);
+    if (h) cone_add(h, nx, ny, mu);
 }
 
-static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
+/* With `cone` false only *rests is found (*held is then false), and the search stops at the
+ * first support under the ball: the check after a wake, every step for every neighbour. */
+static c2d_status support_of(c2d_world *w, uint32_t k, bool cone, support *out) {
     *out = (support){true, true};
     if (weightless(w, k)) return C2D_OK;
     support s = {false, false};
     float r = w->radius[k] * (1.0f + SUPPORT_TOUCH), gs = w->gravity_scale[k];
-    hold_cone h = {.ux = -w->def.gravity.x * gs, .uy = -w->def.gravity.y * gs};
+    hold_cone cone_of = {.ux = -w->def.gravity.x * gs, .uy = -w->def.gravity.y * gs};
+    hold_cone *h = cone ? &cone_of : NULL;
     if (w->static_scene && c2d_scene_capsule_count(w->static_scene) > 0) {
         c2d_circle_soa one = c2d_world_ball_soa(w, k, &r);
         c2d_pair_contact few[8];
@@ -387,8 +390,12 @@ static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
         if (st != C2D_OK) return st;
         for (size_t i = 0; i < total; i++) {
             float mu = sqrtf(w->friction[k] * w->capsule_friction[w->static_map[found[i].capsule]]);
-            support_add(w, k, &h, &s, found[i].contact.normal.x, found[i].contact.normal.y, mu);
+            support_add(w, k, h, &s, found[i].contact.normal.x, found[i].contact.normal.y, mu);
         }
+    }
+    if (s.rests && !cone) {
+        *out = s;
+        return C2D_OK;
     }
     for (size_t j = 0; j < w->kinematic_count; j++) {
         uint32_t c = w->kinematic_list[j];
@@ -397,7 +404,7 @@ static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
             c2d_filter_allows(w->category[k], w->mask[k], w->capsule_category[c],
                               w->capsule_mask[c]) &&
             c2d_collide_circle_capsule((c2d_circle){{w->x[k], w->y[k]}, r}, w->shape[c], &ct))
-            support_add(w, k, &h, &s, ct.normal.x, ct.normal.y,
+            support_add(w, k, h, &s, ct.normal.x, ct.normal.y,
                         sqrtf(w->friction[k] * w->capsule_friction[c]));
     }
     size_t n;
@@ -405,14 +412,14 @@ static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
     if (st != C2D_OK) return st;
     /* A weightless sleeper floats: it holds nothing up (a ball set on a floating one slept on
      * it in mid-air for good). */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !(s.rests && !cone); i++) {
         uint32_t o = near_other(&w->near[i], k);
         if (weightless(w, o)) continue;
         float dx = w->x[k] - w->x[o], dy = w->y[k] - w->y[o], d = sqrtf(dx * dx + dy * dy);
         if (d > 0.0f)
-            support_add(w, k, &h, &s, dx / d, dy / d, sqrtf(w->friction[k] * w->friction[o]));
+            support_add(w, k, h, &s, dx / d, dy / d, sqrtf(w->friction[k] * w->friction[o]));
     }
-    s.held = cone_holds(&h);
+    s.held = cone && cone_holds(h);
     *out = s;
     return C2D_OK;
 }
@@ -422,7 +429,7 @@ static c2d_status support_of(c2d_world *w, uint32_t k, support *out) {
  * segments, whose joints tilt up a little). */
 c2d_status c2d_world_sleep_if_supported(c2d_world *w, uint32_t k) {
     support s;
-    c2d_status st = support_of(w, k, &s);
+    c2d_status st = support_of(w, k, true, &s);
     if (st != C2D_OK || !s.held) return st;
     return c2d_world_sleep_ball(w, k) ? C2D_OK : C2D_ERROR_ALLOC;
 }
@@ -450,7 +457,7 @@ c2d_status c2d_world_check_support(c2d_world *w) {
                  * more keystones stayed asleep and the piles settled no better). */
                 support s;
                 if (w->flags[batch[j]] & WORLD_BALL_AWAKE) continue;
-                st = support_of(w, batch[j], &s);
+                st = support_of(w, batch[j], false, &s);
                 if (st != C2D_OK) return st;
                 if (!s.rests) c2d_world_wake_ball(w, batch[j]);
             }
