@@ -53,17 +53,22 @@ static float contact_hertz(const c2d_world *w, float h) {
  * asleep if it has not stepped awake since; NULL if none. */
 static inline const world_warm_entry *warm_lookup(const c2d_world *w, uint32_t owner,
                                                   uint32_t other, uint32_t kind) {
-    const world_warm_entry *e = NULL, *end = NULL;
+    const world_warm_entry *base; /* (indexed only inside a range that is not empty: it may be
+                                   * NULL, and NULL + 0 is undefined) */
+    uint32_t first, end;
     if (w->warm_step[owner] == w->step_index - 1) {
         const world_warm *prev = &w->warm[w->warm_current ^ 1];
         uint32_t row = w->warm_row[owner];
         if (row >= prev->rows) return NULL;
-        e = prev->entries + prev->row_start[row], end = prev->entries + prev->row_start[row + 1];
+        base = prev->entries, first = prev->row_start[row], end = prev->row_start[row + 1];
     } else if (w->rest_count[owner] > 0) {
-        e = w->rest_pool + w->rest_first[owner], end = e + w->rest_count[owner];
+        base = w->rest_pool, first = w->rest_first[owner];
+        end = first + w->rest_count[owner];
+    } else {
+        return NULL;
     }
-    for (; e < end; e++)
-        if (e->other == other && e->kind == kind) return e;
+    for (uint32_t e = first; e < end; e++)
+        if (base[e].other == other && base[e].kind == kind) return &base[e];
     return NULL;
 }
 
